@@ -1,0 +1,67 @@
+/*
+ * graph.h - a decoded model: what the model reader produces and the
+ * resolver, planner and interpreter consume.
+ *
+ *   opver__graph_tensor  one tensor of the main subgraph
+ *   opver__graph_node    one operator, its op code, stored version and
+ *                        decoded parameter struct (ops.h)
+ *   opver__graph         tensors, nodes in execution order, graph inputs
+ *                        and outputs
+ *
+ * Every index in a graph has been verified by the reader: tensor indices are
+ * in range (or -1 for an omitted optional input), constant data lies inside
+ * the mapping and matches the tensor's byte size.
+ */
+#ifndef OPVER_CORE_GRAPH_H
+#define OPVER_CORE_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opver/opver.h"
+
+typedef struct opver__graph_tensor {
+	opver_type type;
+	int32_t rank;
+	int32_t *dims;            /* owned by the graph; rank entries */
+	/* Bytes of element data: elements * type size. */
+	size_t bytes;
+	/* Constant data inside the mapping, or NULL for an activation. */
+	const uint8_t *constant_data;
+	/* Owned by the graph (copied out of the file); count 0 when absent. */
+	opver_quantization quant;
+	const char *name;         /* borrowed from the mapping; never NULL */
+	bool is_variable;
+} opver__graph_tensor;
+
+typedef struct opver__graph_node {
+	int32_t op;               /* opver_op */
+	const char *custom_name;  /* borrowed from the mapping; CUSTOM only */
+	int32_t version;          /* stored version; 1 when absent */
+	int32_t num_inputs;
+	int32_t *inputs;          /* owned; tensor indices, -1 = omitted */
+	int32_t num_outputs;
+	int32_t *outputs;         /* owned; tensor indices */
+	/* Decoded options struct (ops.h), owned; NULL for ops without one. */
+	void *params;
+	size_t params_size;
+	/* Borrowed from the mapping; NULL when absent. */
+	const uint8_t *custom_options;
+	size_t custom_options_size;
+} opver__graph_node;
+
+typedef struct opver__graph {
+	int32_t num_tensors;
+	opver__graph_tensor *tensors;   /* owned */
+	int32_t num_nodes;
+	opver__graph_node *nodes;       /* owned; execution order */
+	int32_t num_inputs;
+	int32_t *inputs;                /* owned; tensor indices */
+	int32_t num_outputs;
+	int32_t *outputs;               /* owned; tensor indices */
+	/* The "min_runtime_version" metadata, owned; NULL when absent. */
+	char *min_runtime_version;
+} opver__graph;
+
+#endif /* OPVER_CORE_GRAPH_H */

@@ -1,0 +1,203 @@
+/*
+ * opver/opver.h - the host API: what an application uses to run models.
+ *
+ *   opver_runtime      the config, the loaded plugins and the op registry;
+ *                      built once at startup
+ *   opver_model        a memory-mapped, verified .tflite file
+ *   opver_interpreter  a model bound to kernels and delegates: resolved,
+ *                      planned into one arena, prepared, ready to invoke
+ *
+ * Typical use:
+ *   opver_runtime_create(&options, &rt);
+ *   opver_model_open(rt, "model.tflite", &model);
+ *   opver_interpreter_create(rt, model, NULL, &it);
+ *   memcpy(opver_interpreter_input(it, 0)->data, ...);
+ *   opver_interpreter_invoke(it);
+ *   ... opver_interpreter_output(it, 0) ...
+ *   opver_interpreter_destroy(it); opver_model_close(model);
+ *   opver_runtime_destroy(rt);
+ *
+ * Errors: every function returns an opver_status; the reason goes, as one
+ * line naming what failed, to the log callback of opver_runtime_options.
+ */
+#ifndef OPVER_OPVER_H
+#define OPVER_OPVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <opver/common.h>
+#include <opver/ops.h>
+#include <opver/version.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct opver_runtime opver_runtime;
+typedef struct opver_model opver_model;
+typedef struct opver_interpreter opver_interpreter;
+
+/* Receives every message at or above the configured level.  `message` is
+ * valid only during the call. */
+typedef void (*opver_log_fn)(void *user_data, opver_log_level level,
+			     const char *message);
+
+typedef struct opver_runtime_options {
+	uint32_t struct_size;
+	/* ini file to read; NULL uses the built-in default (the installed
+	 * plugin directory plus OPVER_PLUGIN_PATH).  Borrowed for the call. */
+	const char *config_path;
+	/* NULL writes "opver: LEVEL: message" lines to stderr. */
+	opver_log_fn log;
+	void *log_user_data;
+	/* Overrides the config's log_level when >= 0; -1 keeps it. */
+	int log_level;
+	/* Overrides the config's strict key when true. */
+	bool strict;
+} opver_runtime_options;
+
+/* Defaults for opver_runtime_options: no config, stderr, config's level. */
+OPVER_API void opver_runtime_options_init(opver_runtime_options *options);
+
+/*
+ * Reads the config and loads every plugin it names or finds.  A plugin that
+ * cannot be used is reported and skipped; the others keep loading.  Fails
+ * only when the config itself cannot be read.  On success the caller owns
+ * *runtime; release with opver_runtime_destroy().
+ */
+OPVER_API opver_status opver_runtime_create(const opver_runtime_options *options,
+					    opver_runtime **runtime);
+/* Unloads every plugin.  Destroy interpreters and models first.  NULL is ok. */
+OPVER_API void opver_runtime_destroy(opver_runtime *runtime);
+
+/* A loaded kernel, as opver_runtime_kernel_info() describes it. */
+typedef struct opver_kernel_info {
+	/* All strings borrowed from the plugin; valid until the runtime is
+	 * destroyed. */
+	const char *name;
+	int32_t op;
+	const char *custom_name;
+	int32_t min_version;
+	int32_t max_version;
+	/* Effective priority: the plugin's config priority, else the kernel's. */
+	int32_t priority;
+	bool stateless;
+	/* Accepted types: a mask (OPVER_TYPE_BIT) per position, from all the
+	 * kernel's signatures; 0 accepts anything. */
+	uint32_t input_types[4];
+	uint32_t output_types;
+} opver_kernel_info;
+
+/* A loaded plugin, as opver_runtime_plugin_info() describes it. */
+typedef struct opver_plugin_info {
+	/* All strings borrowed; valid until the runtime is destroyed. */
+	const char *file;
+	/* The config section name ("plugin.NAME" minus the prefix), or the
+	 * descriptor's name for a plugin found in a directory. */
+	const char *config_name;
+	const char *name;
+	const char *vendor;
+	const char *version;
+	uint16_t abi_major;
+	uint16_t abi_minor;
+	size_t num_kernels;
+	/* NULL when the plugin has no delegate. */
+	const char *delegate_name;
+} opver_plugin_info;
+
+OPVER_API size_t opver_runtime_plugin_count(const opver_runtime *runtime);
+OPVER_API opver_status opver_runtime_plugin_info(const opver_runtime *runtime,
+						 size_t plugin,
+						 opver_plugin_info *info);
+OPVER_API opver_status opver_runtime_kernel_info(const opver_runtime *runtime,
+						 size_t plugin, size_t kernel,
+						 opver_kernel_info *info);
+
+/*
+ * Maps and verifies a .tflite file.  Fails with OPVER_ERROR_IO when it
+ * cannot be read and OPVER_ERROR_INVALID_MODEL when it is malformed.  The
+ * caller owns *model; release with opver_model_close() after every
+ * interpreter made from it.
+ */
+OPVER_API opver_status opver_model_open(opver_runtime *runtime,
+					const char *path, opver_model **model);
+OPVER_API void opver_model_close(opver_model *model);
+
+/* Borrowed; valid while the model is open.  NULL when the model has no
+ * min_runtime_version metadata. */
+OPVER_API const char *opver_model_min_runtime_version(const opver_model *model);
+
+/*
+ * Resolves every node to a kernel or delegate, plans the arena and prepares
+ * every node.  Fails with OPVER_ERROR_UNRESOLVED, after reporting every node
+ * that no kernel handles, when the model needs an op version no plugin has.
+ * The caller owns *interpreter; release with opver_interpreter_destroy().
+ * The runtime and model must outlive it.
+ */
+OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
+						const opver_model *model,
+						opver_interpreter **interpreter);
+OPVER_API void opver_interpreter_destroy(opver_interpreter *interpreter);
+
+OPVER_API size_t opver_interpreter_input_count(const opver_interpreter *it);
+OPVER_API size_t opver_interpreter_output_count(const opver_interpreter *it);
+/* Borrowed; valid until the interpreter is destroyed.  Write inputs' data
+ * before invoke; read outputs' data after it.  NULL when out of range. */
+OPVER_API opver_tensor *opver_interpreter_input(opver_interpreter *it,
+						size_t index);
+OPVER_API const opver_tensor *opver_interpreter_output(const opver_interpreter *it,
+						       size_t index);
+
+OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it);
+
+/* How a node was bound, for --explain and profiling. */
+typedef struct opver_node_info {
+	int32_t index;
+	int32_t op;
+	/* Borrowed; valid until the interpreter is destroyed. */
+	const char *custom_name;
+	int32_t version;
+	int32_t num_inputs;
+	/* Type of each input; -1 for an omitted optional input. */
+	const int32_t *input_types;
+	/* The plugin (config name) and kernel chosen; kernel is NULL when a
+	 * delegate runs the node. */
+	const char *plugin;
+	const char *kernel;
+	const char *delegate;
+	/* True when a lower-priority kernel was used because the preferred
+	 * plugin does not cover this version. */
+	bool fallback;
+	/* Total time spent in invoke for this node, and how many invokes
+	 * (for a delegated node: its partition's time). */
+	uint64_t total_ns;
+	uint64_t invocations;
+} opver_node_info;
+
+OPVER_API size_t opver_interpreter_node_count(const opver_interpreter *it);
+OPVER_API opver_status opver_interpreter_node_info(const opver_interpreter *it,
+						   size_t node,
+						   opver_node_info *info);
+
+/* Bytes of the planned activation arena, and what one buffer per tensor
+ * would have needed. */
+OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
+					size_t *arena_bytes,
+					size_t *naive_bytes);
+
+/* Names, never NULL: "OK", "FULLY_CONNECTED", "INT8".  Unknown values give
+ * "UNKNOWN".  Static strings. */
+OPVER_API const char *opver_status_name(opver_status status);
+OPVER_API const char *opver_status_message(opver_status status);
+OPVER_API const char *opver_op_name(int32_t op);
+OPVER_API const char *opver_type_name(int32_t type);
+/* Bytes per element of a type; 0 for types without a fixed size. */
+OPVER_API size_t opver_type_size(int32_t type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPVER_OPVER_H */
