@@ -25,7 +25,15 @@ static void host_report_error(const opver_host *services, const char *format,
 	va_start(args, format);
 	vsnprintf(message, sizeof(message), format, args);
 	va_end(args);
-	opver__error(host->reporter, "%s: %s", host->context, message);
+	if (host->node != NULL)
+		opver__error(host->reporter, "node %d (%s v%d, %s): %s",
+			     host->node->index,
+			     host->node->op == OPVER_OP_CUSTOM ?
+				     host->node->custom_name :
+				     opver_op_name(host->node->op),
+			     host->node->version, host->node_runner, message);
+	else
+		opver__error(host->reporter, "%s: %s", host->context, message);
 }
 
 static void host_log(const opver_host *services, opver_log_level level,
@@ -82,6 +90,7 @@ void opver__host_set_context(opver__host *host, const char *format, ...)
 {
 	va_list args;
 
+	host->node = NULL;
 	va_start(args, format);
 	vsnprintf(host->context, sizeof(host->context), format, args);
 	va_end(args);

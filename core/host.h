@@ -11,8 +11,11 @@
 typedef struct opver__host {
 	opver_host services;            /* what plugins are given */
 	const opver__reporter *reporter; /* borrowed */
-	/* What the core is calling into: "plugin 'x'" or "node 3
-	 * (FULLY_CONNECTED v4, kernel 'fc_int8' of plugin 'reference')". */
+	/* What the core is calling into, prefixed to what the plugin
+	 * reports: a node when `node` is set (formatted only when a message
+	 * is reported, so invoke does no string work), else `context`. */
+	const opver_node *node;
+	const char *node_runner;        /* "kernel 'fc' of plugin 'x'" */
 	char context[256];
 } opver__host;
 
@@ -22,5 +25,15 @@ void opver__host_init(opver__host *host, const opver__reporter *reporter);
 /* Sets the prefix of messages a plugin reports until the next call. */
 void opver__host_set_context(opver__host *host, const char *format, ...)
 	OPVER__PRINTF(2, 3);
+
+/* Makes `node` the context: "node 3 (FULLY_CONNECTED v4, RUNNER)".  Both
+ * pointers are borrowed until the next set call. */
+static inline void opver__host_set_node(opver__host *host,
+					const opver_node *node,
+					const char *runner)
+{
+	host->node = node;
+	host->node_runner = runner;
+}
 
 #endif /* OPVER_CORE_HOST_H */
