@@ -1,0 +1,59 @@
+/* messages.c - capturing reported messages in tests. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "messages.h"
+
+static const char *const level_names[] = { "error", "warning", "info", "debug" };
+
+void messages_log(void *user_data, opver_log_level level, const char *message)
+{
+	messages *captured = user_data;
+	size_t used = strlen(captured->text);
+
+	snprintf(captured->text + used, sizeof(captured->text) - used,
+		 "%s: %s\n", level_names[level], message);
+	captured->count[level]++;
+}
+
+opver__reporter messages_reporter(messages *captured)
+{
+	opver__reporter reporter = {
+		.log = messages_log,
+		.log_user_data = captured,
+		.level = OPVER_LOG_DEBUG,
+	};
+
+	return reporter;
+}
+
+bool messages_line_has(const messages *captured, ...)
+{
+	const char *line = captured->text;
+
+	while (*line != '\0') {
+		const char *end = strchr(line, '\n');
+		size_t length = end ? (size_t)(end - line) : strlen(line);
+		char copy[2048];
+		bool all = true;
+		const char *fragment;
+		va_list args;
+
+		snprintf(copy, sizeof(copy), "%.*s", (int)length, line);
+		va_start(args, captured);
+		while ((fragment = va_arg(args, const char *)) != NULL)
+			if (strstr(copy, fragment) == NULL)
+				all = false;
+		va_end(args);
+		if (all)
+			return true;
+		line += length + (end != NULL);
+	}
+	return false;
+}
+
+void messages_clear(messages *captured)
+{
+	memset(captured, 0, sizeof(*captured));
+}
