@@ -1,1 +1,277 @@
-/* placeholder: implementation pending */
+/* discovery.c - from config sections and plugin directories to the list of
+ * plugin files to load. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "discovery.h"
+
+/* A growing list of sources, plus the real paths already taken so that a
+ * file is never loaded twice. */
+typedef struct source_list {
+	opver__plugin_source *items;
+	size_t count, capacity;
+	char **taken;           /* realpath()s of named or disabled files */
+	size_t num_taken, taken_capacity;
+} source_list;
+
+static bool grow(void **items, size_t *capacity, size_t count, size_t size)
+{
+	size_t next;
+	void *grown;
+
+	if (count < *capacity)
+		return true;
+	next = *capacity ? *capacity * 2 : 8;
+	grown = realloc(*items, next * size);
+	if (grown == NULL)
+		return false;
+	*items = grown;
+	*capacity = next;
+	return true;
+}
+
+static bool is_taken(const source_list *list, const char *real)
+{
+	for (size_t i = 0; i < list->num_taken; i++)
+		if (strcmp(list->taken[i], real) == 0)
+			return true;
+	return false;
+}
+
+/* Remembers the file behind `path` (when it exists) as taken. */
+static opver_status take(source_list *list, const char *path)
+{
+	char *real = realpath(path, NULL);
+
+	if (real == NULL)
+		return OPVER_OK;
+	if (!grow((void **)&list->taken, &list->taken_capacity,
+		  list->num_taken, sizeof(*list->taken))) {
+		free(real);
+		return OPVER_ERROR_NOMEM;
+	}
+	list->taken[list->num_taken++] = real;
+	return OPVER_OK;
+}
+
+static opver_status add_source(source_list *list, const char *path,
+			       const char *config_name,
+			       const opver__plugin_config *config)
+{
+	opver__plugin_source *source;
+
+	if (!grow((void **)&list->items, &list->capacity, list->count,
+		  sizeof(*list->items)))
+		return OPVER_ERROR_NOMEM;
+	source = &list->items[list->count];
+	source->path = strdup(path);
+	source->config_name = strdup(config_name);
+	source->config = config;
+	if (source->path == NULL || source->config_name == NULL) {
+		free(source->path);
+		free(source->config_name);
+		return OPVER_ERROR_NOMEM;
+	}
+	list->count++;
+	return OPVER_OK;
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat info;
+
+	return stat(path, &info) == 0 && S_ISREG(info.st_mode);
+}
+
+/*
+ * Where a section's library is: *path receives a malloc'd path (caller
+ * frees), or NULL when a bare file name is in no plugin_path directory.
+ */
+static opver_status locate_library(const opver__config *config,
+				   const opver__plugin_config *section,
+				   char **path)
+{
+	char *fallback_name = NULL;
+	const char *library = section->library;
+	opver_status status = OPVER_OK;
+
+	*path = NULL;
+	if (library == NULL) {
+		if (asprintf(&fallback_name, "%s.so", section->name) < 0)
+			return OPVER_ERROR_NOMEM;
+		library = fallback_name;
+	}
+	if (library[0] == '/') {
+		*path = strdup(library);
+	} else if (strchr(library, '/') != NULL) {
+		/* Relative to the directory of the file that names it. */
+		const char *slash = strrchr(section->file, '/');
+		int dir_length = slash ? (int)(slash - section->file) : 1;
+		const char *dir = slash ? section->file : ".";
+
+		if (asprintf(path, "%.*s/%s", dir_length, dir, library) < 0)
+			*path = NULL;
+	} else {
+		for (size_t d = 0; d < config->num_plugin_path; d++) {
+			if (asprintf(path, "%s/%s", config->plugin_path[d],
+				     library) < 0) {
+				*path = NULL;
+				break;
+			}
+			if (file_exists(*path))
+				break;
+			free(*path);
+			*path = NULL;
+		}
+		if (*path == NULL)
+			goto out;
+	}
+	if (*path == NULL)
+		status = OPVER_ERROR_NOMEM;
+out:
+	free(fallback_name);
+	return status;
+}
+
+static opver_status add_sections(const opver__config *config,
+				 const opver__reporter *reporter,
+				 source_list *list)
+{
+	for (size_t i = 0; i < config->num_plugins; i++) {
+		const opver__plugin_config *section = &config->plugins[i];
+		opver_status status;
+		char *path;
+
+		status = locate_library(config, section, &path);
+		if (status != OPVER_OK)
+			return status;
+		if (path == NULL) {
+			if (section->enabled)
+				opver__error(reporter,
+					     "%s:%d: [plugin.%s]: library '%s%s' is in no plugin_path directory, not loading",
+					     section->file, section->line,
+					     section->name,
+					     section->library ? section->library :
+								section->name,
+					     section->library ? "" : ".so");
+			continue;
+		}
+		status = take(list, path);
+		if (status == OPVER_OK && section->enabled)
+			status = add_source(list, path, section->name, section);
+		else if (status == OPVER_OK)
+			opver__info(reporter, "%s:%d: [plugin.%s] is disabled, not loading %s",
+				    section->file, section->line, section->name,
+				    path);
+		free(path);
+		if (status != OPVER_OK)
+			return status;
+	}
+	return OPVER_OK;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool has_plugin_suffix(const char *name)
+{
+	size_t length = strlen(name);
+
+	return length > 3 && strcmp(name + length - 3, ".so") == 0;
+}
+
+/* Adds every *.so of `dir` not already taken, in sorted order. */
+static opver_status add_directory(const char *dir,
+				  const opver__reporter *reporter,
+				  source_list *list)
+{
+	char **names = NULL;
+	size_t count = 0, capacity = 0;
+	opver_status status = OPVER_OK;
+	struct dirent *entry;
+	DIR *stream;
+
+	stream = opendir(dir);
+	if (stream == NULL) {
+		opver__warning(reporter,
+			       "plugin_path directory '%s' cannot be read: %s; no plugins from it",
+			       dir, strerror(errno));
+		return OPVER_OK;
+	}
+	while ((entry = readdir(stream)) != NULL) {
+		if (!has_plugin_suffix(entry->d_name))
+			continue;
+		if (!grow((void **)&names, &capacity, count, sizeof(*names)) ||
+		    (names[count] = strdup(entry->d_name)) == NULL) {
+			status = OPVER_ERROR_NOMEM;
+			goto out;
+		}
+		count++;
+	}
+	qsort(names, count, sizeof(*names), compare_names);
+	for (size_t i = 0; i < count && status == OPVER_OK; i++) {
+		char *path = NULL, *real;
+		size_t stem = strlen(names[i]) - 3;
+
+		if (asprintf(&path, "%s/%s", dir, names[i]) < 0) {
+			status = OPVER_ERROR_NOMEM;
+			break;
+		}
+		real = realpath(path, NULL);
+		if (real != NULL && file_exists(real) && !is_taken(list, real)) {
+			names[i][stem] = '\0';
+			status = take(list, real);
+			if (status == OPVER_OK)
+				status = add_source(list, path, names[i], NULL);
+		}
+		free(real);
+		free(path);
+	}
+out:
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	closedir(stream);
+	return status;
+}
+
+opver_status opver__discover_plugins(const opver__config *config,
+				     const opver__reporter *reporter,
+				     opver__plugin_source **sources,
+				     size_t *count)
+{
+	source_list list = { 0 };
+	opver_status status;
+
+	status = add_sections(config, reporter, &list);
+	for (size_t d = 0; d < config->num_plugin_path && status == OPVER_OK; d++)
+		status = add_directory(config->plugin_path[d], reporter, &list);
+	for (size_t i = 0; i < list.num_taken; i++)
+		free(list.taken[i]);
+	free(list.taken);
+	if (status != OPVER_OK) {
+		opver__plugin_sources_free(list.items, list.count);
+		*sources = NULL;
+		*count = 0;
+		return status;
+	}
+	*sources = list.items;
+	*count = list.count;
+	return OPVER_OK;
+}
+
+void opver__plugin_sources_free(opver__plugin_source *sources, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		free(sources[i].path);
+		free(sources[i].config_name);
+	}
+	free(sources);
+}

@@ -1,1 +1,30 @@
-/* placeholder: interface pending */
+/*
+ * runtime.h - the runtime object behind opver_runtime: the reporter, the
+ * host services lent to plugins, the config, the loaded plugins and the
+ * registry of their kernels.  Shared by the modules that implement the
+ * host API (runtime.c, model.c, interpreter.c).
+ */
+#ifndef OPVER_CORE_RUNTIME_H
+#define OPVER_CORE_RUNTIME_H
+
+#include "config.h"
+#include "graph.h"
+#include "host.h"
+#include "plugin_loader.h"
+#include "registry.h"
+#include "report.h"
+
+struct opver_runtime {
+	opver__reporter reporter;
+	opver__host host;
+	opver__config config;
+	bool strict;
+	opver__plugin *plugins;     /* owned; num_plugins loaded plugins */
+	size_t num_plugins;
+	opver__registry registry;
+};
+
+/* The decoded graph of an open model.  Borrowed; valid while it is open. */
+const opver__graph *opver__model_graph(const opver_model *model);
+
+#endif /* OPVER_CORE_RUNTIME_H */

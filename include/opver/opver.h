@@ -105,7 +105,17 @@ typedef struct opver_plugin_info {
 	size_t num_kernels;
 	/* NULL when the plugin has no delegate. */
 	const char *delegate_name;
+	/* (op, max version) pairs the delegate declares. */
+	size_t num_delegate_ops;
 } opver_plugin_info;
+
+/* One (op, highest version) pair a delegate declares. */
+typedef struct opver_delegate_op_info {
+	int32_t op;
+	/* Borrowed; valid until the runtime is destroyed.  NULL unless CUSTOM. */
+	const char *custom_name;
+	int32_t max_version;
+} opver_delegate_op_info;
 
 OPVER_API size_t opver_runtime_plugin_count(const opver_runtime *runtime);
 OPVER_API opver_status opver_runtime_plugin_info(const opver_runtime *runtime,
@@ -114,6 +124,9 @@ OPVER_API opver_status opver_runtime_plugin_info(const opver_runtime *runtime,
 OPVER_API opver_status opver_runtime_kernel_info(const opver_runtime *runtime,
 						 size_t plugin, size_t kernel,
 						 opver_kernel_info *info);
+OPVER_API opver_status opver_runtime_delegate_op_info(const opver_runtime *runtime,
+						      size_t plugin, size_t op,
+						      opver_delegate_op_info *info);
 
 /*
  * Maps and verifies a .tflite file.  Fails with OPVER_ERROR_IO when it
