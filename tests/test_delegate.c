@@ -1,1 +1,102 @@
+/* test_delegate.c - delegate partitioning: claims become partitions of
+ * consecutive nodes, a claim above the delegate's declared version is
+ * rejected and that node falls back to a kernel, copy hooks run at the
+ * partition boundaries, and results are those of the model. */
 #include <criterion/criterion.h>
+#include <string.h>
+
+#include "runtime_fixture.h"
+
+#define DELEGATE_SECTION "[plugin.npu]\nlibrary = " TEST_PLUGIN_DIR "/delegate.so\n"
+#define KERNEL_SECTION "[plugin.add_one]\nlibrary = " TEST_PLUGIN_DIR "/add_one.so\n"
+
+static messages captured;
+
+static void setup(void)
+{
+	messages_clear(&captured);
+}
+
+TestSuite(delegate, .init = setup);
+
+Test(delegate, partitions_claims_rejects_above_declared_version_and_falls_back)
+{
+	opver_runtime *runtime = fixture_runtime(DELEGATE_SECTION KERNEL_SECTION, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	test_counters *npu = fixture_stats("delegate");
+	test_counters *kernels = fixture_stats("add_one");
+	const float x[4] = { 1, 2, 3, 4 };
+	opver_interpreter *it;
+	opver_node_info info;
+	const float *y;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "warning:", "claimed node 2 (ADD_ONE v2)",
+				    "only up to v1", "claim rejected", NULL),
+		  "%s", captured.text);
+	/* Nodes 0-1 and 3 are the delegate's; node 2 splits them in two. */
+	cr_assert_eq(npu->claims, 1);
+	cr_assert_eq(npu->partition_inits, 2);
+	cr_assert_eq(npu->partition_sizes[0], 2);
+	cr_assert_eq(npu->partition_sizes[1], 1);
+	cr_assert_eq(kernels->prepares, 1, "only node 2 runs on a kernel");
+
+	memcpy(opver_interpreter_input(it, 0)->data, x, sizeof(x));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	y = opver_interpreter_output(it, 0)->data;
+	for (int i = 0; i < 4; i++)
+		cr_assert_float_eq(y[i], x[i] + 4.0f, 0, "element %d", i);
+	cr_assert_eq(npu->partition_invokes, 2);
+	cr_assert_eq(kernels->invokes, 1);
+	/* Each partition has one input and one output crossing its border. */
+	cr_assert_eq(npu->copies_to_device, 2);
+	cr_assert_eq(npu->copies_from_device, 2);
+
+	for (size_t n = 0; n < 4; n++) {
+		cr_assert_eq(opver_interpreter_node_info(it, n, &info), OPVER_OK);
+		if (n == 2) {
+			cr_assert_null(info.delegate);
+			cr_assert_str_eq(info.kernel, "add_one");
+		} else {
+			cr_assert_str_eq(info.delegate, "test_npu", "node %zu", n);
+			cr_assert_null(info.kernel);
+			cr_assert_str_eq(info.plugin, "npu");
+		}
+	}
+	opver_interpreter_destroy(it);
+	cr_assert_eq(npu->partition_frees, 2);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(delegate, rejected_node_without_a_kernel_is_unresolved)
+{
+	opver_runtime *runtime = fixture_runtime(DELEGATE_SECTION, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_ERROR_UNRESOLVED);
+	cr_assert(messages_line_has(&captured, "error:", "node 2 (ADD_ONE)", "version 2", NULL),
+		  "%s", captured.text);
+	cr_assert(!messages_line_has(&captured, "error:", "node 0", NULL),
+		  "delegated nodes need no kernel:\n%s", captured.text);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(delegate, list_shows_the_delegate_and_its_ops)
+{
+	opver_runtime *runtime = fixture_runtime(DELEGATE_SECTION, &captured);
+	opver_plugin_info info;
+	opver_delegate_op_info op;
+
+	cr_assert_eq(opver_runtime_plugin_count(runtime), 1);
+	cr_assert_eq(opver_runtime_plugin_info(runtime, 0, &info), OPVER_OK);
+	cr_assert_str_eq(info.delegate_name, "test_npu");
+	cr_assert_eq(info.num_delegate_ops, 1);
+	cr_assert_eq(opver_runtime_delegate_op_info(runtime, 0, 0, &op), OPVER_OK);
+	cr_assert_eq(op.op, OPVER_OP_CUSTOM);
+	cr_assert_str_eq(op.custom_name, "ADD_ONE");
+	cr_assert_eq(op.max_version, 1);
+	opver_runtime_destroy(runtime);
+}

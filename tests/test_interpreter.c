@@ -1,1 +1,157 @@
+/* test_interpreter.c - a model through init, prepare and invoke on real
+ * plugin kernels: results, stateless versus per-node kernel objects, the
+ * planned arena, node info, and every unresolved node reported. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime_fixture.h"
+
+#define ADD_ONE_CONFIG "[plugin.add_one]\nlibrary = " TEST_PLUGIN_DIR "/add_one.so\n"
+
+static messages captured;
+
+static void setup(void)
+{
+	messages_clear(&captured);
+}
+
+TestSuite(interpreter, .init = setup);
+
+static void set_input(opver_interpreter *it, const float *values, size_t count)
+{
+	opver_tensor *input = opver_interpreter_input(it, 0);
+
+	cr_assert_not_null(input);
+	cr_assert_eq(input->bytes, count * sizeof(float));
+	memcpy(input->data, values, input->bytes);
+}
+
+Test(interpreter, runs_a_chain_on_plugin_kernels)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	const float x[4] = { 1.0f, -2.5f, 0.0f, 100.0f };
+	const opver_tensor *y;
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK, "%s", captured.text);
+	set_input(it, x, 4);
+	for (int run = 0; run < 2; run++) {
+		cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+		y = opver_interpreter_output(it, 0);
+		for (int i = 0; i < 4; i++)
+			cr_assert_float_eq(((const float *)y->data)[i], x[i] + 4.0f, 0,
+					   "run %d, element %d", run, i);
+	}
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(interpreter, stateless_kernel_gets_one_object_for_all_nodes)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	test_counters *stats = fixture_stats("add_one");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	cr_assert_eq(stats->kernel_inits, 1, "4 ADD_ONE nodes, one stateless kernel");
+	cr_assert_eq(stats->prepares, 4);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	cr_assert_eq(stats->invokes, 4);
+	opver_interpreter_destroy(it);
+	cr_assert_eq(stats->kernel_frees, 1);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(interpreter, stateful_kernel_gets_one_object_per_node)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "times_two_pair");
+	test_counters *stats = fixture_stats("add_one");
+	const float x[6] = { 0, 1, 2, 3, -4, 0.5f };
+	const float *y;
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(stats->kernel_inits, 3, "two TIMES_TWO nodes, each its own, plus one ADD_ONE");
+	set_input(it, x, 6);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	y = opver_interpreter_output(it, 0)->data;
+	for (int i = 0; i < 6; i++)
+		cr_assert_float_eq(y[i], 2.0f * (2.0f * x[i] + 1.0f), 0, "element %d", i);
+	opver_interpreter_destroy(it);
+	cr_assert_eq(stats->kernel_frees, 3);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(interpreter, arena_shares_buffers_between_tensors_that_never_meet)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	opver_interpreter *it;
+	size_t arena, naive;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	opver_interpreter_memory(it, &arena, &naive);
+	/* Five 16-byte tensors, each padded to 64.  The input stays intact;
+	 * of the four others only two are alive at once. */
+	cr_assert_eq(naive, 5 * 64);
+	cr_assert_eq(arena, 3 * 64);
+	cr_assert(messages_line_has(&captured, "arena: 192 bytes planned, 320 bytes", NULL),
+		  "%s", captured.text);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(interpreter, node_info_tells_how_each_node_was_bound)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	opver_interpreter *it;
+	opver_node_info info;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	cr_assert_eq(opver_interpreter_node_count(it), 4);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	cr_assert_eq(opver_interpreter_node_info(it, 2, &info), OPVER_OK);
+	cr_assert_eq(info.index, 2);
+	cr_assert_eq(info.op, OPVER_OP_CUSTOM);
+	cr_assert_str_eq(info.custom_name, "ADD_ONE");
+	cr_assert_eq(info.version, 2);
+	cr_assert_eq(info.num_inputs, 1);
+	cr_assert_eq(info.input_types[0], OPVER_TYPE_FLOAT32);
+	cr_assert_str_eq(info.plugin, "add_one");
+	cr_assert_str_eq(info.kernel, "add_one");
+	cr_assert_null(info.delegate);
+	cr_assert(!info.fallback);
+	cr_assert_eq(info.invocations, 1);
+	cr_assert_eq(opver_interpreter_node_info(it, 4, &info), OPVER_ERROR_INVALID_ARGUMENT);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(interpreter, every_unresolved_node_is_reported)
+{
+	opver_runtime *runtime = fixture_runtime("[opver]\nlog_level = error\n", &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_ERROR_UNRESOLVED);
+	cr_assert_null(it);
+	for (int n = 0; n < 4; n++) {
+		char fragment[32];
+
+		snprintf(fragment, sizeof(fragment), "node %d (ADD_ONE)", n);
+		cr_assert(messages_line_has(&captured, "error:", fragment, NULL),
+			  "node %d not reported:\n%s", n, captured.text);
+	}
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}

@@ -1,0 +1,99 @@
+/*
+ * add_one.c - a test plugin with real compute: CUSTOM "ADD_ONE" (versions
+ * 1-2, float32, stateless: y = x + 1) and CUSTOM "TIMES_TWO" (version 1,
+ * float32, one kernel object per node: y = 2x).  Counts every callback in
+ * test_stats.
+ */
+#include <stdlib.h>
+
+#include "common.h"
+#include "stats.h"
+
+__attribute__((visibility("default"))) test_counters test_stats;
+
+static const opver_type_signature float_to_float = {
+	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
+	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+};
+
+static opver_status counting_init(const opver_host *host, void *plugin_data,
+				  void **kernel_data)
+{
+	(void)plugin_data;
+	*kernel_data = host->allocate(host, sizeof(int));
+	if (*kernel_data == NULL)
+		return OPVER_ERROR_NOMEM;
+	test_stats.kernel_inits++;
+	return OPVER_OK;
+}
+
+static void counting_free(const opver_host *host, void *kernel_data)
+{
+	host->free_memory(host, kernel_data);
+	test_stats.kernel_frees++;
+}
+
+static opver_status same_shape_prepare(const opver_host *host,
+				       opver_node *node)
+{
+	test_stats.prepares++;
+	if (node->num_inputs != 1 || node->num_outputs != 1 ||
+	    node->inputs[0]->bytes != node->outputs[0]->bytes) {
+		host->report_error(host, "expects one input and one output of equal size");
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	return OPVER_OK;
+}
+
+static opver_status add_one_invoke(const opver_host *host, opver_node *node)
+{
+	const float *x = node->inputs[0]->data;
+	float *y = node->outputs[0]->data;
+	size_t count = opver_tensor_elements(node->outputs[0]);
+
+	(void)host;
+	for (size_t i = 0; i < count; i++)
+		y[i] = x[i] + 1.0f;
+	test_stats.invokes++;
+	return OPVER_OK;
+}
+
+static opver_status times_two_invoke(const opver_host *host, opver_node *node)
+{
+	const float *x = node->inputs[0]->data;
+	float *y = node->outputs[0]->data;
+	size_t count = opver_tensor_elements(node->outputs[0]);
+
+	(void)host;
+	for (size_t i = 0; i < count; i++)
+		y[i] = 2.0f * x[i];
+	test_stats.invokes++;
+	return OPVER_OK;
+}
+
+static const opver_kernel add_one = {
+	TEST_KERNEL("add_one", OPVER_OP_CUSTOM, 1, 2),
+	.custom_name = "ADD_ONE",
+	.signatures = &float_to_float,
+	.num_signatures = 1,
+	.flags = OPVER_KERNEL_STATELESS,
+	.init = counting_init,
+	.free = counting_free,
+	.prepare = same_shape_prepare,
+	.invoke = add_one_invoke,
+};
+
+static const opver_kernel times_two = {
+	TEST_KERNEL("times_two", OPVER_OP_CUSTOM, 1, 1),
+	.custom_name = "TIMES_TWO",
+	.signatures = &float_to_float,
+	.num_signatures = 1,
+	.init = counting_init,
+	.free = counting_free,
+	.prepare = same_shape_prepare,
+	.invoke = times_two_invoke,
+};
+
+static const opver_kernel *const kernels[] = { &add_one, &times_two };
+
+TEST_PLUGIN("add_one", kernels)
