@@ -16,6 +16,11 @@ static opver__host *host_of(const opver_host *services)
 }
 
 static void host_report_error(const opver_host *services, const char *format,
+			      ...) OPVER__PRINTF(2, 3);
+static void host_log(const opver_host *services, opver_log_level level,
+		     const char *format, ...) OPVER__PRINTF(3, 4);
+
+static void host_report_error(const opver_host *services, const char *format,
 			      ...)
 {
 	opver__host *host = host_of(services);
