@@ -1,1 +1,53 @@
-/* placeholder: interface pending */
+/*
+ * corpus.h - the model corpus (see models/README.md): real .tflite files
+ * made by other projects, with raw inputs and expected outputs, listed one
+ * case per row in cases.tsv.  This module reads the case list, runs one case
+ * through the public host API exactly as an application would, and evaluates
+ * the case's checks on the first output.  It knows nothing of Criterion, so
+ * a failure comes back as a message naming the case, the check, the first
+ * mismatching element and the values.
+ */
+#ifndef OPVER_TESTS_CORPUS_H
+#define OPVER_TESTS_CORPUS_H
+
+#include <stddef.h>
+
+#define CORPUS_FIELD_SIZE 64
+#define CORPUS_CHECK_SIZE 128
+
+/* One row of cases.tsv.  Fixed-size fields, so an array of cases can be
+ * copied into memory shared with test processes without pointer fixups. */
+typedef struct corpus_case {
+	char model[CORPUS_FIELD_SIZE];
+	char name[CORPUS_FIELD_SIZE];
+	int num_inputs;
+	/* Checks joined with ';', e.g. "argmax:2;int:2". */
+	char check[CORPUS_CHECK_SIZE];
+} corpus_case;
+
+/*
+ * Reads DIR/cases.tsv.  Returns the number of cases and sets *cases (caller
+ * owns; release with free()), or returns -1 with the reason in `error`.
+ */
+long corpus_read_cases(const char *dir, corpus_case **cases, char *error,
+		       size_t error_size);
+
+typedef enum corpus_outcome {
+	CORPUS_PASSED,
+	/* The model ran and a check failed, or a step failed. */
+	CORPUS_FAILED,
+	/* No loaded kernel handles an op version the model needs. */
+	CORPUS_UNRESOLVED
+} corpus_outcome;
+
+/*
+ * Runs one case with the plugins named by the ini file `config_path` and
+ * evaluates its checks.  Unless it passes, `message` says why: for a failed
+ * check the check, the first mismatching index, got and expected; for
+ * CORPUS_UNRESOLVED the resolver's report.
+ */
+corpus_outcome corpus_run_case(const char *dir, const char *config_path,
+			       const corpus_case *c, char *message,
+			       size_t message_size);
+
+#endif /* OPVER_TESTS_CORPUS_H */

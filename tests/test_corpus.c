@@ -1,1 +1,118 @@
+/*
+ * test_corpus.c - runs every case of the model corpus ($OPVER_MODEL_CORPUS,
+ * see models/README.md) through the public API with the reference plugin,
+ * one parameterized test per row of cases.tsv.  Every case of the models in
+ * required_models must pass.  A case of any other model whose ops have no
+ * kernel yet is reported as skipped with the resolver's message, never as a
+ * pass; if it does resolve, its checks must hold.  Without the corpus every
+ * case is skipped.
+ */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "corpus.h"
+
+/* Models whose every case must pass; extended as kernels land. */
+static const char *const required_models[] = {
+	"hello_world_float",
+	"hello_world_int8",
+};
+
+/* One test's parameter: a row, or why there are no rows. */
+struct corpus_param {
+	corpus_case row;
+	/* Set when the corpus is not configured: the test skips. */
+	bool no_corpus;
+	/* Set when cases.tsv cannot be read: the test fails with it. */
+	char problem[256];
+};
+
+/* The config naming the reference plugin, written by each test's init. */
+static char config_path[] = "/tmp/opver-corpus-XXXXXX";
+
+static void write_config(void)
+{
+	int fd = mkstemp(config_path);
+	FILE *file;
+
+	cr_assert(fd >= 0, "cannot create a temporary config");
+	file = fdopen(fd, "w");
+	cr_assert(file != NULL);
+	fprintf(file, "[plugin.reference]\nlibrary = %s\n", REFERENCE_PLUGIN);
+	cr_assert(fclose(file) == 0, "cannot write %s", config_path);
+}
+
+static void remove_config(void)
+{
+	unlink(config_path);
+}
+
+static void free_params(struct criterion_test_params *params)
+{
+	cr_free(params->params);
+}
+
+ParameterizedTestParameters(corpus, case_passes)
+{
+	const char *dir = getenv("OPVER_MODEL_CORPUS");
+	struct corpus_param *params;
+	corpus_case *cases = NULL;
+	char error[256];
+	long count = 0;
+
+	if (dir != NULL && *dir != '\0')
+		count = corpus_read_cases(dir, &cases, error, sizeof(error));
+	/* Parameters live in memory shared with the test processes. */
+	params = cr_calloc(count > 0 ? (size_t)count : 1, sizeof(*params));
+	if (dir == NULL || *dir == '\0') {
+		params[0].no_corpus = true;
+		count = 1;
+	} else if (count <= 0) {
+		snprintf(params[0].problem, sizeof(params[0].problem), "%s",
+			 count < 0 ? error : "cases.tsv lists no cases");
+		count = 1;
+	} else {
+		for (long i = 0; i < count; i++)
+			params[i].row = cases[i];
+	}
+	free(cases);
+	return cr_make_param_array(struct corpus_param, params, (size_t)count,
+				   free_params);
+}
+
+static bool is_required(const char *model)
+{
+	for (size_t i = 0;
+	     i < sizeof(required_models) / sizeof(required_models[0]); i++)
+		if (strcmp(model, required_models[i]) == 0)
+			return true;
+	return false;
+}
+
+ParameterizedTest(struct corpus_param *param, corpus, case_passes,
+		  .init = write_config, .fini = remove_config)
+{
+	const corpus_case *row = &param->row;
+	corpus_outcome outcome;
+	char message[2048];
+
+	/* Criterion runs .fini after a pass or a failure, not after a skip. */
+	if (param->no_corpus) {
+		remove_config();
+		cr_skip_test("OPVER_MODEL_CORPUS is not set: corpus cases skipped");
+	}
+	cr_assert(param->problem[0] == '\0', "%s", param->problem);
+	cr_log_info("corpus case %s/%s (%s)", row->model, row->name,
+		    row->check);
+	outcome = corpus_run_case(getenv("OPVER_MODEL_CORPUS"), config_path,
+				  row, message, sizeof(message));
+	if (outcome == CORPUS_UNRESOLVED && !is_required(row->model)) {
+		remove_config();
+		cr_skip_test("%s", message);
+	}
+	cr_assert(outcome == CORPUS_PASSED, "%s", message);
+}

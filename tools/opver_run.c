@@ -1,4 +1,1067 @@
-int main(void)
+/*
+ * opver_run.c - opver-run, the command-line front end of the host API: runs a
+ * model on raw input files and writes or prints its outputs, lists the
+ * loaded plugins, explains how each node was bound, and benchmarks.  Errors
+ * are one line on stderr and the exit status says which stage failed, so
+ * scripts can tell a bad command line (2) from a bad model (3) from a model
+ * that needs a newer plugin (4).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <opver/opver.h>
+/* For OPVER_TYPE_BIT, the encoding of the kernels' type masks. */
+#include <opver/plugin.h>
+
+#include "json_writer.h"
+#include "raw_io.h"
+
+enum {
+	EXIT_RUN_FAILED = 1,
+	EXIT_USAGE = 2,
+	EXIT_BAD_MODEL = 3,
+	EXIT_UNRESOLVED = 4,
+	/* Returned by the parser when the run should go on. */
+	CONTINUE = -1
+};
+
+/* Values printed per output when no -o is given. */
+#define PRINTED_VALUES 16
+
+static const char usage_text[] =
+	"Usage: opver-run [OPTION]... MODEL\n"
+	"       opver-run --list-plugins [--config FILE] [--json]\n"
+	"Runs a TensorFlow Lite model with kernels from opver plugins.\n"
+	"\n"
+	"  -i, --input FILE       raw little-endian data for the next model input;\n"
+	"                         one per input, in the model's input order\n"
+	"  -o, --output FILE      write the next model output to FILE, in output\n"
+	"                         order (the first outputs only is fine); without\n"
+	"                         -o each output's type, shape and first values\n"
+	"                         are printed\n"
+	"      --config FILE      read FILE instead of the default configuration\n"
+	"      --list-plugins     list each plugin's file, name, vendor, version,\n"
+	"                         ABI, kernels and delegate\n"
+	"      --explain          show how each node is bound: op, stored version,\n"
+	"                         input types, plugin and kernel or delegate,\n"
+	"                         fallback; runs the model only with -i, -o or\n"
+	"                         --benchmark\n"
+	"      --benchmark N      one warm-up run, then N timed runs: median, min\n"
+	"                         and max latency and the time per node (inputs\n"
+	"                         are zero-filled when no -i is given)\n"
+	"      --json             machine-readable output\n"
+	"      --log-level LEVEL  error, warning, info or debug\n"
+	"      --strict           refuse to fall back to a lower-priority kernel\n"
+	"  -h, --help             show this help and exit\n"
+	"  -V, --version          show the version and exit\n"
+	"\n"
+	"Exit status: 0 success; 1 failure while running; 2 usage error (options,\n"
+	"config file, input files); 3 the model cannot be read or is invalid;\n"
+	"4 the model needs an op or op version no plugin provides.\n";
+
+static const char *const level_names[] = {
+	[OPVER_LOG_ERROR] = "error",
+	[OPVER_LOG_WARNING] = "warning",
+	[OPVER_LOG_INFO] = "info",
+	[OPVER_LOG_DEBUG] = "debug",
+};
+
+/* What the command line asked for. */
+struct command {
+	const char *config;
+	const char *model;
+	/* Point into argv. */
+	const char **inputs;
+	size_t num_inputs;
+	const char **outputs;
+	size_t num_outputs;
+	bool list_plugins;
+	bool explain;
+	bool json;
+	bool strict;
+	int log_level;
+	/* Timed runs; 0 without --benchmark. */
+	size_t benchmark_runs;
+};
+
+struct session {
+	struct command cmd;
+	/* Error messages the library reported since the last step, joined
+	 * with "; ", to become the one line of a failure. */
+	char errors[2048];
+	size_t errors_used;
+	opver_runtime *runtime;
+	opver_model *model;
+	opver_interpreter *interpreter;
+	json_writer json;
+};
+
+static int usage_error(const char *format, ...) OPVER__PRINTF(1, 2);
+
+static int usage_error(const char *format, ...)
 {
-	return 0;
+	va_list args;
+
+	fputs("opver-run: ", stderr);
+	va_start(args, format);
+	vfprintf(stderr, format, args);
+	va_end(args);
+	fputs(" (see opver-run --help)\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int parse_log_level(const char *text)
+{
+	for (int level = 0; level <= OPVER_LOG_DEBUG; level++)
+		if (strcmp(text, level_names[level]) == 0)
+			return level;
+	return -1;
+}
+
+static bool parse_count(const char *text, size_t *count)
+{
+	unsigned long long value;
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return false;
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (errno != 0 || *end != '\0' || value < 1 || value > INT_MAX)
+		return false;
+	*count = (size_t)value;
+	return true;
+}
+
+enum {
+	OPT_CONFIG = 256,
+	OPT_LIST_PLUGINS,
+	OPT_EXPLAIN,
+	OPT_BENCHMARK,
+	OPT_JSON,
+	OPT_LOG_LEVEL,
+	OPT_STRICT
+};
+
+static const struct option long_options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "list-plugins", no_argument, NULL, OPT_LIST_PLUGINS },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "benchmark", required_argument, NULL, OPT_BENCHMARK },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns CONTINUE, or the exit status when parsing ends the program. */
+static int parse_command(int argc, char **argv, struct command *cmd)
+{
+	int option;
+
+	cmd->log_level = -1;
+	/* -i and -o can appear at most argc times each. */
+	cmd->inputs = calloc((size_t)argc, sizeof(*cmd->inputs));
+	cmd->outputs = calloc((size_t)argc, sizeof(*cmd->outputs));
+	if (cmd->inputs == NULL || cmd->outputs == NULL) {
+		fputs("opver-run: out of memory\n", stderr);
+		return EXIT_RUN_FAILED;
+	}
+	/* A leading ':' makes a missing argument ':' rather than '?', and
+	 * opterr = 0 leaves the one error line to us. */
+	opterr = 0;
+	while ((option = getopt_long(argc, argv, ":i:o:hV", long_options,
+				     NULL)) != -1) {
+		switch (option) {
+		case 'i':
+			cmd->inputs[cmd->num_inputs++] = optarg;
+			break;
+		case 'o':
+			cmd->outputs[cmd->num_outputs++] = optarg;
+			break;
+		case OPT_CONFIG:
+			cmd->config = optarg;
+			break;
+		case OPT_LIST_PLUGINS:
+			cmd->list_plugins = true;
+			break;
+		case OPT_EXPLAIN:
+			cmd->explain = true;
+			break;
+		case OPT_BENCHMARK:
+			if (!parse_count(optarg, &cmd->benchmark_runs))
+				return usage_error("--benchmark needs a run count from 1 to %d, not '%s'",
+						   INT_MAX, optarg);
+			break;
+		case OPT_JSON:
+			cmd->json = true;
+			break;
+		case OPT_LOG_LEVEL:
+			cmd->log_level = parse_log_level(optarg);
+			if (cmd->log_level < 0)
+				return usage_error("--log-level takes error, warning, info or debug, not '%s'",
+						   optarg);
+			break;
+		case OPT_STRICT:
+			cmd->strict = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_SUCCESS;
+		case 'V':
+			printf("opver-run (opver) %s, plugin ABI %d.%d\n",
+			       OPVER_VERSION_STRING, OPVER_ABI_MAJOR,
+			       OPVER_ABI_MINOR);
+			return EXIT_SUCCESS;
+		case ':':
+			return usage_error("option '%s' needs an argument",
+					   argv[optind - 1]);
+		default:
+			if (optopt != 0)
+				return usage_error("unknown option '-%c'",
+						   optopt);
+			return usage_error("unknown option '%s'",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		cmd->model = argv[optind++];
+	if (optind < argc)
+		return usage_error("one MODEL only; '%s' is extra",
+				   argv[optind]);
+	if (cmd->list_plugins) {
+		if (cmd->model != NULL || cmd->explain ||
+		    cmd->benchmark_runs > 0 || cmd->num_inputs > 0 ||
+		    cmd->num_outputs > 0)
+			return usage_error("--list-plugins takes no MODEL and no run options");
+	} else if (cmd->model == NULL) {
+		return usage_error("no MODEL given");
+	}
+	return CONTINUE;
+}
+
+/* The log callback: errors are kept for the failure line (or reported by
+ * report_pending() if the step succeeds anyway); the rest goes out now. */
+static void on_log(void *user_data, opver_log_level level, const char *message)
+{
+	struct session *s = user_data;
+	size_t room = sizeof(s->errors) - s->errors_used;
+	int n;
+
+	if (level != OPVER_LOG_ERROR) {
+		fprintf(stderr, "opver-run: %s: %s\n",
+			(unsigned)level <= OPVER_LOG_DEBUG ?
+				level_names[level] : "note",
+			message);
+		return;
+	}
+	if (room <= 1)
+		return;
+	/* Messages may be sentences or clauses: "a. b" or "a; b". */
+	n = snprintf(s->errors + s->errors_used, room, "%s%s",
+		     s->errors_used == 0 ? "" :
+		     s->errors[s->errors_used - 1] == '.' ? " " : "; ",
+		     message);
+	s->errors_used += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static void clear_errors(struct session *s)
+{
+	s->errors_used = 0;
+	s->errors[0] = '\0';
+}
+
+/* Prints errors the library reported in a step that still succeeded, such
+ * as a plugin that was skipped. */
+static void report_pending(struct session *s)
+{
+	if (s->errors_used > 0)
+		fprintf(stderr, "opver-run: %s\n", s->errors);
+	clear_errors(s);
+}
+
+/*
+ * Prints the one error line of a failed library call; returns exit_status.
+ * The line names `subject` (a file) once: the library's messages usually
+ * already name it.
+ */
+static int fail(struct session *s, int exit_status, const char *subject,
+		opver_status status)
+{
+	if (s->errors_used == 0)
+		fprintf(stderr, "opver-run: %s: %s\n", subject,
+			opver_status_message(status));
+	else if (strstr(s->errors, subject) != NULL)
+		fprintf(stderr, "opver-run: %s\n", s->errors);
+	else
+		fprintf(stderr, "opver-run: %s: %s\n", subject, s->errors);
+	clear_errors(s);
+	return exit_status;
+}
+
+static void format_mask(uint32_t mask, char *text, size_t text_size)
+{
+	size_t used = 0;
+
+	text[0] = '\0';
+	if (mask == 0) {
+		snprintf(text, text_size, "any");
+		return;
+	}
+	for (int type = 0; type < OPVER_TYPE_COUNT && used < text_size; type++)
+		if (mask & OPVER_TYPE_BIT(type))
+			used += (size_t)snprintf(text + used, text_size - used,
+						 "%s%s", used ? "|" : "",
+						 opver_type_name(type));
+	if ((mask & OPVER_TYPE_BIT_ABSENT) && used < text_size)
+		snprintf(text + used, text_size - used, "%sabsent",
+			 used ? "|" : "");
+}
+
+/* A type mask as an array of type names ("absent" for an optional input),
+ * or null when it accepts anything. */
+static void json_mask(json_writer *w, uint32_t mask)
+{
+	if (mask == 0) {
+		json_null(w);
+		return;
+	}
+	json_begin_array(w);
+	for (int type = 0; type < OPVER_TYPE_COUNT; type++)
+		if (mask & OPVER_TYPE_BIT(type))
+			json_string(w, opver_type_name(type));
+	if (mask & OPVER_TYPE_BIT_ABSENT)
+		json_string(w, "absent");
+	json_end_array(w);
+}
+
+/* Input positions a kernel constrains: those up to the last non-zero mask. */
+static size_t constrained_inputs(const opver_kernel_info *k)
+{
+	size_t n = sizeof(k->input_types) / sizeof(k->input_types[0]);
+
+	while (n > 0 && k->input_types[n - 1] == 0)
+		n--;
+	return n;
+}
+
+/* "FULLY_CONNECTED", or "CUSTOM(name)" for a custom op. */
+static void format_op(int32_t op, const char *custom_name, char *text,
+		      size_t text_size)
+{
+	if (custom_name != NULL)
+		snprintf(text, text_size, "%s(%s)", opver_op_name(op),
+			 custom_name);
+	else
+		snprintf(text, text_size, "%s", opver_op_name(op));
+}
+
+static void print_kernel(const opver_kernel_info *k)
+{
+	char op[96], types[160];
+
+	format_op(k->op, k->custom_name, op, sizeof(op));
+	printf("    %-24s v%d-v%d  %s  priority %d%s\n      inputs",
+	       op, k->min_version, k->max_version, k->name, k->priority,
+	       k->stateless ? ", stateless" : "");
+	for (size_t i = 0; i < constrained_inputs(k); i++) {
+		format_mask(k->input_types[i], types, sizeof(types));
+		printf("%s %s", i ? "," : "", types);
+	}
+	if (constrained_inputs(k) == 0)
+		printf(" any");
+	format_mask(k->output_types, types, sizeof(types));
+	printf("; output %s\n", types);
+}
+
+static void json_kernel(json_writer *w, const opver_kernel_info *k)
+{
+	json_begin_object(w);
+	json_key(w, "name");
+	json_string(w, k->name);
+	json_key(w, "op");
+	json_string(w, opver_op_name(k->op));
+	json_key(w, "custom_name");
+	json_string(w, k->custom_name);
+	json_key(w, "min_version");
+	json_int(w, k->min_version);
+	json_key(w, "max_version");
+	json_int(w, k->max_version);
+	json_key(w, "priority");
+	json_int(w, k->priority);
+	json_key(w, "stateless");
+	json_bool(w, k->stateless);
+	/* One entry per constrained input position; later ones accept any. */
+	json_key(w, "input_types");
+	json_begin_array(w);
+	for (size_t i = 0; i < constrained_inputs(k); i++)
+		json_mask(w, k->input_types[i]);
+	json_end_array(w);
+	json_key(w, "output_types");
+	json_mask(w, k->output_types);
+	json_end_object(w);
+}
+
+static int list_kernels(struct session *s, size_t plugin,
+			const opver_plugin_info *info)
+{
+	opver_kernel_info k;
+	opver_status status;
+
+	for (size_t i = 0; i < info->num_kernels; i++) {
+		status = opver_runtime_kernel_info(s->runtime, plugin, i, &k);
+		if (status != OPVER_OK)
+			return fail(s, EXIT_RUN_FAILED, info->file, status);
+		if (s->cmd.json)
+			json_kernel(&s->json, &k);
+		else
+			print_kernel(&k);
+	}
+	return EXIT_SUCCESS;
+}
+
+static int list_delegate(struct session *s, size_t plugin,
+			 const opver_plugin_info *info)
+{
+	json_writer *w = &s->json;
+	opver_delegate_op_info dop;
+	opver_status status;
+	char op[96];
+
+	if (s->cmd.json) {
+		json_begin_object(w);
+		json_key(w, "name");
+		json_string(w, info->delegate_name);
+		json_key(w, "ops");
+		json_begin_array(w);
+	} else {
+		printf("  delegate: %s\n", info->delegate_name);
+	}
+	for (size_t i = 0; i < info->num_delegate_ops; i++) {
+		status = opver_runtime_delegate_op_info(s->runtime, plugin, i,
+							&dop);
+		if (status != OPVER_OK)
+			return fail(s, EXIT_RUN_FAILED, info->file, status);
+		if (s->cmd.json) {
+			json_begin_object(w);
+			json_key(w, "op");
+			json_string(w, opver_op_name(dop.op));
+			json_key(w, "custom_name");
+			json_string(w, dop.custom_name);
+			json_key(w, "max_version");
+			json_int(w, dop.max_version);
+			json_end_object(w);
+		} else {
+			format_op(dop.op, dop.custom_name, op, sizeof(op));
+			printf("    %-24s up to v%d\n", op, dop.max_version);
+		}
+	}
+	if (s->cmd.json) {
+		json_end_array(w);
+		json_end_object(w);
+	}
+	return EXIT_SUCCESS;
+}
+
+static int list_plugin(struct session *s, size_t plugin)
+{
+	json_writer *w = &s->json;
+	opver_plugin_info info;
+	opver_status status;
+	char abi[16];
+	int result;
+
+	status = opver_runtime_plugin_info(s->runtime, plugin, &info);
+	if (status != OPVER_OK)
+		return fail(s, EXIT_RUN_FAILED, "plugin list", status);
+	snprintf(abi, sizeof(abi), "%u.%u", (unsigned)info.abi_major,
+		 (unsigned)info.abi_minor);
+	if (s->cmd.json) {
+		json_begin_object(w);
+		json_key(w, "file");
+		json_string(w, info.file);
+		json_key(w, "config_name");
+		json_string(w, info.config_name);
+		json_key(w, "name");
+		json_string(w, info.name);
+		json_key(w, "vendor");
+		json_string(w, info.vendor);
+		json_key(w, "version");
+		json_string(w, info.version);
+		json_key(w, "abi");
+		json_string(w, abi);
+		json_key(w, "kernels");
+		json_begin_array(w);
+	} else {
+		printf("%s (%s)\n  name %s, vendor %s, version %s, ABI %s\n"
+		       "  kernels: %zu\n",
+		       info.config_name, info.file, info.name, info.vendor,
+		       info.version, abi, info.num_kernels);
+	}
+	result = list_kernels(s, plugin, &info);
+	if (result != EXIT_SUCCESS)
+		return result;
+	if (s->cmd.json) {
+		json_end_array(w);
+		json_key(w, "delegate");
+	}
+	if (info.delegate_name != NULL)
+		result = list_delegate(s, plugin, &info);
+	else if (s->cmd.json)
+		json_null(w);
+	else
+		printf("  delegate: none\n");
+	if (s->cmd.json && result == EXIT_SUCCESS)
+		json_end_object(w);
+	return result;
+}
+
+static int list_plugins(struct session *s)
+{
+	size_t count = opver_runtime_plugin_count(s->runtime);
+	int status = EXIT_SUCCESS;
+
+	if (s->cmd.json) {
+		json_key(&s->json, "plugins");
+		json_begin_array(&s->json);
+	} else if (count == 0) {
+		printf("no plugins loaded\n");
+	}
+	for (size_t i = 0; i < count && status == EXIT_SUCCESS; i++)
+		status = list_plugin(s, i);
+	if (s->cmd.json && status == EXIT_SUCCESS)
+		json_end_array(&s->json);
+	return status;
+}
+
+static void print_node(const opver_node_info *node)
+{
+	char op[96], types[160], bound[160];
+	size_t used = 0;
+
+	format_op(node->op, node->custom_name, op, sizeof(op));
+	types[0] = '\0';
+	for (int32_t i = 0; i < node->num_inputs && used < sizeof(types); i++)
+		used += (size_t)snprintf(types + used, sizeof(types) - used,
+					 "%s%s", i ? "," : "",
+					 node->input_types[i] < 0 ? "-" :
+					 opver_type_name(node->input_types[i]));
+	if (node->delegate != NULL)
+		snprintf(bound, sizeof(bound), "delegate %s (plugin %s)",
+			 node->delegate, node->plugin ? node->plugin : "-");
+	else
+		snprintf(bound, sizeof(bound), "%s/%s", node->plugin,
+			 node->kernel);
+	printf("%4d  %-20s %7d  %-24s %s%s\n", node->index, op, node->version,
+	       types, bound, node->fallback ? "  (fallback)" : "");
+}
+
+static void json_node(json_writer *w, const opver_node_info *node)
+{
+	json_begin_object(w);
+	json_key(w, "index");
+	json_int(w, node->index);
+	json_key(w, "op");
+	json_string(w, opver_op_name(node->op));
+	json_key(w, "custom_name");
+	json_string(w, node->custom_name);
+	json_key(w, "version");
+	json_int(w, node->version);
+	json_key(w, "input_types");
+	json_begin_array(w);
+	for (int32_t i = 0; i < node->num_inputs; i++)
+		json_string(w, node->input_types[i] < 0 ? NULL :
+			    opver_type_name(node->input_types[i]));
+	json_end_array(w);
+	json_key(w, "plugin");
+	json_string(w, node->plugin);
+	json_key(w, "kernel");
+	json_string(w, node->kernel);
+	json_key(w, "delegate");
+	json_string(w, node->delegate);
+	json_key(w, "fallback");
+	json_bool(w, node->fallback);
+	json_end_object(w);
+}
+
+static int explain(struct session *s)
+{
+	const char *metadata = opver_model_min_runtime_version(s->model);
+	size_t count = opver_interpreter_node_count(s->interpreter);
+	size_t arena, naive;
+	json_writer *w = &s->json;
+	opver_node_info node;
+	opver_status status;
+
+	opver_interpreter_memory(s->interpreter, &arena, &naive);
+	if (s->cmd.json) {
+		/* "computed" joins "metadata" once the core computes it. */
+		json_key(w, "min_runtime_version");
+		json_begin_object(w);
+		json_key(w, "metadata");
+		json_string(w, metadata);
+		json_end_object(w);
+		json_key(w, "memory");
+		json_begin_object(w);
+		json_key(w, "arena_bytes");
+		json_uint(w, arena);
+		json_key(w, "naive_bytes");
+		json_uint(w, naive);
+		json_end_object(w);
+		json_key(w, "nodes");
+		json_begin_array(w);
+	} else {
+		printf("model: %s\nmin_runtime_version (metadata): %s\n"
+		       "arena: %zu bytes (%zu with one buffer per tensor)\n"
+		       "node  %-20s version  %-24s bound to\n",
+		       s->cmd.model, metadata ? metadata : "none", arena, naive,
+		       "op", "input types");
+	}
+	for (size_t i = 0; i < count; i++) {
+		status = opver_interpreter_node_info(s->interpreter, i, &node);
+		if (status != OPVER_OK)
+			return fail(s, EXIT_RUN_FAILED, s->cmd.model, status);
+		if (s->cmd.json)
+			json_node(w, &node);
+		else
+			print_node(&node);
+	}
+	if (s->cmd.json)
+		json_end_array(w);
+	return EXIT_SUCCESS;
+}
+
+/* Checks the -i and -o counts against the model, fills its inputs, and
+ * says whether the model should run. */
+static int prepare_inputs(struct session *s, bool *run)
+{
+	size_t inputs = opver_interpreter_input_count(s->interpreter);
+	size_t outputs = opver_interpreter_output_count(s->interpreter);
+	const struct command *cmd = &s->cmd;
+	char error[512];
+	raw_status rs;
+
+	*run = cmd->num_inputs > 0 || cmd->num_outputs > 0 ||
+	       cmd->benchmark_runs > 0 || !cmd->explain;
+	if (cmd->num_inputs > 0 && cmd->num_inputs != inputs)
+		return usage_error("%s has %zu input%s but -i was given %zu time%s",
+				   cmd->model, inputs, inputs == 1 ? "" : "s",
+				   cmd->num_inputs,
+				   cmd->num_inputs == 1 ? "" : "s");
+	if (cmd->num_outputs > outputs)
+		return usage_error("%s has %zu output%s but -o was given %zu times",
+				   cmd->model, outputs, outputs == 1 ? "" : "s",
+				   cmd->num_outputs);
+	if (*run && cmd->num_inputs == 0 && inputs > 0 &&
+	    cmd->benchmark_runs == 0)
+		return usage_error("%s has %zu input%s: give each as -i FILE, in the model's input order",
+				   cmd->model, inputs, inputs == 1 ? "" : "s");
+	for (size_t i = 0; i < inputs && *run; i++) {
+		opver_tensor *t = opver_interpreter_input(s->interpreter, i);
+
+		if (cmd->num_inputs == 0) {
+			memset(t->data, 0, t->bytes);
+			continue;
+		}
+		rs = raw_read_tensor(cmd->inputs[i], t, "input", error,
+				     sizeof(error));
+		if (rs != RAW_OK) {
+			fprintf(stderr, "opver-run: input %zu '%s': %s\n", i,
+				t->name, error);
+			return EXIT_USAGE;
+		}
+	}
+	return EXIT_SUCCESS;
+}
+
+static void print_values(const opver_tensor *t)
+{
+	size_t n = opver_tensor_elements(t);
+	raw_value v;
+
+	for (size_t i = 0; i < n && i < PRINTED_VALUES; i++) {
+		if (!raw_element(t->type, t->data, i, &v)) {
+			printf(" (values of %s not shown)",
+			       opver_type_name(t->type));
+			break;
+		}
+		if (v.kind == RAW_VALUE_FLOAT)
+			printf(" %g", v.as.f);
+		else if (v.kind == RAW_VALUE_INT)
+			printf(" %" PRId64, v.as.i);
+		else
+			printf(" %" PRIu64, v.as.u);
+	}
+	if (n > PRINTED_VALUES)
+		printf(" ...");
+}
+
+static void json_output(json_writer *w, size_t index, const opver_tensor *t)
+{
+	size_t n = opver_tensor_elements(t);
+	raw_value v;
+
+	json_begin_object(w);
+	json_key(w, "index");
+	json_uint(w, index);
+	json_key(w, "name");
+	json_string(w, t->name);
+	json_key(w, "type");
+	json_string(w, opver_type_name(t->type));
+	json_key(w, "shape");
+	json_begin_array(w);
+	for (int32_t i = 0; i < t->rank; i++)
+		json_int(w, t->dims[i]);
+	json_end_array(w);
+	json_key(w, "elements");
+	json_uint(w, n);
+	/* The first values, as in the text output; empty for types without
+	 * plain numbers. */
+	json_key(w, "values");
+	json_begin_array(w);
+	for (size_t i = 0; i < n && i < PRINTED_VALUES &&
+			   raw_element(t->type, t->data, i, &v); i++) {
+		if (t->type == OPVER_TYPE_FLOAT32)
+			json_float(w, (float)v.as.f);
+		else if (v.kind == RAW_VALUE_FLOAT)
+			json_double(w, v.as.f);
+		else if (v.kind == RAW_VALUE_INT)
+			json_int(w, v.as.i);
+		else
+			json_uint(w, v.as.u);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+static void show_outputs(struct session *s)
+{
+	size_t outputs = opver_interpreter_output_count(s->interpreter);
+	char signature[128];
+
+	if (s->cmd.json) {
+		json_key(&s->json, "outputs");
+		json_begin_array(&s->json);
+	}
+	for (size_t i = 0; i < outputs; i++) {
+		const opver_tensor *t = opver_interpreter_output(s->interpreter,
+								 i);
+
+		if (s->cmd.json) {
+			json_output(&s->json, i, t);
+			continue;
+		}
+		raw_format_signature(t, signature, sizeof(signature));
+		printf("output %zu '%s' %s:", i, t->name, signature);
+		print_values(t);
+		printf("\n");
+	}
+	if (s->cmd.json)
+		json_end_array(&s->json);
+}
+
+static int write_outputs(struct session *s)
+{
+	char error[512];
+
+	for (size_t i = 0; i < s->cmd.num_outputs; i++) {
+		const opver_tensor *t = opver_interpreter_output(s->interpreter,
+								 i);
+
+		if (raw_write_tensor(s->cmd.outputs[i], t, error,
+				     sizeof(error)) != RAW_OK) {
+			fprintf(stderr, "opver-run: output %zu '%s': %s\n", i,
+				t->name, error);
+			return EXIT_RUN_FAILED;
+		}
+	}
+	return EXIT_SUCCESS;
+}
+
+static int invoke(struct session *s)
+{
+	opver_status status = opver_interpreter_invoke(s->interpreter);
+
+	if (status != OPVER_OK)
+		return fail(s, EXIT_RUN_FAILED, s->cmd.model, status);
+	report_pending(s);
+	return EXIT_SUCCESS;
+}
+
+static double elapsed_ms(const struct timespec *start,
+			 const struct timespec *end)
+{
+	return (double)(end->tv_sec - start->tv_sec) * 1e3 +
+	       (double)(end->tv_nsec - start->tv_nsec) / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Reads every node's profile counters.  Read after the warm-up and after
+ * the timed runs, their difference covers the timed runs only. */
+static int read_nodes(struct session *s, opver_node_info *nodes, size_t count)
+{
+	opver_status status;
+
+	for (size_t i = 0; i < count; i++) {
+		status = opver_interpreter_node_info(s->interpreter, i,
+						     &nodes[i]);
+		if (status != OPVER_OK)
+			return fail(s, EXIT_RUN_FAILED, s->cmd.model, status);
+	}
+	return EXIT_SUCCESS;
+}
+
+static void report_benchmark(struct session *s, const double *sorted_ms,
+			     const opver_node_info *before,
+			     const opver_node_info *after, size_t nodes)
+{
+	size_t runs = s->cmd.benchmark_runs;
+	double median = runs % 2 ? sorted_ms[runs / 2] :
+			(sorted_ms[runs / 2 - 1] + sorted_ms[runs / 2]) / 2;
+	bool zero_filled = s->cmd.num_inputs == 0 &&
+			   opver_interpreter_input_count(s->interpreter) > 0;
+	json_writer *w = &s->json;
+	char op[96];
+
+	if (s->cmd.json) {
+		json_key(w, "benchmark");
+		json_begin_object(w);
+		json_key(w, "runs");
+		json_uint(w, runs);
+		json_key(w, "warmup_runs");
+		json_int(w, 1);
+		json_key(w, "zero_filled_inputs");
+		json_bool(w, zero_filled);
+		json_key(w, "latency_ms");
+		json_begin_object(w);
+		json_key(w, "median");
+		json_double(w, median);
+		json_key(w, "min");
+		json_double(w, sorted_ms[0]);
+		json_key(w, "max");
+		json_double(w, sorted_ms[runs - 1]);
+		json_end_object(w);
+		json_key(w, "nodes");
+		json_begin_array(w);
+	} else {
+		printf("benchmark: %zu run%s after 1 warm-up%s\n"
+		       "latency: median %.6f ms, min %.6f ms, max %.6f ms\n"
+		       "node  %-24s average ms\n",
+		       runs, runs == 1 ? "" : "s",
+		       zero_filled ? ", inputs zero-filled" : "", median,
+		       sorted_ms[0], sorted_ms[runs - 1], "op");
+	}
+	for (size_t i = 0; i < nodes; i++) {
+		const opver_node_info *node = &after[i];
+		uint64_t calls = node->invocations - before[i].invocations;
+		double average = calls ? (double)(node->total_ns -
+						  before[i].total_ns) /
+						 (double)calls / 1e6 : 0;
+
+		if (s->cmd.json) {
+			json_begin_object(w);
+			json_key(w, "index");
+			json_int(w, node->index);
+			json_key(w, "op");
+			json_string(w, opver_op_name(node->op));
+			json_key(w, "custom_name");
+			json_string(w, node->custom_name);
+			json_key(w, "invocations");
+			json_uint(w, calls);
+			/* null for a node without its own profile. */
+			json_key(w, "average_ms");
+			if (calls)
+				json_double(w, average);
+			else
+				json_null(w);
+			json_end_object(w);
+		} else {
+			format_op(node->op, node->custom_name, op, sizeof(op));
+			if (calls)
+				printf("%4d  %-24s %.6f\n", node->index, op,
+				       average);
+			else
+				printf("%4d  %-24s -\n", node->index, op);
+		}
+	}
+	if (s->cmd.json) {
+		json_end_array(w);
+		json_end_object(w);
+	}
+}
+
+static int benchmark(struct session *s)
+{
+	size_t runs = s->cmd.benchmark_runs;
+	size_t nodes = opver_interpreter_node_count(s->interpreter);
+	opver_node_info *before, *after;
+	struct timespec start, end;
+	int status;
+	double *ms;
+
+	ms = malloc(runs * sizeof(*ms));
+	before = calloc(nodes + 1, sizeof(*before));
+	after = calloc(nodes + 1, sizeof(*after));
+	if (ms == NULL || before == NULL || after == NULL) {
+		fputs("opver-run: out of memory for the benchmark\n", stderr);
+		status = EXIT_RUN_FAILED;
+		goto out;
+	}
+	status = invoke(s);
+	if (status == EXIT_SUCCESS)
+		status = read_nodes(s, before, nodes);
+	for (size_t i = 0; i < runs && status == EXIT_SUCCESS; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		status = invoke(s);
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		ms[i] = elapsed_ms(&start, &end);
+	}
+	if (status == EXIT_SUCCESS)
+		status = read_nodes(s, after, nodes);
+	if (status == EXIT_SUCCESS) {
+		qsort(ms, runs, sizeof(*ms), compare_doubles);
+		report_benchmark(s, ms, before, after, nodes);
+	}
+out:
+	free(ms);
+	free(before);
+	free(after);
+	return status;
+}
+
+static int create_runtime(struct session *s)
+{
+	opver_runtime_options options;
+	opver_status status;
+
+	opver_runtime_options_init(&options);
+	options.config_path = s->cmd.config;
+	options.log = on_log;
+	options.log_user_data = s;
+	options.log_level = s->cmd.log_level;
+	options.strict = s->cmd.strict;
+	status = opver_runtime_create(&options, &s->runtime);
+	if (status != OPVER_OK)
+		return fail(s, status == OPVER_ERROR_CONFIG ||
+				       status == OPVER_ERROR_IO ?
+				       EXIT_USAGE : EXIT_RUN_FAILED,
+			    s->cmd.config ? s->cmd.config : "default config",
+			    status);
+	report_pending(s);
+	return EXIT_SUCCESS;
+}
+
+static int load_model(struct session *s)
+{
+	opver_status status;
+
+	status = opver_model_open(s->runtime, s->cmd.model, &s->model);
+	if (status != OPVER_OK)
+		return fail(s, EXIT_BAD_MODEL, s->cmd.model, status);
+	report_pending(s);
+	status = opver_interpreter_create(s->runtime, s->model,
+					  &s->interpreter);
+	if (status == OPVER_ERROR_UNRESOLVED)
+		return fail(s, EXIT_UNRESOLVED, s->cmd.model, status);
+	if (status == OPVER_ERROR_INVALID_MODEL)
+		return fail(s, EXIT_BAD_MODEL, s->cmd.model, status);
+	if (status != OPVER_OK)
+		return fail(s, EXIT_RUN_FAILED, s->cmd.model, status);
+	report_pending(s);
+	return EXIT_SUCCESS;
+}
+
+/* Runs the model (once or as a benchmark) and writes or shows outputs. */
+static int run_model(struct session *s)
+{
+	int status;
+
+	if (s->cmd.benchmark_runs > 0)
+		status = benchmark(s);
+	else
+		status = invoke(s);
+	if (status != EXIT_SUCCESS)
+		return status;
+	if (s->cmd.num_outputs > 0)
+		return write_outputs(s);
+	/* A benchmark's outputs come from whatever inputs it was given. */
+	if (s->cmd.benchmark_runs == 0)
+		show_outputs(s);
+	return EXIT_SUCCESS;
+}
+
+static int run_command(struct session *s)
+{
+	bool run = false;
+	int status;
+
+	status = create_runtime(s);
+	if (status == EXIT_SUCCESS && !s->cmd.list_plugins)
+		status = load_model(s);
+	if (status == EXIT_SUCCESS && !s->cmd.list_plugins)
+		status = prepare_inputs(s, &run);
+	if (status != EXIT_SUCCESS)
+		return status;
+	/* Setup errors come before any output; a later failure leaves the
+	 * JSON document open, and the exit status says so. */
+	if (s->cmd.json) {
+		json_init(&s->json, stdout);
+		json_begin_object(&s->json);
+	}
+	if (s->cmd.list_plugins) {
+		status = list_plugins(s);
+	} else {
+		if (s->cmd.json) {
+			json_key(&s->json, "model");
+			json_string(&s->json, s->cmd.model);
+		}
+		if (s->cmd.explain)
+			status = explain(s);
+		if (status == EXIT_SUCCESS && run)
+			status = run_model(s);
+	}
+	if (s->cmd.json && status == EXIT_SUCCESS) {
+		json_end_object(&s->json);
+		json_finish(&s->json);
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct session s = { 0 };
+	int status;
+
+	status = parse_command(argc, argv, &s.cmd);
+	if (status == CONTINUE)
+		status = run_command(&s);
+	opver_interpreter_destroy(s.interpreter);
+	opver_model_close(s.model);
+	opver_runtime_destroy(s.runtime);
+	free(s.cmd.inputs);
+	free(s.cmd.outputs);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "opver-run: cannot write standard output: %s\n",
+			strerror(errno));
+		if (status == EXIT_SUCCESS)
+			status = EXIT_RUN_FAILED;
+	}
+	return status;
 }
