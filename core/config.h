@@ -9,6 +9,13 @@
  *                   enabled = true|false
  *                   any other key: an option passed to the plugin's init
  *
+ * Booleans are true/false, yes/no, on/off or 1/0 (any case).  A relative
+ * plugin_path directory is taken relative to the directory of the config
+ * file; library is kept as written (discovery.h resolves it).  A file's
+ * plugin_path is only what it lists: the installed directory is added by
+ * opver__config_default(), not here.  Lines may be indented (there are no
+ * multi-line values) and are at most 198 characters, inih's limit.
+ *
  * Every error names the file and line.
  */
 #ifndef OPVER_CORE_CONFIG_H
@@ -58,8 +65,9 @@ opver_status opver__config_read(const char *path,
 
 /*
  * The built-in default: the installed plugin directory, then each
- * directory of OPVER_PLUGIN_PATH (ignored in setuid programs).
- * `installed_dir` is borrowed.  Caller owns *config's contents.
+ * directory of OPVER_PLUGIN_PATH (ignored in setuid and setgid programs;
+ * empty entries are skipped).  `installed_dir` is borrowed.  Caller owns
+ * *config's contents; fails only with OPVER_ERROR_NOMEM.
  */
 opver_status opver__config_default(const char *installed_dir,
 				   opver__config *config);

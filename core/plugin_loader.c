@@ -1,1 +1,417 @@
-/* placeholder: implementation pending */
+/*
+ * plugin_loader.c - loads one plugin: dlopen, the entry symbol, the ABI
+ * version, normalized copies of the descriptor, kernels and delegate, the
+ * manifest checks, then the plugin's init.  Every check that fails reports
+ * one line, "plugin 'FILE' <reason>, not loading", and everything done so
+ * far is undone in one place.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "host.h"
+#include "kernel_match.h"
+#include "plugin_loader.h"
+
+/* Counts above these are a corrupt descriptor, not a real manifest. */
+#define MAX_KERNELS 4096
+#define MAX_SIGNATURES 256
+#define MAX_DELEGATE_OPS 4096
+
+/* The size of each struct in ABI 1.0: what every 1.x plugin provides. */
+#define PLUGIN_SIZE_1_0 OPVER__SIZE_THROUGH(opver_plugin, delegate)
+#define KERNEL_SIZE_1_0 OPVER__SIZE_THROUGH(opver_kernel, invoke)
+#define DELEGATE_SIZE_1_0 OPVER__SIZE_THROUGH(opver_delegate, copy_from_device)
+
+static void refuse(const opver__reporter *reporter, const char *path,
+		   const char *format, ...) OPVER__PRINTF(3, 4);
+
+static void refuse(const opver__reporter *reporter, const char *path,
+		   const char *format, ...)
+{
+	char reason[768];
+	va_list args;
+
+	va_start(args, format);
+	vsnprintf(reason, sizeof(reason), format, args);
+	va_end(args);
+	opver__error(reporter, "plugin '%s' %s, not loading", path, reason);
+}
+
+/* Copies min(struct_size, size) bytes of a plugin struct into a zeroed
+ * `copy` of the size this core knows. */
+static void normalize(void *copy, const void *original, uint32_t struct_size,
+		      size_t size)
+{
+	memset(copy, 0, size);
+	memcpy(copy, original, struct_size < size ? struct_size : size);
+}
+
+/* "'name'" or, for a kernel without one, "#index". */
+static const char *kernel_label(const opver_kernel *kernel, size_t index,
+				char *buffer, size_t size)
+{
+	if (kernel->name != NULL)
+		snprintf(buffer, size, "'%s'", kernel->name);
+	else
+		snprintf(buffer, size, "#%zu", index);
+	return buffer;
+}
+
+/* "FULLY_CONNECTED" or "CUSTOM 'name'". */
+static const char *op_label(int32_t op, const char *custom_name,
+			    char *buffer, size_t size)
+{
+	if (op == OPVER_OP_CUSTOM && custom_name != NULL)
+		snprintf(buffer, size, "CUSTOM '%s'", custom_name);
+	else
+		snprintf(buffer, size, "%s", opver_op_name(op));
+	return buffer;
+}
+
+/* A custom op needs its name, a builtin one must not have one.  NULL when
+ * that holds, else what is wrong. */
+static const char *custom_name_problem(int32_t op, const char *custom_name)
+{
+	if (op == OPVER_OP_CUSTOM && custom_name == NULL)
+		return "is for CUSTOM but has no custom_name";
+	if (op != OPVER_OP_CUSTOM && custom_name != NULL)
+		return "has a custom_name but is for a builtin op";
+	return NULL;
+}
+
+/* Checks one normalized kernel on its own. */
+static bool check_kernel(const opver_kernel *kernel, size_t index,
+			 const char *path, const opver__reporter *reporter)
+{
+	const char *problem = custom_name_problem(kernel->op,
+						  kernel->custom_name);
+	char label[96];
+
+	kernel_label(kernel, index, label, sizeof(label));
+	if (problem != NULL)
+		refuse(reporter, path, "has kernel %s that %s", label, problem);
+	else if (kernel->min_version < 1)
+		refuse(reporter, path,
+		       "has kernel %s with min_version %d (op versions start at 1)",
+		       label, kernel->min_version);
+	else if (kernel->min_version > kernel->max_version)
+		refuse(reporter, path,
+		       "has kernel %s with min_version %d above max_version %d",
+		       label, kernel->min_version, kernel->max_version);
+	else if (kernel->prepare == NULL || kernel->invoke == NULL)
+		refuse(reporter, path,
+		       "has kernel %s without the required %s callback", label,
+		       kernel->prepare == NULL ? "prepare" : "invoke");
+	else if (kernel->init != NULL && kernel->free == NULL)
+		refuse(reporter, path,
+		       "has kernel %s with init but no free (what init creates would leak)",
+		       label);
+	else if (kernel->num_signatures > MAX_SIGNATURES)
+		refuse(reporter, path,
+		       "has kernel %s with %u type signatures (at most %d)",
+		       label, kernel->num_signatures, MAX_SIGNATURES);
+	else if (kernel->num_signatures > 0 && kernel->signatures == NULL)
+		refuse(reporter, path,
+		       "has kernel %s with %u type signatures but no signatures array",
+		       label, kernel->num_signatures);
+	else
+		return true;
+	return false;
+}
+
+/* Two kernels of one plugin that could both take one node. */
+static bool check_overlaps(const opver_kernel *kernels, size_t count,
+			   const char *path, const opver__reporter *reporter)
+{
+	for (size_t i = 0; i < count; i++) {
+		for (size_t j = i + 1; j < count; j++) {
+			const opver_kernel *a = &kernels[i], *b = &kernels[j];
+			char label_a[96], label_b[96], op[96];
+
+			if (!opver__kernels_overlap(a, b))
+				continue;
+			refuse(reporter, path,
+			       "has kernels %s and %s that both handle %s versions %d..%d for the same tensor types",
+			       kernel_label(a, i, label_a, sizeof(label_a)),
+			       kernel_label(b, j, label_b, sizeof(label_b)),
+			       op_label(a->op, a->custom_name, op, sizeof(op)),
+			       a->min_version > b->min_version ? a->min_version :
+								  b->min_version,
+			       a->max_version < b->max_version ? a->max_version :
+								  b->max_version);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Normalizes and checks the kernel manifest into plugin->kernels. */
+static opver_status load_kernels(opver__plugin *plugin, const char *path,
+				 const opver__reporter *reporter)
+{
+	const opver_plugin *descriptor = &plugin->descriptor;
+	size_t count = descriptor->num_kernels;
+
+	if (count > MAX_KERNELS) {
+		refuse(reporter, path, "declares %zu kernels (at most %d)",
+		       count, MAX_KERNELS);
+		return OPVER_ERROR_PLUGIN;
+	}
+	if (count > 0 && descriptor->kernels == NULL) {
+		refuse(reporter, path,
+		       "declares %zu kernels but no kernels array", count);
+		return OPVER_ERROR_PLUGIN;
+	}
+	if (count == 0)
+		return OPVER_OK;
+	plugin->kernels = calloc(count, sizeof(*plugin->kernels));
+	if (plugin->kernels == NULL) {
+		refuse(reporter, path, "cannot be loaded: out of memory");
+		return OPVER_ERROR_NOMEM;
+	}
+	for (size_t i = 0; i < count; i++) {
+		const opver_kernel *original = descriptor->kernels[i];
+
+		if (original == NULL) {
+			refuse(reporter, path, "has a NULL pointer as kernel #%zu",
+			       i);
+			return OPVER_ERROR_PLUGIN;
+		}
+		if (original->struct_size < KERNEL_SIZE_1_0) {
+			refuse(reporter, path,
+			       "has kernel #%zu with struct_size %u, smaller than the %zu bytes of ABI 1.0",
+			       i, original->struct_size, KERNEL_SIZE_1_0);
+			return OPVER_ERROR_PLUGIN;
+		}
+		normalize(&plugin->kernels[i], original, original->struct_size,
+			  sizeof(plugin->kernels[i]));
+		if (!check_kernel(&plugin->kernels[i], i, path, reporter))
+			return OPVER_ERROR_PLUGIN;
+	}
+	if (!check_overlaps(plugin->kernels, count, path, reporter))
+		return OPVER_ERROR_PLUGIN;
+	return OPVER_OK;
+}
+
+/* Normalizes and checks the optional delegate into plugin->delegate. */
+static opver_status load_delegate(opver__plugin *plugin, const char *path,
+				  const opver__reporter *reporter)
+{
+	const opver_delegate *original = plugin->descriptor.delegate;
+	const opver_delegate *delegate = &plugin->delegate;
+
+	if (original == NULL)
+		return OPVER_OK;
+	if (original->struct_size < DELEGATE_SIZE_1_0) {
+		refuse(reporter, path,
+		       "has a delegate with struct_size %u, smaller than the %zu bytes of ABI 1.0",
+		       original->struct_size, DELEGATE_SIZE_1_0);
+		return OPVER_ERROR_PLUGIN;
+	}
+	normalize(&plugin->delegate, original, original->struct_size,
+		  sizeof(plugin->delegate));
+	if (delegate->name == NULL) {
+		refuse(reporter, path, "has a delegate without a name");
+		return OPVER_ERROR_PLUGIN;
+	}
+	if (delegate->claim == NULL || delegate->init == NULL ||
+	    delegate->invoke == NULL) {
+		refuse(reporter, path,
+		       "has delegate '%s' without the required %s callback",
+		       delegate->name,
+		       delegate->claim == NULL ? "claim" :
+		       delegate->init == NULL ? "init" : "invoke");
+		return OPVER_ERROR_PLUGIN;
+	}
+	if (delegate->num_ops > MAX_DELEGATE_OPS ||
+	    (delegate->num_ops > 0 && delegate->ops == NULL)) {
+		refuse(reporter, path,
+		       "has delegate '%s' declaring %zu ops %s", delegate->name,
+		       delegate->num_ops,
+		       delegate->ops == NULL ? "but no ops array" :
+					       "(too many)");
+		return OPVER_ERROR_PLUGIN;
+	}
+	for (size_t i = 0; i < delegate->num_ops; i++) {
+		const opver_delegate_op *op = &delegate->ops[i];
+		const char *problem = custom_name_problem(op->op,
+							  op->custom_name);
+		char label[96];
+
+		op_label(op->op, op->custom_name, label, sizeof(label));
+		if (problem == NULL && op->max_version >= 1)
+			continue;
+		refuse(reporter, path, "has delegate '%s' whose op #%zu (%s) %s",
+		       delegate->name, i, label,
+		       problem ? problem : "has a max_version below 1");
+		return OPVER_ERROR_PLUGIN;
+	}
+	plugin->has_delegate = true;
+	return OPVER_OK;
+}
+
+/* Calls the plugin's init with its section's options. */
+static opver_status init_plugin(opver__plugin *plugin, const char *path,
+				const opver__plugin_config *config,
+				const opver_host *host,
+				const opver__reporter *reporter)
+{
+	size_t count = config != NULL ? config->num_options : 0;
+	opver_option *options = NULL;
+	opver_status status;
+
+	if (plugin->descriptor.init == NULL)
+		return OPVER_OK;
+	if (count > 0) {
+		options = calloc(count, sizeof(*options));
+		if (options == NULL) {
+			refuse(reporter, path, "cannot be loaded: out of memory");
+			return OPVER_ERROR_NOMEM;
+		}
+		for (size_t i = 0; i < count; i++) {
+			options[i].key = config->options[i].key;
+			options[i].value = config->options[i].value;
+		}
+	}
+	status = plugin->descriptor.init(host, options, count,
+					 &plugin->plugin_data);
+	free(options);
+	if (status == OPVER_OK)
+		return OPVER_OK;
+	refuse(reporter, path, "failed to initialize (%s)",
+	       opver_status_name(status));
+	return OPVER_ERROR_PLUGIN;
+}
+
+/* The plugin's own checks: the ABI version, then the descriptor's size. */
+static opver_status check_abi(const opver_plugin *descriptor, const char *path,
+		      const opver__reporter *reporter)
+{
+	if (descriptor->abi_major != OPVER_ABI_MAJOR ||
+	    descriptor->abi_minor > OPVER_ABI_MINOR) {
+		refuse(reporter, path,
+		       "was built for plugin ABI %u.%u, this core implements %d.%d%s",
+		       descriptor->abi_major, descriptor->abi_minor,
+		       OPVER_ABI_MAJOR, OPVER_ABI_MINOR,
+		       descriptor->abi_major == OPVER_ABI_MAJOR ?
+			       " (a newer minor: upgrade opver)" : "");
+		return OPVER_ERROR_PLUGIN;
+	}
+	if (descriptor->struct_size < PLUGIN_SIZE_1_0) {
+		refuse(reporter, path,
+		       "has a descriptor with struct_size %u, smaller than the %zu bytes of ABI 1.0",
+		       descriptor->struct_size, PLUGIN_SIZE_1_0);
+		return OPVER_ERROR_PLUGIN;
+	}
+	return OPVER_OK;
+}
+
+/* The path for dlopen: a name without '/' would be searched for in the
+ * library path instead of taken as the file. */
+static char *dlopen_path(const char *path)
+{
+	char *copy;
+
+	if (strchr(path, '/') != NULL)
+		return strdup(path);
+	copy = malloc(strlen(path) + 3);
+	if (copy != NULL)
+		sprintf(copy, "./%s", path);
+	return copy;
+}
+
+opver_status opver__plugin_load(const char *path, const char *config_name,
+				const opver__plugin_config *config,
+				const opver_host *host,
+				const opver__reporter *reporter,
+				opver__plugin *plugin)
+{
+	opver_status status = OPVER_ERROR_PLUGIN;
+	const opver_plugin *descriptor;
+	opver_plugin_entry_fn entry;
+	struct stat info;
+
+	memset(plugin, 0, sizeof(*plugin));
+	if (config_name == NULL)
+		config_name = config != NULL ? config->name : path;
+	if (stat(path, &info) != 0) {
+		refuse(reporter, path, "cannot be read: %s", strerror(errno));
+		goto out;
+	}
+	plugin->file = dlopen_path(path);
+	plugin->config_name = strdup(config_name);
+	if (plugin->file == NULL || plugin->config_name == NULL) {
+		refuse(reporter, path, "cannot be loaded: out of memory");
+		status = OPVER_ERROR_NOMEM;
+		goto out;
+	}
+	plugin->handle = dlopen(plugin->file, RTLD_NOW | RTLD_LOCAL);
+	if (plugin->handle == NULL) {
+		refuse(reporter, path, "cannot be loaded: %s", dlerror());
+		goto out;
+	}
+	/* POSIX guarantees a function address survives this cast. */
+	entry = (opver_plugin_entry_fn)dlsym(plugin->handle,
+					     OPVER_PLUGIN_ENTRY_NAME);
+	if (entry == NULL) {
+		refuse(reporter, path,
+		       "does not export " OPVER_PLUGIN_ENTRY_NAME
+		       " (not an opver plugin?)");
+		goto out;
+	}
+	descriptor = entry();
+	if (descriptor == NULL) {
+		refuse(reporter, path,
+		       "returned NULL from " OPVER_PLUGIN_ENTRY_NAME);
+		goto out;
+	}
+	status = check_abi(descriptor, path, reporter);
+	if (status != OPVER_OK)
+		goto out;
+	normalize(&plugin->descriptor, descriptor, descriptor->struct_size,
+		  sizeof(plugin->descriptor));
+	status = load_kernels(plugin, path, reporter);
+	if (status != OPVER_OK)
+		goto out;
+	status = load_delegate(plugin, path, reporter);
+	if (status != OPVER_OK)
+		goto out;
+	if (config != NULL && config->has_priority) {
+		plugin->has_priority = true;
+		plugin->priority = config->priority;
+	}
+	/* What the plugin reports from here on is prefixed with its name. */
+	opver__host_set_context(host->core, "plugin '%s'", config_name);
+	status = init_plugin(plugin, path, config, host, reporter);
+out:
+	if (status != OPVER_OK) {
+		if (plugin->handle != NULL)
+			dlclose(plugin->handle);
+		free(plugin->kernels);
+		free(plugin->file);
+		free(plugin->config_name);
+		memset(plugin, 0, sizeof(*plugin));
+	}
+	return status;
+}
+
+void opver__plugin_unload(opver__plugin *plugin, const opver_host *host)
+{
+	if (plugin->handle != NULL) {
+		if (plugin->descriptor.fini != NULL) {
+			opver__host_set_context(host->core, "plugin '%s'",
+						plugin->config_name);
+			plugin->descriptor.fini(host, plugin->plugin_data);
+		}
+		dlclose(plugin->handle);
+	}
+	free(plugin->kernels);
+	free(plugin->file);
+	free(plugin->config_name);
+	memset(plugin, 0, sizeof(*plugin));
+}

@@ -1,1 +1,373 @@
+/*
+ * test_loader.c - loading one plugin: for each test plugin of
+ * tests/plugins (see its README) the status and the one message, which
+ * names the file and the reason; then what a good load gives: normalized
+ * copies, options reaching init, priority from the config, fini on unload,
+ * and repeated loads that leave nothing behind.
+ */
 #include <criterion/criterion.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "plugin_loader.h"
+
+#define MAX_MESSAGES 16
+
+/* Criterion runs each test in its own process: this state is per test. */
+static char messages[MAX_MESSAGES][1024];
+static size_t num_messages;
+static opver__host host;
+static opver__plugin plugin;
+static char path[512];
+
+static void capture(void *user_data, opver_log_level level,
+		    const char *message)
+{
+	(void)user_data;
+	(void)level;
+	if (num_messages < MAX_MESSAGES)
+		snprintf(messages[num_messages++], sizeof(messages[0]), "%s",
+			 message);
+}
+
+static const opver__reporter reporter = {
+	.log = capture,
+	.level = OPVER_LOG_DEBUG,
+};
+
+static void setup(void)
+{
+	opver__host_init(&host, &reporter);
+}
+
+static void teardown(void)
+{
+	opver__plugin_unload(&plugin, &host.services);
+}
+
+TestSuite(loader, .init = setup, .fini = teardown);
+
+static opver_status load(const char *name, const opver__plugin_config *config)
+{
+	snprintf(path, sizeof(path), "%s/%s.so", TEST_PLUGIN_DIR, name);
+	return opver__plugin_load(path, name, config, &host.services,
+				  &reporter, &plugin);
+}
+
+static bool logged(const char *text)
+{
+	for (size_t i = 0; i < num_messages; i++)
+		if (strstr(messages[i], text) != NULL)
+			return true;
+	return false;
+}
+
+static bool all_zero(const void *bytes, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (((const unsigned char *)bytes)[i] != 0)
+			return false;
+	return true;
+}
+
+/* The plugin is refused with one message: "plugin 'PATH' ...REASON...,
+ * not loading", and nothing of it is kept. */
+static void assert_refused(opver_status status, const char *reason)
+{
+	char prefix[600];
+	const char *suffix = ", not loading";
+	size_t length;
+
+	cr_assert_eq(status, OPVER_ERROR_PLUGIN, "status %s",
+		     opver_status_name(status));
+	cr_assert_eq(num_messages, 1, "%zu messages, first '%s'", num_messages,
+		     messages[0]);
+	snprintf(prefix, sizeof(prefix), "plugin '%s' ", path);
+	cr_assert_eq(strncmp(messages[0], prefix, strlen(prefix)), 0,
+		     "'%s' does not name '%s'", messages[0], path);
+	cr_assert_not_null(strstr(messages[0], reason),
+			   "'%s' does not say '%s'", messages[0], reason);
+	length = strlen(messages[0]);
+	cr_assert(length > strlen(suffix) &&
+			  strcmp(messages[0] + length - strlen(suffix), suffix) == 0,
+		  "'%s' does not end in '%s'", messages[0], suffix);
+	cr_assert_null(plugin.handle);
+	cr_assert_null(plugin.kernels);
+	cr_assert_null(plugin.file);
+}
+
+Test(loader, good_plugin_loads)
+{
+	cr_assert_eq(load("good", NULL), OPVER_OK, "%s", messages[0]);
+	cr_assert_not_null(plugin.handle);
+	cr_assert_str_eq(plugin.file, path);
+	cr_assert_str_eq(plugin.config_name, "good");
+	cr_assert_str_eq(plugin.descriptor.name, "good");
+	cr_assert_eq(plugin.descriptor.num_kernels, 3);
+	cr_assert_str_eq(plugin.kernels[0].name, "fc_float");
+	cr_assert_eq(plugin.kernels[0].priority, 10);
+	cr_assert_str_eq(plugin.kernels[2].custom_name, "MyCustomOp");
+	cr_assert_not(plugin.has_delegate);
+	cr_assert_not(plugin.has_priority);
+	cr_assert_not_null(plugin.plugin_data, "init's data is kept");
+	cr_assert(logged("init with 0 options"));
+}
+
+Test(loader, copies_are_normalized)
+{
+	opver_plugin_entry_fn entry;
+	const opver_plugin *original;
+
+	cr_assert_eq(load("good", NULL), OPVER_OK);
+	entry = (opver_plugin_entry_fn)dlsym(plugin.handle,
+					     OPVER_PLUGIN_ENTRY_NAME);
+	original = entry();
+	cr_assert_eq(memcmp(&plugin.descriptor, original,
+			    original->struct_size),
+		     0);
+	cr_assert_neq(plugin.kernels, original->kernels[0],
+		      "the kernels are copies");
+	for (size_t i = 0; i < plugin.descriptor.num_kernels; i++)
+		cr_assert_eq(memcmp(&plugin.kernels[i], original->kernels[i],
+				    original->kernels[i]->struct_size),
+			     0);
+}
+
+Test(loader, abi_1_0_plugin_loads)
+{
+	size_t plugin_size = OPVER__SIZE_THROUGH(opver_plugin, delegate);
+	size_t kernel_size = OPVER__SIZE_THROUGH(opver_kernel, invoke);
+
+	cr_assert_eq(load("abi10", NULL), OPVER_OK, "%s", messages[0]);
+	cr_assert_eq(plugin.descriptor.abi_minor, 0);
+	cr_assert_eq(plugin.descriptor.struct_size, plugin_size);
+	cr_assert_eq(plugin.kernels[0].struct_size, kernel_size);
+	/* Whatever later minors add reads as zero. */
+	cr_assert(all_zero(&plugin.descriptor, plugin_size,
+			   sizeof(plugin.descriptor)));
+	cr_assert(all_zero(&plugin.kernels[0], kernel_size,
+			   sizeof(plugin.kernels[0])));
+	cr_assert_eq(num_messages, 0, "%s", messages[0]);
+}
+
+Test(loader, options_and_priority_come_from_the_section)
+{
+	opver__config_option options[] = {
+		{ .key = "color", .value = "blue" },
+		{ .key = "size", .value = "3" },
+	};
+	opver__plugin_config section = {
+		.name = "fast", .enabled = true,
+		.has_priority = true, .priority = -7,
+		.options = options, .num_options = 2,
+	};
+
+	snprintf(path, sizeof(path), "%s/good.so", TEST_PLUGIN_DIR);
+	cr_assert_eq(opver__plugin_load(path, NULL, &section, &host.services,
+					&reporter, &plugin),
+		     OPVER_OK);
+	cr_assert_str_eq(plugin.config_name, "fast", "named by its section");
+	cr_assert(plugin.has_priority);
+	cr_assert_eq(plugin.priority, -7);
+	cr_assert(logged("init with 2 options"));
+	cr_assert(logged("option color=blue"));
+	cr_assert(logged("option size=3"));
+}
+
+Test(loader, fini_is_called_on_unload)
+{
+	cr_assert_eq(load("good", NULL), OPVER_OK);
+	cr_assert_not(logged("fini"));
+	opver__plugin_unload(&plugin, &host.services);
+	cr_assert_str_eq(messages[num_messages - 1], "fini");
+	cr_assert_null(plugin.handle);
+	cr_assert_null(plugin.kernels);
+	/* Unloading a zeroed plugin does nothing. */
+	opver__plugin_unload(&plugin, &host.services);
+	cr_assert_str_eq(messages[num_messages - 1], "fini");
+}
+
+Test(loader, failing_init_is_reported_with_the_plugin_name)
+{
+	opver__config_option fail = { .key = "fail_init", .value = "true" };
+	opver__plugin_config section = {
+		.name = "good", .enabled = true,
+		.options = &fail, .num_options = 1,
+	};
+	char expected[600];
+
+	cr_assert_eq(load("good", &section), OPVER_ERROR_PLUGIN);
+	cr_assert(logged("plugin 'good': fail_init is set"),
+		  "what the plugin reports is prefixed with its name");
+	snprintf(expected, sizeof(expected),
+		 "plugin '%s' failed to initialize (ERROR), not loading",
+		 path);
+	cr_assert_str_eq(messages[num_messages - 1], expected);
+	cr_assert_not(logged("fini"), "no fini without a successful init");
+	cr_assert_null(plugin.handle);
+}
+
+Test(loader, good_plugin_after_a_bad_one)
+{
+	cr_assert_eq(load("abi_major", NULL), OPVER_ERROR_PLUGIN);
+	cr_assert_eq(load("good", NULL), OPVER_OK, "%s", messages[1]);
+	cr_assert_eq(plugin.descriptor.num_kernels, 3);
+}
+
+Test(loader, repeated_loads_leave_nothing_behind)
+{
+	for (int i = 0; i < 50; i++) {
+		num_messages = 0;
+		cr_assert_eq(load("good", NULL), OPVER_OK);
+		opver__plugin_unload(&plugin, &host.services);
+		cr_assert(logged("fini"));
+		cr_assert_eq(load("overlap", NULL), OPVER_ERROR_PLUGIN);
+	}
+}
+
+Test(loader, bare_file_name_is_not_searched_for)
+{
+	cr_assert_eq(chdir(TEST_PLUGIN_DIR), 0);
+	path[0] = '\0';
+	cr_assert_eq(opver__plugin_load("good.so", "good", NULL, &host.services,
+					&reporter, &plugin),
+		     OPVER_OK);
+	cr_assert_str_eq(plugin.file, "./good.so");
+}
+
+Test(loader, missing_file)
+{
+	assert_refused(load("missing", NULL),
+		       "cannot be read: No such file or directory");
+}
+
+Test(loader, file_that_is_not_elf)
+{
+	char dir[] = "/tmp/opver-loader-XXXXXX";
+	FILE *file;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/not_elf.so", dir);
+	file = fopen(path, "w");
+	cr_assert_not_null(file);
+	/* Longer than an ELF header, so dlopen reads and rejects it. */
+	for (int i = 0; i < 8; i++)
+		fputs("this is text, not a shared object\n", file);
+	fclose(file);
+	assert_refused(opver__plugin_load(path, "not_elf", NULL, &host.services,
+					  &reporter, &plugin),
+		       "cannot be loaded: ");
+	cr_assert_not_null(strstr(messages[0], "ELF"), "%s", messages[0]);
+	unlink(path);
+	rmdir(dir);
+}
+
+Test(loader, undefined_symbol_fails_at_dlopen)
+{
+	assert_refused(load("undefined_symbol", NULL), "cannot be loaded: ");
+	cr_assert_not_null(strstr(messages[0],
+				  "opver_test_function_nobody_defines"),
+			   "dlerror() names the symbol: %s", messages[0]);
+}
+
+Test(loader, no_entry_symbol)
+{
+	assert_refused(load("no_entry", NULL),
+		       "does not export opver_plugin_entry");
+}
+
+Test(loader, entry_returning_null)
+{
+	assert_refused(load("null_entry", NULL),
+		       "returned NULL from opver_plugin_entry");
+}
+
+Test(loader, other_abi_major)
+{
+	char reason[128];
+
+	snprintf(reason, sizeof(reason),
+		 "was built for plugin ABI %d.0, this core implements %d.%d",
+		 OPVER_ABI_MAJOR + 1, OPVER_ABI_MAJOR, OPVER_ABI_MINOR);
+	assert_refused(load("abi_major", NULL), reason);
+}
+
+Test(loader, newer_abi_minor)
+{
+	char reason[160];
+
+	snprintf(reason, sizeof(reason),
+		 "was built for plugin ABI %d.%d, this core implements %d.%d (a newer minor",
+		 OPVER_ABI_MAJOR, OPVER_ABI_MINOR + 1, OPVER_ABI_MAJOR,
+		 OPVER_ABI_MINOR);
+	assert_refused(load("abi_minor", NULL), reason);
+}
+
+Test(loader, descriptor_struct_size_too_small)
+{
+	char reason[160];
+
+	snprintf(reason, sizeof(reason),
+		 "has a descriptor with struct_size %zu, smaller than the %zu bytes of ABI 1.0",
+		 offsetof(opver_plugin, kernels),
+		 OPVER__SIZE_THROUGH(opver_plugin, delegate));
+	assert_refused(load("small_struct", NULL), reason);
+}
+
+Test(loader, kernel_min_version_above_max)
+{
+	assert_refused(load("bad_range", NULL),
+		       "has kernel 'backwards' with min_version 3 above max_version 2");
+}
+
+Test(loader, kernel_version_zero)
+{
+	assert_refused(load("version_zero", NULL),
+		       "has kernel 'zero' with min_version 0 (op versions start at 1)");
+}
+
+Test(loader, kernel_without_invoke)
+{
+	assert_refused(load("null_invoke", NULL),
+		       "has kernel 'no_invoke' without the required invoke callback");
+}
+
+Test(loader, overlapping_kernels)
+{
+	assert_refused(load("overlap", NULL),
+		       "has kernels 'add_float' and 'add_any' that both handle ADD versions 3..3");
+}
+
+Test(loader, null_kernel_pointer)
+{
+	assert_refused(load("null_kernel", NULL),
+		       "has a NULL pointer as kernel #0");
+}
+
+Test(loader, kernel_struct_size_too_small)
+{
+	assert_refused(load("kernel_small", NULL),
+		       "has kernel #0 with struct_size");
+}
+
+Test(loader, custom_kernel_without_custom_name)
+{
+	assert_refused(load("custom_no_name", NULL),
+		       "has kernel #1 that is for CUSTOM but has no custom_name");
+}
+
+Test(loader, kernel_init_without_free)
+{
+	assert_refused(load("init_no_free", NULL),
+		       "has kernel 'leaky' with init but no free");
+}
+
+Test(loader, delegate_without_claim)
+{
+	assert_refused(load("delegate_no_claim", NULL),
+		       "has delegate 'npu' without the required claim callback");
+}

@@ -120,7 +120,6 @@ static const opver_plugin test_plugin = {
 	.delegate = &delegate,
 };
 
-OPVER_PLUGIN_ENTRY;
 OPVER_PLUGIN_ENTRY
 {
 	return &test_plugin;

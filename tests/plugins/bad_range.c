@@ -1,0 +1,10 @@
+/* bad_range.c - a kernel whose min_version is above its max_version. */
+#include "common.h"
+
+static const opver_kernel backwards = {
+	TEST_KERNEL("backwards", OPVER_OP_ADD, 3, 2),
+	TEST_CALLBACKS,
+};
+static const opver_kernel *const kernels[] = { &backwards };
+
+TEST_PLUGIN("bad_range", kernels)

@@ -1,0 +1,21 @@
+/* init_no_free.c - a kernel with init but no free: what init makes would
+ * leak. */
+#include "common.h"
+
+static opver_status make_nothing(const opver_host *host, void *plugin_data,
+				 void **kernel_data)
+{
+	(void)host;
+	(void)plugin_data;
+	*kernel_data = NULL;
+	return OPVER_OK;
+}
+
+static const opver_kernel leaky = {
+	TEST_KERNEL("leaky", OPVER_OP_ADD, 1, 1),
+	TEST_CALLBACKS,
+	.init = make_nothing,
+};
+static const opver_kernel *const kernels[] = { &leaky };
+
+TEST_PLUGIN("init_no_free", kernels)
