@@ -1,6 +1,15 @@
-/* names.c - names of statuses, ops and types, from the X-macro tables of
- * the public headers. */
+/* names.c - names of statuses, ops, types and log levels, mostly from the
+ * X-macro tables of the public headers. */
+#include <strings.h>
+
 #include "opver/opver.h"
+
+static const char *const log_level_names[] = {
+	[OPVER_LOG_ERROR] = "error",
+	[OPVER_LOG_WARNING] = "warning",
+	[OPVER_LOG_INFO] = "info",
+	[OPVER_LOG_DEBUG] = "debug",
+};
 
 OPVER_API const char *opver_status_name(opver_status status)
 {
@@ -60,4 +69,19 @@ OPVER_API size_t opver_type_size(int32_t type)
 #undef TYPE_SIZE
 	}
 	return 0;
+}
+
+OPVER_API const char *opver_log_level_name(int level)
+{
+	if (level < OPVER_LOG_ERROR || level > OPVER_LOG_DEBUG)
+		return "unknown";
+	return log_level_names[level];
+}
+
+OPVER_API int opver_log_level_parse(const char *name)
+{
+	for (int level = OPVER_LOG_ERROR; level <= OPVER_LOG_DEBUG; level++)
+		if (strcasecmp(name, log_level_names[level]) == 0)
+			return level;
+	return -1;
 }

@@ -3,13 +3,6 @@
 
 #include "report.h"
 
-static const char *const level_names[] = {
-	[OPVER_LOG_ERROR] = "error",
-	[OPVER_LOG_WARNING] = "warning",
-	[OPVER_LOG_INFO] = "info",
-	[OPVER_LOG_DEBUG] = "debug",
-};
-
 void opver__vreport(const opver__reporter *reporter, opver_log_level level,
 		    const char *format, va_list args)
 {
@@ -21,7 +14,8 @@ void opver__vreport(const opver__reporter *reporter, opver_log_level level,
 	if (reporter != NULL && reporter->log != NULL)
 		reporter->log(reporter->log_user_data, level, message);
 	else
-		fprintf(stderr, "opver: %s: %s\n", level_names[level], message);
+		fprintf(stderr, "opver: %s: %s\n", opver_log_level_name(level),
+			message);
 }
 
 void opver__report(const opver__reporter *reporter, opver_log_level level,

@@ -5,15 +5,13 @@
 
 #include "messages.h"
 
-static const char *const level_names[] = { "error", "warning", "info", "debug" };
-
 void messages_log(void *user_data, opver_log_level level, const char *message)
 {
 	messages *captured = user_data;
 	size_t used = strlen(captured->text);
 
 	snprintf(captured->text + used, sizeof(captured->text) - used,
-		 "%s: %s\n", level_names[level], message);
+		 "%s: %s\n", opver_log_level_name(level), message);
 	captured->count[level]++;
 }
 

@@ -66,13 +66,6 @@ static const char usage_text[] =
 	"config file, input files); 3 the model cannot be read or is invalid;\n"
 	"4 the model needs an op or op version no plugin provides.\n";
 
-static const char *const level_names[] = {
-	[OPVER_LOG_ERROR] = "error",
-	[OPVER_LOG_WARNING] = "warning",
-	[OPVER_LOG_INFO] = "info",
-	[OPVER_LOG_DEBUG] = "debug",
-};
-
 /* What the command line asked for. */
 struct command {
 	const char *config;
@@ -115,14 +108,6 @@ static int usage_error(const char *format, ...)
 	va_end(args);
 	fputs(" (see opver-run --help)\n", stderr);
 	return EXIT_USAGE;
-}
-
-static int parse_log_level(const char *text)
-{
-	for (int level = 0; level <= OPVER_LOG_DEBUG; level++)
-		if (strcmp(text, level_names[level]) == 0)
-			return level;
-	return -1;
 }
 
 static bool parse_count(const char *text, size_t *count)
@@ -208,7 +193,7 @@ static int parse_command(int argc, char **argv, struct command *cmd)
 			cmd->json = true;
 			break;
 		case OPT_LOG_LEVEL:
-			cmd->log_level = parse_log_level(optarg);
+			cmd->log_level = opver_log_level_parse(optarg);
 			if (cmd->log_level < 0)
 				return usage_error("--log-level takes error, warning, info or debug, not '%s'",
 						   optarg);
@@ -261,8 +246,7 @@ static void on_log(void *user_data, opver_log_level level, const char *message)
 
 	if (level != OPVER_LOG_ERROR) {
 		fprintf(stderr, "opver-run: %s: %s\n",
-			(unsigned)level <= OPVER_LOG_DEBUG ?
-				level_names[level] : "note",
+			opver_log_level_name(level),
 			message);
 		return;
 	}

@@ -208,6 +208,10 @@ OPVER_API const char *opver_op_name(int32_t op);
 OPVER_API const char *opver_type_name(int32_t type);
 /* Bytes per element of a type; 0 for types without a fixed size. */
 OPVER_API size_t opver_type_size(int32_t type);
+/* "error", "warning", "info", "debug"; "unknown" otherwise.  Static. */
+OPVER_API const char *opver_log_level_name(int level);
+/* The level a name (any case) stands for, or -1. */
+OPVER_API int opver_log_level_parse(const char *name);
 
 #ifdef __cplusplus
 }

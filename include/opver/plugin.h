@@ -269,19 +269,22 @@ typedef struct opver_plugin {
 	const opver_delegate *delegate;
 } opver_plugin;
 
-/* The one symbol a plugin exports. */
+/* The one symbol a plugin exports.  Returns the plugin's descriptor, which
+ * the plugin owns and keeps valid until it is unloaded. */
 #define OPVER_PLUGIN_ENTRY_NAME "opver_plugin_entry"
 typedef const opver_plugin *(*opver_plugin_entry_fn)(void);
 
-/* Declares the entry point with default visibility:
- *   OPVER_PLUGIN_ENTRY { return &my_plugin; } */
 #if defined(__GNUC__)
-#define OPVER_PLUGIN_ENTRY                                                   \
-	__attribute__((visibility("default"))) const opver_plugin *          \
-	opver_plugin_entry(void)
+#define OPVER_PLUGIN_EXPORT __attribute__((visibility("default")))
 #else
-#define OPVER_PLUGIN_ENTRY const opver_plugin *opver_plugin_entry(void)
+#define OPVER_PLUGIN_EXPORT
 #endif
+
+OPVER_PLUGIN_EXPORT const opver_plugin *opver_plugin_entry(void);
+
+/* Defines the entry point:  OPVER_PLUGIN_ENTRY { return &my_plugin; } */
+#define OPVER_PLUGIN_ENTRY \
+	OPVER_PLUGIN_EXPORT const opver_plugin *opver_plugin_entry(void)
 
 /* Initializer for the descriptor's first three fields. */
 #define OPVER_PLUGIN_HEADER                                                 \
