@@ -1,1 +1,454 @@
-/* placeholder: implementation pending */
+/*
+ * fully_connected.c - FULLY_CONNECTED, float32 and int8, computed as
+ * TensorFlow Lite's reference kernels compute it: each row of the input
+ * (flattened to [batches, depth]) is multiplied by the weights [units,
+ * depth], the bias is added, and the fused activation clamps the result.
+ * The int8 kernel accumulates (input - input zero point) * (weights - weights
+ * zero point) in int32, adds the int32 bias, rescales with TFLite's
+ * multiplier and shift, adds the output zero point and clamps.
+ *
+ * Version ranges (TFLite's op_version rules for FULLY_CONNECTED):
+ *   1  float, uint8
+ *   2  shuffled 4x16 int8 weights: a uint8-only layout, rejected here
+ *   3  hybrid (float input, int8 weights): not these kernels' types
+ *   4  int8
+ *   5  keep_num_dims: implemented
+ *   6  no bias input: implemented
+ *   7  int16: not these kernels' types
+ *   8  sparse weights: not expressible in opver_tensor, so not claimed
+ * Both kernels therefore cover 1..7.  Per-channel weight quantization (int8)
+ * is rejected at prepare for now.
+ */
+#include <math.h>
+
+#include "kernels.h"
+#include "quantization.h"
+
+enum { FC_INPUT = 0, FC_WEIGHTS = 1, FC_BIAS = 2 };
+
+/* The node's shape, as prepare checked it. */
+typedef struct fc_shape {
+	size_t batches; /* input rows */
+	size_t depth;   /* elements per input row: the weights' dimension 1 */
+	size_t units;   /* elements per output row: the weights' dimension 0 */
+} fc_shape;
+
+typedef struct fc_float32_data {
+	fc_shape shape;
+	float activation_min;
+	float activation_max;
+} fc_float32_data;
+
+typedef struct fc_int8_data {
+	fc_shape shape;
+	int32_t input_offset;   /* minus the input zero point */
+	int32_t weights_offset; /* minus the weights zero point */
+	int32_t output_offset;  /* the output zero point */
+	int32_t multiplier;     /* input scale * weights scale / output scale */
+	int shift;
+	int32_t activation_min;
+	int32_t activation_max;
+} fc_int8_data;
+
+/* The node's tensors; bias is NULL when omitted. */
+typedef struct fc_tensors {
+	const opver_tensor *input;
+	const opver_tensor *weights;
+	const opver_tensor *bias;
+	const opver_tensor *output;
+} fc_tensors;
+
+/* The node's parameters, with the defaults of ops.h for every field the core
+ * did not fill.  asymmetric_quantize_inputs only concerns hybrid kernels. */
+static opver_fully_connected_params fc_params(const opver_node *node)
+{
+	const opver_fully_connected_params *given = node->params;
+	opver_fully_connected_params params = {
+		.activation = OPVER_ACTIVATION_NONE,
+		.weights_format = OPVER_FC_WEIGHTS_DEFAULT,
+		.keep_num_dims = false,
+	};
+
+	if (REF_PARAM_PRESENT(node, opver_fully_connected_params, activation))
+		params.activation = given->activation;
+	if (REF_PARAM_PRESENT(node, opver_fully_connected_params,
+			      weights_format))
+		params.weights_format = given->weights_format;
+	if (REF_PARAM_PRESENT(node, opver_fully_connected_params,
+			      keep_num_dims))
+		params.keep_num_dims = given->keep_num_dims;
+	return params;
+}
+
+static opver_status fc_check_params(const opver_host *host,
+				    const opver_fully_connected_params *params)
+{
+	if (!ref_activation_is_clamp(params->activation)) {
+		host->report_error(host,
+				   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
+				   (int)params->activation);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	if (params->weights_format != OPVER_FC_WEIGHTS_DEFAULT) {
+		host->report_error(host,
+				   "weights format %d (shuffled) is not supported: only the default [units, depth] layout is",
+				   (int)params->weights_format);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	return OPVER_OK;
+}
+
+/* The bias tensor, or NULL when the node has none. */
+static const opver_tensor *fc_bias(const opver_node *node)
+{
+	return node->num_inputs > FC_BIAS ? node->inputs[FC_BIAS] : NULL;
+}
+
+static opver_status fc_expect_type(const opver_host *host, const char *role,
+				   const opver_tensor *tensor, opver_type type)
+{
+	if (tensor->type == type)
+		return OPVER_OK;
+	host->report_error(host, "%s '%s' has type %s; this kernel takes %s",
+			   role, tensor->name, ref_type_name(tensor->type),
+			   ref_type_name(type));
+	return OPVER_ERROR_UNSUPPORTED;
+}
+
+/* Collects the node's tensors and checks their count and types: `data` for
+ * input, weights and output, `bias_type` for the optional bias. */
+static opver_status fc_get_tensors(const opver_host *host,
+				   const opver_node *node, opver_type data,
+				   opver_type bias_type, fc_tensors *t)
+{
+	opver_status status;
+
+	if (node->num_inputs < 2 || node->num_inputs > 3 ||
+	    node->num_outputs != 1) {
+		host->report_error(host,
+				   "has %d inputs and %d outputs; FULLY_CONNECTED takes input, weights, an optional bias, and one output",
+				   (int)node->num_inputs,
+				   (int)node->num_outputs);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	t->input = node->inputs[FC_INPUT];
+	t->weights = node->inputs[FC_WEIGHTS];
+	t->bias = fc_bias(node);
+	t->output = node->outputs[0];
+	if (t->input == NULL || t->weights == NULL || t->output == NULL) {
+		host->report_error(host,
+				   "the input, weights and output are required; only the bias may be omitted");
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	status = fc_expect_type(host, "input", t->input, data);
+	if (status == OPVER_OK)
+		status = fc_expect_type(host, "weights", t->weights, data);
+	if (status == OPVER_OK && t->bias != NULL)
+		status = fc_expect_type(host, "bias", t->bias, bias_type);
+	if (status == OPVER_OK)
+		status = fc_expect_type(host, "output", t->output, data);
+	return status;
+}
+
+/* The output shape must be what TFLite would give it: the input's leading
+ * dimensions and `units` with keep_num_dims, else [batches, units] (any
+ * shape of that many elements ending in `units` is accepted). */
+static bool fc_output_shape_ok(const fc_tensors *t, const fc_shape *shape,
+			       bool keep_num_dims)
+{
+	const opver_tensor *in = t->input, *out = t->output;
+
+	if (out->rank < 1 || (size_t)out->dims[out->rank - 1] != shape->units)
+		return false;
+	if (!keep_num_dims)
+		return opver_tensor_elements(out) ==
+		       shape->batches * shape->units;
+	if (out->rank != in->rank)
+		return false;
+	for (int32_t i = 0; i + 1 < in->rank; i++)
+		if (out->dims[i] != in->dims[i])
+			return false;
+	return true;
+}
+
+static opver_status fc_check_shapes(const opver_host *host,
+				    const fc_tensors *t, bool keep_num_dims,
+				    fc_shape *shape)
+{
+	const opver_tensor *in = t->input, *w = t->weights;
+	size_t elements;
+
+	if (w->rank != 2 || w->dims[0] <= 0 || w->dims[1] <= 0) {
+		host->report_error(host,
+				   "weights '%s' must have shape [units, depth] with both positive (rank %d)",
+				   w->name, (int)w->rank);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	shape->units = (size_t)w->dims[0];
+	shape->depth = (size_t)w->dims[1];
+	elements = opver_tensor_elements(in);
+	if (elements % shape->depth != 0) {
+		host->report_error(host,
+				   "input '%s' has %zu elements, not a multiple of the weights' depth %zu",
+				   in->name, elements, shape->depth);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	shape->batches = elements / shape->depth;
+	if (keep_num_dims &&
+	    (in->rank < 1 || (size_t)in->dims[in->rank - 1] != shape->depth)) {
+		host->report_error(host,
+				   "with keep_num_dims the last dimension of input '%s' must be the weights' depth %zu",
+				   in->name, shape->depth);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	if (t->bias != NULL && opver_tensor_elements(t->bias) != shape->units) {
+		host->report_error(host,
+				   "bias '%s' has %zu elements; the weights have %zu units",
+				   t->bias->name,
+				   opver_tensor_elements(t->bias),
+				   shape->units);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	if (!fc_output_shape_ok(t, shape, keep_num_dims)) {
+		host->report_error(host,
+				   "output '%s' must hold %zu x %zu elements (batches x units)%s",
+				   t->output->name, shape->batches,
+				   shape->units,
+				   keep_num_dims ? " with the input's leading dimensions (keep_num_dims)" : "");
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	return OPVER_OK;
+}
+
+/* Everything both kernels check: parameters, tensor types and shapes. */
+static opver_status fc_prepare_common(const opver_host *host,
+				      const opver_node *node, opver_type data,
+				      opver_type bias_type,
+				      opver_fully_connected_params *params,
+				      fc_tensors *t, fc_shape *shape)
+{
+	opver_status status;
+
+	*params = fc_params(node);
+	status = fc_check_params(host, params);
+	if (status == OPVER_OK)
+		status = fc_get_tensors(host, node, data, bias_type, t);
+	if (status == OPVER_OK)
+		status = fc_check_shapes(host, t, params->keep_num_dims, shape);
+	return status;
+}
+
+/* ------------------------------------------------------------- float32 */
+
+static opver_status fc_float32_prepare(const opver_host *host,
+				       opver_node *node)
+{
+	fc_float32_data *data = node->op_data;
+	opver_fully_connected_params params;
+	fc_tensors t;
+	opver_status status;
+
+	status = fc_prepare_common(host, node, OPVER_TYPE_FLOAT32,
+				   OPVER_TYPE_FLOAT32, &params, &t,
+				   &data->shape);
+	if (status != OPVER_OK)
+		return status;
+	ref_activation_range_float(params.activation, &data->activation_min,
+				   &data->activation_max);
+	return OPVER_OK;
+}
+
+static opver_status fc_float32_invoke(const opver_host *host,
+				      opver_node *node)
+{
+	const fc_float32_data *data = node->op_data;
+	const size_t depth = data->shape.depth, units = data->shape.units;
+	const float *input = node->inputs[FC_INPUT]->data;
+	const float *weights = node->inputs[FC_WEIGHTS]->data;
+	const opver_tensor *bias_tensor = fc_bias(node);
+	const float *bias = bias_tensor != NULL ? bias_tensor->data : NULL;
+	float *output = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t b = 0; b < data->shape.batches; b++) {
+		const float *row = input + b * depth;
+
+		for (size_t u = 0; u < units; u++) {
+			const float *w = weights + u * depth;
+			float total = 0.0f;
+
+			/* Summed in order, as TFLite does, so results match it
+			 * bit for bit. */
+			for (size_t d = 0; d < depth; d++)
+				total += row[d] * w[d];
+			output[b * units + u] = ref_clamp_float(
+				total + (bias != NULL ? bias[u] : 0.0f),
+				data->activation_min, data->activation_max);
+		}
+	}
+	return OPVER_OK;
+}
+
+/* ---------------------------------------------------------------- int8 */
+
+/* TFLite's check that the bias was quantized with input scale x weights
+ * scale, to within what shifts an output by at most 0.02 of a step. */
+static opver_status fc_check_bias_scale(const opver_host *host,
+					const opver_tensor *bias,
+					float input_scale,
+					float weights_scale,
+					float output_scale)
+{
+	const double product = (double)input_scale * (double)weights_scale;
+	const double bias_scale = bias->quant.count > 0 ?
+					  (double)bias->quant.scale[0] : 0.0;
+
+	if (fabs(product - bias_scale) / (double)output_scale <= 0.02)
+		return OPVER_OK;
+	host->report_error(host,
+			   "bias '%s' has scale %g, but input scale x weights scale is %g; they must agree",
+			   bias->name, bias_scale, product);
+	return OPVER_ERROR_INVALID_MODEL;
+}
+
+static opver_status fc_int8_prepare(const opver_host *host, opver_node *node)
+{
+	fc_int8_data *data = node->op_data;
+	opver_fully_connected_params params;
+	fc_tensors t;
+	float input_scale, weights_scale, output_scale, product_scale;
+	int32_t input_zero, weights_zero, output_zero;
+	double real_multiplier;
+	opver_status status;
+
+	status = fc_prepare_common(host, node, OPVER_TYPE_INT8,
+				   OPVER_TYPE_INT32, &params, &t, &data->shape);
+	if (status == OPVER_OK)
+		status = ref_per_tensor_quantization(host, "input", t.input,
+						     &input_scale, &input_zero);
+	if (status == OPVER_OK)
+		status = ref_per_tensor_quantization(host, "weights", t.weights,
+						     &weights_scale,
+						     &weights_zero);
+	if (status == OPVER_OK)
+		status = ref_per_tensor_quantization(host, "output", t.output,
+						     &output_scale,
+						     &output_zero);
+	if (status == OPVER_OK && t.bias != NULL)
+		status = fc_check_bias_scale(host, t.bias, input_scale,
+					     weights_scale, output_scale);
+	if (status != OPVER_OK)
+		return status;
+
+	/* As TFLite: the scales' product is rounded to float, then divided
+	 * in double. */
+	product_scale = input_scale * weights_scale;
+	real_multiplier = (double)product_scale / (double)output_scale;
+	ref_quantize_multiplier(real_multiplier, &data->multiplier,
+				&data->shift);
+	if (data->shift > 30) {
+		host->report_error(host,
+				   "input scale x weights scale / output scale is %g; rescale factors of 2^31 and more are not supported",
+				   real_multiplier);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	if (!ref_activation_range_quantized(params.activation, INT8_MIN,
+					    INT8_MAX, output_scale, output_zero,
+					    &data->activation_min,
+					    &data->activation_max)) {
+		host->report_error(host,
+				   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
+				   t.output->name, (double)output_scale);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	data->input_offset = -input_zero;
+	data->weights_offset = -weights_zero;
+	data->output_offset = output_zero;
+	return OPVER_OK;
+}
+
+static opver_status fc_int8_invoke(const opver_host *host, opver_node *node)
+{
+	const fc_int8_data *data = node->op_data;
+	const size_t depth = data->shape.depth, units = data->shape.units;
+	const int32_t input_offset = data->input_offset;
+	const int32_t weights_offset = data->weights_offset;
+	const int8_t *input = node->inputs[FC_INPUT]->data;
+	const int8_t *weights = node->inputs[FC_WEIGHTS]->data;
+	const opver_tensor *bias_tensor = fc_bias(node);
+	const int32_t *bias = bias_tensor != NULL ? bias_tensor->data : NULL;
+	int8_t *output = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t b = 0; b < data->shape.batches; b++) {
+		const int8_t *row = input + b * depth;
+
+		for (size_t u = 0; u < units; u++) {
+			const int8_t *w = weights + u * depth;
+			int32_t acc = 0;
+
+			for (size_t d = 0; d < depth; d++)
+				acc += ((int32_t)w[d] + weights_offset) *
+				       ((int32_t)row[d] + input_offset);
+			if (bias != NULL)
+				acc += bias[u];
+			acc = ref_multiply_by_quantized_multiplier(
+				acc, data->multiplier, data->shift);
+			acc += data->output_offset;
+			output[b * units + u] = (int8_t)ref_clamp_int32(
+				acc, data->activation_min,
+				data->activation_max);
+		}
+	}
+	return OPVER_OK;
+}
+
+/* ------------------------------------------------------------- manifest */
+
+static const opver_type_signature fc_float32_signatures[] = { {
+	.inputs = {
+		OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+		OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+		OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) | OPVER_TYPE_BIT_ABSENT,
+	},
+	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+} };
+
+static const opver_type_signature fc_int8_signatures[] = { {
+	.inputs = {
+		OPVER_TYPE_BIT(OPVER_TYPE_INT8),
+		OPVER_TYPE_BIT(OPVER_TYPE_INT8),
+		OPVER_TYPE_BIT(OPVER_TYPE_INT32) | OPVER_TYPE_BIT_ABSENT,
+	},
+	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT8),
+} };
+
+const opver_kernel ref_fully_connected_float32 = {
+	.struct_size = sizeof(opver_kernel),
+	.name = "fully_connected_float32",
+	.op = OPVER_OP_FULLY_CONNECTED,
+	.min_version = 1,
+	.max_version = 7,
+	.signatures = fc_float32_signatures,
+	.num_signatures = 1,
+	.priority = REF_PRIORITY,
+	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(fc_float32_data),
+	.prepare = fc_float32_prepare,
+	.invoke = fc_float32_invoke,
+};
+
+const opver_kernel ref_fully_connected_int8 = {
+	.struct_size = sizeof(opver_kernel),
+	.name = "fully_connected_int8",
+	.op = OPVER_OP_FULLY_CONNECTED,
+	.min_version = 1,
+	.max_version = 7,
+	.signatures = fc_int8_signatures,
+	.num_signatures = 1,
+	.priority = REF_PRIORITY,
+	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(fc_int8_data),
+	.prepare = fc_int8_prepare,
+	.invoke = fc_int8_invoke,
+};

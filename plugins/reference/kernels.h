@@ -1,1 +1,47 @@
-/* placeholder: interface pending */
+/*
+ * kernels.h - the reference plugin's kernels, one opver_kernel per op and
+ * type combination, each defined in its op's file and listed by plugin.c,
+ * plus the small helpers every kernel file uses to read its node.  All of it
+ * is internal to the plugin (hidden by -fvisibility=hidden).
+ */
+#ifndef OPVER_REFERENCE_KERNELS_H
+#define OPVER_REFERENCE_KERNELS_H
+
+#include <stddef.h>
+
+#include <opver/plugin.h>
+
+/* Default priority of every reference kernel: the lowest, so that any other
+ * plugin's kernel for the same node is preferred and this one is the
+ * fallback. */
+#define REF_PRIORITY 0
+
+/* fully_connected.c */
+extern const opver_kernel ref_fully_connected_float32;
+extern const opver_kernel ref_fully_connected_int8;
+
+/*
+ * True when the core filled `field` of the node's parameter struct `type`.
+ * A field it did not fill (an older core, or a model older than the field's
+ * op version) must be read as the default documented in ops.h.
+ */
+#define REF_PARAM_PRESENT(node, type, field)                            \
+	((node)->params != NULL &&                                       \
+	 (node)->params_size >=                                          \
+		 offsetof(type, field) + sizeof(((const type *)0)->field))
+
+/* The name of a tensor type, for messages. */
+static inline const char *ref_type_name(opver_type type)
+{
+	switch (type) {
+#define REF_TYPE_NAME(name, value, size) \
+	case OPVER_TYPE_##name:          \
+		return #name;
+		OPVER_TYPE_MAP(REF_TYPE_NAME)
+#undef REF_TYPE_NAME
+	default:
+		return "UNKNOWN";
+	}
+}
+
+#endif /* OPVER_REFERENCE_KERNELS_H */

@@ -1,1 +1,28 @@
-/* placeholder: implementation pending */
+/*
+ * plugin.c - the reference plugin's descriptor: the kernels that compute
+ * every supported op and version the way TensorFlow Lite's reference kernels
+ * do, correctness first.  Loaded through the config like any vendor's
+ * plugin; it has no options, no plugin-wide state and no delegate.
+ */
+#include "kernels.h"
+
+static const opver_kernel *const reference_kernels[] = {
+	&ref_fully_connected_float32,
+	&ref_fully_connected_int8,
+};
+
+static const opver_plugin reference_plugin = {
+	OPVER_PLUGIN_HEADER,
+	.name = "reference",
+	.vendor = "opver",
+	.version = OPVER_VERSION_STRING,
+	.kernels = reference_kernels,
+	.num_kernels = sizeof(reference_kernels) / sizeof(reference_kernels[0]),
+};
+
+/* plugin.h gives the entry point no prototype of its own. */
+
+OPVER_PLUGIN_ENTRY
+{
+	return &reference_plugin;
+}

@@ -1,1 +1,132 @@
-/* placeholder: interface pending */
+/*
+ * quantization.h - the quantized arithmetic of the reference kernels,
+ * computed exactly as TensorFlow Lite's reference kernels compute it: a real
+ * rescale factor becomes an int32 multiplier in Q0.31 and a power-of-two
+ * shift at prepare time; at invoke time an int32 accumulator is rescaled by a
+ * saturating rounding doubling high multiply followed by a rounding divide by
+ * a power of two (TFLite's default "double rounding"), then offset and
+ * clamped to the fused activation's range.
+ *
+ * The per-element functions are static inline so kernel loops inline them
+ * and stay vectorizable; the prepare-time ones live in quantization.c.  All
+ * of it is internal to the plugin (hidden by -fvisibility=hidden).
+ */
+#ifndef OPVER_REFERENCE_QUANTIZATION_H
+#define OPVER_REFERENCE_QUANTIZATION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <opver/plugin.h>
+
+/* ------------------------------------------------------------ prepare time */
+
+/*
+ * Splits `real` into multiplier * 2^shift / 2^31 with multiplier in
+ * [2^30, 2^31) (Q0.31 of frexp's fraction, rounded half away from zero).
+ * 0, and magnitudes too small for a shift >= -31, give multiplier 0 and
+ * shift 0, as in TFLite's QuantizeMultiplier.
+ */
+void ref_quantize_multiplier(double real, int32_t *multiplier, int *shift);
+
+/* Smallest and largest value of an integer tensor type; false for a type
+ * that is not an integer type a quantized tensor can have. */
+bool ref_type_range(opver_type type, int32_t *min, int32_t *max);
+
+/* True for the activations a kernel can fuse as a clamp: NONE, RELU,
+ * RELU_N1_TO_1 and RELU6 (not TANH or SIGN_BIT). */
+bool ref_activation_is_clamp(opver_activation activation);
+
+/* The clamp of a clamp activation on float outputs: [lowest, max] for NONE. */
+void ref_activation_range_float(opver_activation activation, float *min,
+				float *max);
+
+/*
+ * The clamp of a clamp activation on a quantized output of range
+ * [qmin, qmax] with the given scale and zero point: activation bounds are
+ * quantized as zero_point + round(bound / scale) in float and intersected
+ * with [qmin, qmax].  False when a bound does not fit an int32.
+ */
+bool ref_activation_range_quantized(opver_activation activation, int32_t qmin,
+				    int32_t qmax, float scale,
+				    int32_t zero_point, int32_t *min,
+				    int32_t *max);
+
+/*
+ * The per-tensor quantization of `tensor`, checked: exactly one scale,
+ * finite and positive, and a zero point inside the range of the tensor's
+ * type.  On failure reports why, naming the tensor by `role` ("input",
+ * "weights", ...), and returns OPVER_ERROR_UNSUPPORTED for per-channel
+ * quantization or OPVER_ERROR_INVALID_MODEL otherwise.
+ */
+opver_status ref_per_tensor_quantization(const opver_host *host,
+					 const char *role,
+					 const opver_tensor *tensor,
+					 float *scale, int32_t *zero_point);
+
+/* ------------------------------------------------------------- invoke time */
+
+/*
+ * round(a * b / 2^31), ties toward +infinity, saturating the one overflowing
+ * case INT32_MIN * INT32_MIN to INT32_MAX.
+ */
+static inline int32_t ref_saturating_rounding_doubling_high_mul(int32_t a,
+								int32_t b)
+{
+	const int64_t product = (int64_t)a * (int64_t)b;
+	const int64_t nudge = product >= 0 ? (INT64_C(1) << 30)
+					   : 1 - (INT64_C(1) << 30);
+
+	if (a == INT32_MIN && b == INT32_MIN)
+		return INT32_MAX;
+	/* Division, not a shift: it truncates toward zero, which with the
+	 * nudge above gives TFLite's rounding. */
+	return (int32_t)((product + nudge) / (INT64_C(1) << 31));
+}
+
+/* x / 2^exponent rounded to nearest, ties away from zero; exponent in
+ * [0, 31]. */
+static inline int32_t ref_rounding_divide_by_pot(int32_t x, int exponent)
+{
+	const int32_t mask = (int32_t)((INT64_C(1) << exponent) - 1);
+	const int32_t remainder = x & mask;
+	const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+
+	return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+/*
+ * x * multiplier * 2^shift / 2^31 for a multiplier and shift from
+ * ref_quantize_multiplier() with shift in [-31, 30].  A positive shift is
+ * applied to x first and wraps modulo 2^32 as TFLite's int32 arithmetic does
+ * (computed unsigned, so without undefined behaviour).
+ */
+static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
+							   int32_t multiplier,
+							   int shift)
+{
+	const int left = shift > 0 ? shift : 0;
+	const int right = shift > 0 ? 0 : -shift;
+	const int32_t shifted = (int32_t)((uint32_t)x << left);
+
+	return ref_rounding_divide_by_pot(
+		ref_saturating_rounding_doubling_high_mul(shifted, multiplier),
+		right);
+}
+
+/* Clamps as TFLite's ActivationFunctionWithMinMax: a NaN stays NaN. */
+static inline float ref_clamp_float(float x, float min, float max)
+{
+	const float low = x < min ? min : x;
+
+	return max < low ? max : low;
+}
+
+static inline int32_t ref_clamp_int32(int32_t x, int32_t min, int32_t max)
+{
+	const int32_t low = x < min ? min : x;
+
+	return max < low ? max : low;
+}
+
+#endif /* OPVER_REFERENCE_QUANTIZATION_H */
