@@ -76,6 +76,45 @@ static void host_free_memory(const opver_host *services, void *memory)
 	free(memory);
 }
 
+/* A persistent allocation: the link, padded so the payload keeps the
+ * host alignment. */
+struct opver__persistent_block {
+	struct opver__persistent_block *next;
+	unsigned char padding[HOST_ALIGNMENT - sizeof(void *)];
+};
+
+static void *host_allocate_persistent(const opver_host *services,
+				      size_t bytes)
+{
+	opver__host *host = host_of(services);
+	struct opver__persistent_block *block;
+
+	if (host->persistent == NULL) {
+		opver__error(host->reporter,
+			     "%s: allocate_persistent called outside prepare",
+			     host->context);
+		return NULL;
+	}
+	if (bytes > SIZE_MAX - sizeof(*block))
+		return NULL;
+	block = host_allocate(services, sizeof(*block) + bytes);
+	if (block == NULL)
+		return NULL;
+	block->next = *host->persistent;
+	*host->persistent = block;
+	return block + 1;
+}
+
+void opver__host_free_persistent(struct opver__persistent_block **blocks)
+{
+	while (*blocks != NULL) {
+		struct opver__persistent_block *next = (*blocks)->next;
+
+		free(*blocks);
+		*blocks = next;
+	}
+}
+
 void opver__host_init(opver__host *host, const opver__reporter *reporter)
 {
 	memset(host, 0, sizeof(*host));
@@ -87,6 +126,7 @@ void opver__host_init(opver__host *host, const opver__reporter *reporter)
 	host->services.log = host_log;
 	host->services.allocate = host_allocate;
 	host->services.free_memory = host_free_memory;
+	host->services.allocate_persistent = host_allocate_persistent;
 	host->reporter = reporter;
 	snprintf(host->context, sizeof(host->context), "plugin");
 }

@@ -16,6 +16,8 @@ typedef struct opver__host {
 	 * is reported, so invoke does no string work), else `context`. */
 	const opver_node *node;
 	const char *node_runner;        /* "kernel 'fc' of plugin 'x'" */
+	/* Where allocate_persistent links its blocks; NULL outside prepare. */
+	struct opver__persistent_block **persistent;
 	char context[256];
 } opver__host;
 
@@ -35,5 +37,8 @@ static inline void opver__host_set_node(opver__host *host,
 	host->node = node;
 	host->node_runner = runner;
 }
+
+/* Frees every block allocate_persistent linked into *blocks. */
+void opver__host_free_persistent(struct opver__persistent_block **blocks);
 
 #endif /* OPVER_CORE_HOST_H */

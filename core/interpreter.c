@@ -41,6 +41,8 @@ struct opver_interpreter {
 	shared_kernel *shared;                  /* owned; num_shared */
 	size_t num_shared;
 	opver__delegation delegation;
+	/* Kernels' allocate_persistent blocks, freed with the interpreter. */
+	struct opver__persistent_block *persistent;
 	uint8_t *arena;                         /* owned */
 	size_t arena_bytes;
 	size_t naive_bytes;
@@ -276,7 +278,8 @@ static opver_status prepare_node(opver_interpreter *it, node_state *state)
 
 static opver_status prepare_all(opver_interpreter *it)
 {
-	opver_status status;
+	opver__host *host = &it->runtime->host;
+	opver_status status = OPVER_OK;
 
 	status = opver__delegation_prepare(&it->delegation, &it->runtime->host);
 	if (status != OPVER_OK) {
@@ -285,6 +288,7 @@ static opver_status prepare_all(opver_interpreter *it)
 			     opver_status_name(status));
 		return status;
 	}
+	host->persistent = &it->persistent;
 	for (int32_t n = 0; n < it->graph->num_nodes; n++) {
 		node_state *state = &it->nodes[n];
 
@@ -297,10 +301,11 @@ static opver_status prepare_all(opver_interpreter *it)
 				     n, node_op_label(&it->graph->nodes[n]),
 				     state->node.version, state->runner,
 				     opver_status_name(status));
-			return status;
+			break;
 		}
 	}
-	return OPVER_OK;
+	host->persistent = NULL;
+	return status;
 }
 
 OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
@@ -363,6 +368,7 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 	for (size_t i = 0; i < it->num_shared; i++)
 		if (it->shared[i].kernel->free != NULL)
 			it->shared[i].kernel->free(services, it->shared[i].data);
+	opver__host_free_persistent(&it->persistent);
 	services->free_memory(services, it->arena);
 	free(it->shared);
 	free(it->nodes);

@@ -13,6 +13,7 @@
 #include <criterion/criterion.h>
 
 #include "kernel_harness.h"
+#include "opver/opver.h"
 
 /* As the core's host: a cache line, enough for any SIMD load. */
 #define HOST_ALIGNMENT 64
@@ -126,6 +127,19 @@ static void *kh_alloc(kernel_harness *h, size_t bytes)
 	return block->payload;
 }
 
+/* Exactly `bytes` (so sanitizers see overruns), freed by kh_close as the
+ * core frees persistent memory with the interpreter. */
+static void *fake_allocate_persistent(const opver_host *host, size_t bytes)
+{
+	kernel_harness *h = harness_of(host);
+
+	if (!h->preparing) {
+		fake_report_error(host, "allocate_persistent called outside prepare");
+		return NULL;
+	}
+	return kh_alloc(h, bytes ? bytes : 1);
+}
+
 static void *kh_copy(kernel_harness *h, const void *source, size_t bytes)
 {
 	void *copy = kh_alloc(h, bytes);
@@ -133,19 +147,6 @@ static void *kh_copy(kernel_harness *h, const void *source, size_t bytes)
 	if (copy != NULL && source != NULL)
 		memcpy(copy, source, bytes);
 	return copy;
-}
-
-static size_t type_size(opver_type type)
-{
-	switch (type) {
-#define TYPE_SIZE(name, value, size) \
-	case OPVER_TYPE_##name:      \
-		return size;
-		OPVER_TYPE_MAP(TYPE_SIZE)
-#undef TYPE_SIZE
-	default:
-		return 0;
-	}
 }
 
 void kh_open(kernel_harness *h, const char *path)
@@ -162,6 +163,7 @@ void kh_open(kernel_harness *h, const char *path)
 	h->host.log = fake_log;
 	h->host.allocate = fake_allocate;
 	h->host.free_memory = fake_free_memory;
+	h->host.allocate_persistent = fake_allocate_persistent;
 
 	/* As the core loads plugins: every symbol resolved now, none shared. */
 	h->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -229,7 +231,7 @@ opver_tensor *kh_tensor(kernel_harness *h, const char *name, opver_type type,
 	tensor->type = type;
 	tensor->rank = rank;
 	tensor->dims = kh_copy(h, dims, (size_t)rank * sizeof(*dims));
-	tensor->bytes = opver_tensor_elements(tensor) * type_size(type);
+	tensor->bytes = opver_tensor_elements(tensor) * opver_type_size(type);
 	tensor->data = kh_copy(h, data, tensor->bytes);
 	tensor->name = kh_copy(h, name, strlen(name) + 1);
 	return tensor;
@@ -291,7 +293,10 @@ opver_status kh_prepare(kernel_harness *h, opver_node *node)
 			return status;
 		n->initialized = true;
 	}
-	return n->kernel->prepare(&h->host, node);
+	h->preparing = true;
+	status = n->kernel->prepare(&h->host, node);
+	h->preparing = false;
+	return status;
 }
 
 opver_status kh_invoke(kernel_harness *h, opver_node *node)

@@ -67,6 +67,9 @@ typedef struct kernel_harness {
 	char log[4096];
 	/* Host allocations not yet released with free_memory. */
 	long live_allocations;
+	/* True while a kernel's prepare runs: allocate_persistent works only
+	 * then, as in the core. */
+	bool preparing;
 	/* Owned by the harness: tensors, nodes and their buffers. */
 	struct kh_block *blocks;
 	struct kh_node *nodes;

@@ -75,6 +75,14 @@ typedef struct opver_host {
 	 */
 	void *(*allocate)(const struct opver_host *host, size_t bytes);
 	void (*free_memory)(const struct opver_host *host, void *memory);
+	/*
+	 * Zeroed memory aligned to 64 bytes for the node being prepared (per-
+	 * channel multipliers, lookup tables), or NULL.  Only during a kernel's
+	 * prepare.  Owned by the core: valid until the interpreter is
+	 * destroyed, which frees it; never pass it to free_memory.
+	 */
+	void *(*allocate_persistent)(const struct opver_host *host,
+				     size_t bytes);
 } opver_host;
 
 /* One option from the plugin's ini section.  Valid only during init. */

@@ -1,8 +1,8 @@
 /*
  * add_one.c - a test plugin with real compute: CUSTOM "ADD_ONE" (versions
  * 1-2, float32, stateless: y = x + 1) and CUSTOM "TIMES_TWO" (version 1,
- * float32, one kernel object per node: y = 2x).  Counts every callback in
- * test_stats.
+ * float32, one kernel object per node: y = 2x, the factor kept in memory
+ * from allocate_persistent).  Counts every callback in test_stats.
  */
 #include <stdlib.h>
 
@@ -58,15 +58,31 @@ static opver_status add_one_invoke(const opver_host *host, opver_node *node)
 	return OPVER_OK;
 }
 
+/* Keeps the factor in persistent memory, its address in op_data. */
+static opver_status times_two_prepare(const opver_host *host, opver_node *node)
+{
+	float **factor = node->op_data;
+	opver_status status = same_shape_prepare(host, node);
+
+	if (status != OPVER_OK)
+		return status;
+	*factor = host->allocate_persistent(host, sizeof(float));
+	if (*factor == NULL)
+		return OPVER_ERROR_NOMEM;
+	**factor = 2.0f;
+	return OPVER_OK;
+}
+
 static opver_status times_two_invoke(const opver_host *host, opver_node *node)
 {
 	const float *x = node->inputs[0]->data;
+	const float *factor = *(float **)node->op_data;
 	float *y = node->outputs[0]->data;
 	size_t count = opver_tensor_elements(node->outputs[0]);
 
 	(void)host;
 	for (size_t i = 0; i < count; i++)
-		y[i] = 2.0f * x[i];
+		y[i] = *factor * x[i];
 	test_stats.invokes++;
 	return OPVER_OK;
 }
@@ -88,9 +104,10 @@ static const opver_kernel times_two = {
 	.custom_name = "TIMES_TWO",
 	.signatures = &float_to_float,
 	.num_signatures = 1,
+	.op_data_size = sizeof(float *),
 	.init = counting_init,
 	.free = counting_free,
-	.prepare = same_shape_prepare,
+	.prepare = times_two_prepare,
 	.invoke = times_two_invoke,
 };
 
