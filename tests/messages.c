@@ -51,6 +51,45 @@ bool messages_line_has(const messages *captured, ...)
 	return false;
 }
 
+int messages_total(const messages *captured)
+{
+	size_t levels = sizeof(captured->count) / sizeof(captured->count[0]);
+	int total = 0;
+
+	for (size_t i = 0; i < levels; i++)
+		total += captured->count[i];
+	return total;
+}
+
+const char *messages_nth(const messages *captured, int index, char *buf,
+			 size_t size)
+{
+	const char *line = captured->text;
+
+	if (size > 0)
+		buf[0] = '\0';
+	if (index < 0)
+		return buf;
+	while (*line != '\0') {
+		const char *end = strchr(line, '\n');
+		size_t length = end ? (size_t)(end - line) : strlen(line);
+
+		if (index-- == 0) {
+			const char *text = strstr(line, ": ");
+
+			if (text != NULL && text < line + length) {
+				length -= (size_t)(text + 2 - line);
+				line = text + 2;
+			}
+			if (size > 0)
+				snprintf(buf, size, "%.*s", (int)length, line);
+			return buf;
+		}
+		line += length + (end != NULL);
+	}
+	return buf;
+}
+
 void messages_clear(messages *captured)
 {
 	memset(captured, 0, sizeof(*captured));

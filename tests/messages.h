@@ -7,6 +7,7 @@
 #define OPVER_TEST_MESSAGES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "report.h"
 
@@ -24,6 +25,16 @@ void messages_log(void *user_data, opver_log_level level, const char *message);
 /* Whether some captured line contains every one of the NULL-terminated
  * fragments. */
 bool messages_line_has(const messages *captured, ...);
+
+/* How many messages were captured, at every level together. */
+int messages_total(const messages *captured);
+
+/* The text of captured message `index` (0 is the first), without its
+ * "LEVEL: " prefix, copied into buf and truncated to size.  Returns buf,
+ * which holds "" when there is no such message, so the result can always
+ * be printed or compared. */
+const char *messages_nth(const messages *captured, int index, char *buf,
+			 size_t size);
 
 void messages_clear(messages *captured);
 

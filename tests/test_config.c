@@ -12,33 +12,18 @@
 #include <unistd.h>
 
 #include "config.h"
-
-#define MAX_MESSAGES 32
+#include "messages.h"
 
 /* Criterion runs each test in its own process: this state is per test. */
-static char messages[MAX_MESSAGES][1024];
-static size_t num_messages;
+static messages captured;
+static opver__reporter reporter;
 static char dir[64];
 static char ini_path[128];
 static opver__config config;
 
-static void capture(void *user_data, opver_log_level level,
-		    const char *message)
-{
-	(void)user_data;
-	(void)level;
-	if (num_messages < MAX_MESSAGES)
-		snprintf(messages[num_messages++], sizeof(messages[0]), "%s",
-			 message);
-}
-
-static const opver__reporter reporter = {
-	.log = capture,
-	.level = OPVER_LOG_DEBUG,
-};
-
 static void setup(void)
 {
+	reporter = messages_reporter(&captured);
 	strcpy(dir, "/tmp/opver-config-XXXXXX");
 	cr_assert_not_null(mkdtemp(dir));
 	snprintf(ini_path, sizeof(ini_path), "%s/opver.ini", dir);
@@ -69,24 +54,26 @@ static opver_status read_ini(const char *text)
 }
 
 /* Asserts that message `index` is "ini_path:LINE: ..." containing `what`. */
-static void assert_bad_line(size_t index, int line, const char *what)
+static void assert_bad_line(int index, int line, const char *what)
 {
 	char prefix[160];
+	char message[1024];
 
-	cr_assert_lt(index, num_messages, "no message %zu", index);
+	cr_assert_lt(index, messages_total(&captured), "no message %d", index);
+	messages_nth(&captured, index, message, sizeof(message));
 	snprintf(prefix, sizeof(prefix), "%s:%d: ", ini_path, line);
-	cr_assert_eq(strncmp(messages[index], prefix, strlen(prefix)), 0,
-		     "'%s' does not start with '%s'", messages[index], prefix);
-	cr_assert_not_null(strstr(messages[index], what),
-			   "'%s' does not say '%s'", messages[index], what);
+	cr_assert_eq(strncmp(message, prefix, strlen(prefix)), 0,
+		     "'%s' does not start with '%s'", message, prefix);
+	cr_assert_not_null(strstr(message, what),
+			   "'%s' does not say '%s'", message, what);
 }
 
 /* One bad line: CONFIG, one message, at `line`, saying `what`. */
 static void assert_one_bad_line(const char *text, int line, const char *what)
 {
 	cr_assert_eq(read_ini(text), OPVER_ERROR_CONFIG);
-	cr_assert_eq(num_messages, 1, "%zu messages, first '%s'", num_messages,
-		     messages[0]);
+	cr_assert_eq(messages_total(&captured), 1, "%d messages:\n%s",
+		     messages_total(&captured), captured.text);
 	assert_bad_line(0, line, what);
 	cr_assert_eq(config.num_plugins, 0, "a failed read leaves nothing");
 }
@@ -107,7 +94,7 @@ Test(config, reads_every_key)
 			      "device : /dev/npu0 ; inline comment\n"
 			      "[plugin.reference]\n"),
 		     OPVER_OK);
-	cr_assert_eq(num_messages, 0, "%s", messages[0]);
+	cr_assert_eq(messages_total(&captured), 0, "%s", captured.text);
 	cr_assert_eq(config.num_plugin_path, 2);
 	cr_assert_str_eq(config.plugin_path[0], "/opt/a");
 	cr_assert_str_eq(config.plugin_path[1], "/opt/b");
@@ -314,7 +301,7 @@ Test(config, every_bad_line_is_reported)
 			      "[plugin.a]\n"             /* 11 */
 			      "last line without equals" /* 12 */),
 		     OPVER_ERROR_CONFIG);
-	cr_assert_eq(num_messages, 8);
+	cr_assert_eq(messages_total(&captured), 8, "%s", captured.text);
 	assert_bad_line(0, 2, "not a boolean");
 	assert_bad_line(1, 3, "unknown key 'colour'");
 	assert_bad_line(2, 4, "unknown section [unknown]");
@@ -329,7 +316,7 @@ Test(config, lines_after_a_bom_and_crlf)
 {
 	cr_assert_eq(read_ini("\xEF\xBB\xBF[opver]\r\nstrict = on\r\nbad\r\n"),
 		     OPVER_ERROR_CONFIG);
-	cr_assert_eq(num_messages, 1);
+	cr_assert_eq(messages_total(&captured), 1, "%s", captured.text);
 	assert_bad_line(0, 3, "expected 'key = value'");
 }
 
@@ -338,17 +325,18 @@ Test(config, missing_file_is_an_io_error)
 	cr_assert_eq(opver__config_read("/nonexistent/opver.ini", &reporter,
 					&config),
 		     OPVER_ERROR_IO);
-	cr_assert_eq(num_messages, 1);
-	cr_assert_not_null(strstr(messages[0], "'/nonexistent/opver.ini'"));
-	cr_assert_not_null(strstr(messages[0], "No such file or directory"));
+	cr_assert_eq(messages_total(&captured), 1, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "'/nonexistent/opver.ini'",
+				    "No such file or directory", NULL),
+		  "%s", captured.text);
 }
 
 Test(config, directory_is_an_io_error)
 {
 	cr_assert_eq(opver__config_read(dir, &reporter, &config),
 		     OPVER_ERROR_IO);
-	cr_assert_eq(num_messages, 1);
-	cr_assert_not_null(strstr(messages[0], dir), "%s", messages[0]);
+	cr_assert_eq(messages_total(&captured), 1, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, dir, NULL), "%s", captured.text);
 }
 
 Test(config, default_is_the_installed_directory)

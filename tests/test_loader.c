@@ -13,34 +13,19 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "messages.h"
 #include "plugin_loader.h"
 
-#define MAX_MESSAGES 16
-
 /* Criterion runs each test in its own process: this state is per test. */
-static char messages[MAX_MESSAGES][1024];
-static size_t num_messages;
+static messages captured;
+static opver__reporter reporter;
 static opver__host host;
 static opver__plugin plugin;
 static char path[512];
 
-static void capture(void *user_data, opver_log_level level,
-		    const char *message)
-{
-	(void)user_data;
-	(void)level;
-	if (num_messages < MAX_MESSAGES)
-		snprintf(messages[num_messages++], sizeof(messages[0]), "%s",
-			 message);
-}
-
-static const opver__reporter reporter = {
-	.log = capture,
-	.level = OPVER_LOG_DEBUG,
-};
-
 static void setup(void)
 {
+	reporter = messages_reporter(&captured);
 	opver__host_init(&host, &reporter);
 }
 
@@ -60,10 +45,18 @@ static opver_status load(const char *name, const opver__plugin_config *config)
 
 static bool logged(const char *text)
 {
-	for (size_t i = 0; i < num_messages; i++)
-		if (strstr(messages[i], text) != NULL)
-			return true;
-	return false;
+	return messages_line_has(&captured, text, NULL);
+}
+
+/* Message `index` of the current test, "" if there is none; a negative
+ * index counts from the last message. */
+static const char *message(int index)
+{
+	static char buf[1024];
+
+	if (index < 0)
+		index += messages_total(&captured);
+	return messages_nth(&captured, index, buf, sizeof(buf));
 }
 
 static bool all_zero(const void *bytes, size_t from, size_t to)
@@ -80,21 +73,22 @@ static void assert_refused(opver_status status, const char *reason)
 {
 	char prefix[600];
 	const char *suffix = ", not loading";
+	const char *first = message(0);
 	size_t length;
 
 	cr_assert_eq(status, OPVER_ERROR_PLUGIN, "status %s",
 		     opver_status_name(status));
-	cr_assert_eq(num_messages, 1, "%zu messages, first '%s'", num_messages,
-		     messages[0]);
+	cr_assert_eq(messages_total(&captured), 1, "%d messages:\n%s",
+		     messages_total(&captured), captured.text);
 	snprintf(prefix, sizeof(prefix), "plugin '%s' ", path);
-	cr_assert_eq(strncmp(messages[0], prefix, strlen(prefix)), 0,
-		     "'%s' does not name '%s'", messages[0], path);
-	cr_assert_not_null(strstr(messages[0], reason),
-			   "'%s' does not say '%s'", messages[0], reason);
-	length = strlen(messages[0]);
+	cr_assert_eq(strncmp(first, prefix, strlen(prefix)), 0,
+		     "'%s' does not name '%s'", first, path);
+	cr_assert_not_null(strstr(first, reason),
+			   "'%s' does not say '%s'", first, reason);
+	length = strlen(first);
 	cr_assert(length > strlen(suffix) &&
-			  strcmp(messages[0] + length - strlen(suffix), suffix) == 0,
-		  "'%s' does not end in '%s'", messages[0], suffix);
+			  strcmp(first + length - strlen(suffix), suffix) == 0,
+		  "'%s' does not end in '%s'", first, suffix);
 	cr_assert_null(plugin.handle);
 	cr_assert_null(plugin.kernels);
 	cr_assert_null(plugin.file);
@@ -102,7 +96,7 @@ static void assert_refused(opver_status status, const char *reason)
 
 Test(loader, good_plugin_loads)
 {
-	cr_assert_eq(load("good", NULL), OPVER_OK, "%s", messages[0]);
+	cr_assert_eq(load("good", NULL), OPVER_OK, "%s", captured.text);
 	cr_assert_not_null(plugin.handle);
 	cr_assert_str_eq(plugin.file, path);
 	cr_assert_str_eq(plugin.config_name, "good");
@@ -142,7 +136,7 @@ Test(loader, abi_1_0_plugin_loads)
 	size_t plugin_size = OPVER__SIZE_THROUGH(opver_plugin, delegate);
 	size_t kernel_size = OPVER__SIZE_THROUGH(opver_kernel, invoke);
 
-	cr_assert_eq(load("abi10", NULL), OPVER_OK, "%s", messages[0]);
+	cr_assert_eq(load("abi10", NULL), OPVER_OK, "%s", captured.text);
 	cr_assert_eq(plugin.descriptor.abi_minor, 0);
 	cr_assert_eq(plugin.descriptor.struct_size, plugin_size);
 	cr_assert_eq(plugin.kernels[0].struct_size, kernel_size);
@@ -151,7 +145,7 @@ Test(loader, abi_1_0_plugin_loads)
 			   sizeof(plugin.descriptor)));
 	cr_assert(all_zero(&plugin.kernels[0], kernel_size,
 			   sizeof(plugin.kernels[0])));
-	cr_assert_eq(num_messages, 0, "%s", messages[0]);
+	cr_assert_eq(messages_total(&captured), 0, "%s", captured.text);
 }
 
 Test(loader, options_and_priority_come_from_the_section)
@@ -183,12 +177,12 @@ Test(loader, fini_is_called_on_unload)
 	cr_assert_eq(load("good", NULL), OPVER_OK);
 	cr_assert_not(logged("fini"));
 	opver__plugin_unload(&plugin, &host.services);
-	cr_assert_str_eq(messages[num_messages - 1], "fini");
+	cr_assert_str_eq(message(-1), "fini");
 	cr_assert_null(plugin.handle);
 	cr_assert_null(plugin.kernels);
 	/* Unloading a zeroed plugin does nothing. */
 	opver__plugin_unload(&plugin, &host.services);
-	cr_assert_str_eq(messages[num_messages - 1], "fini");
+	cr_assert_str_eq(message(-1), "fini");
 }
 
 Test(loader, failing_init_is_reported_with_the_plugin_name)
@@ -206,7 +200,7 @@ Test(loader, failing_init_is_reported_with_the_plugin_name)
 	snprintf(expected, sizeof(expected),
 		 "plugin '%s' failed to initialize (ERROR), not loading",
 		 path);
-	cr_assert_str_eq(messages[num_messages - 1], expected);
+	cr_assert_str_eq(message(-1), expected);
 	cr_assert_not(logged("fini"), "no fini without a successful init");
 	cr_assert_null(plugin.handle);
 }
@@ -214,14 +208,14 @@ Test(loader, failing_init_is_reported_with_the_plugin_name)
 Test(loader, good_plugin_after_a_bad_one)
 {
 	cr_assert_eq(load("abi_major", NULL), OPVER_ERROR_PLUGIN);
-	cr_assert_eq(load("good", NULL), OPVER_OK, "%s", messages[1]);
+	cr_assert_eq(load("good", NULL), OPVER_OK, "%s", captured.text);
 	cr_assert_eq(plugin.descriptor.num_kernels, 3);
 }
 
 Test(loader, repeated_loads_leave_nothing_behind)
 {
 	for (int i = 0; i < 50; i++) {
-		num_messages = 0;
+		messages_clear(&captured);
 		cr_assert_eq(load("good", NULL), OPVER_OK);
 		opver__plugin_unload(&plugin, &host.services);
 		cr_assert(logged("fini"));
@@ -261,7 +255,7 @@ Test(loader, file_that_is_not_elf)
 	assert_refused(opver__plugin_load(path, "not_elf", NULL, &host.services,
 					  &reporter, &plugin),
 		       "cannot be loaded: ");
-	cr_assert_not_null(strstr(messages[0], "ELF"), "%s", messages[0]);
+	cr_assert_not_null(strstr(message(0), "ELF"), "%s", message(0));
 	unlink(path);
 	rmdir(dir);
 }
@@ -269,9 +263,9 @@ Test(loader, file_that_is_not_elf)
 Test(loader, undefined_symbol_fails_at_dlopen)
 {
 	assert_refused(load("undefined_symbol", NULL), "cannot be loaded: ");
-	cr_assert_not_null(strstr(messages[0],
+	cr_assert_not_null(strstr(message(0),
 				  "opver_test_function_nobody_defines"),
-			   "dlerror() names the symbol: %s", messages[0]);
+			   "dlerror() names the symbol: %s", message(0));
 }
 
 Test(loader, no_entry_symbol)

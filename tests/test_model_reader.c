@@ -21,12 +21,6 @@
 static messages captured, ignored;
 static opver__reporter capturing, silent;
 
-static int message_count(void)
-{
-	return captured.count[OPVER_LOG_ERROR] + captured.count[OPVER_LOG_WARNING] +
-	       captured.count[OPVER_LOG_INFO] + captured.count[OPVER_LOG_DEBUG];
-}
-
 static void model_path(char *path, size_t size, const char *name)
 {
 	snprintf(path, size, "%s/%s.tflite", TEST_MODEL_DIR, name);
@@ -46,7 +40,8 @@ static void open_good(const char *name, opver__model_file *file)
 
 	cr_assert_eq(status, OPVER_OK, "%s: %s; messages:\n%s", name,
 		     opver_status_name(status), captured.text);
-	cr_assert_eq(message_count(), 0, "unexpected messages:\n%s", captured.text);
+	cr_assert_eq(messages_total(&captured), 0, "unexpected messages:\n%s",
+		     captured.text);
 }
 
 /* Reads a whole file into a new buffer (free() it). */
@@ -395,7 +390,7 @@ ParameterizedTest(struct bad_model *model, model_reader,
 	status = open_model(model->name, &file);
 	cr_assert_eq(status, model->status, "%s: got %s; messages:\n%s",
 		     model->name, opver_status_name(status), captured.text);
-	cr_assert_eq(message_count(), 1, "%s: one message expected:\n%s",
+	cr_assert_eq(messages_total(&captured), 1, "%s: one message expected:\n%s",
 		     model->name, captured.text);
 	cr_assert_not_null(strstr(captured.text, model->reason),
 			   "%s: message lacks \"%s\":\n%s", model->name,
@@ -535,7 +530,7 @@ Test(model_reader, refuses_files_that_are_not_models)
 	temp_file(path, sizeof(path), "#!/bin/sh\necho this is no model\n");
 	cr_assert_eq(opver__model_file_open(path, &capturing, &file),
 		     OPVER_ERROR_INVALID_MODEL);
-	cr_assert_eq(message_count(), 1, "%s", captured.text);
+	cr_assert_eq(messages_total(&captured), 1, "%s", captured.text);
 	cr_assert_not_null(strstr(captured.text, "lacks the TFL3 identifier"), "%s",
 			   captured.text);
 	unlink(path);
@@ -689,7 +684,7 @@ ParameterizedTest(struct corpus_model *model, model_reader, corpus_facts)
 	status = opver__model_file_open(path, &capturing, &file);
 	cr_assert_eq(status, OPVER_OK, "%s: %s\n%s", model->name,
 		     opver_status_name(status), captured.text);
-	cr_assert_eq(message_count(), 0, "%s", captured.text);
+	cr_assert_eq(messages_total(&captured), 0, "%s", captured.text);
 
 	describe_ops(g, ops, sizeof(ops));
 	cr_assert_str_eq(ops, model->ops, "%s", model->name);
