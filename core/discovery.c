@@ -10,13 +10,20 @@
 
 #include "discovery.h"
 
-/* A growing list of sources, plus the real paths already taken so that a
- * file is never loaded twice. */
+/* A set of strings, owned. */
+typedef struct string_set {
+	char **items;
+	size_t count, capacity;
+} string_set;
+
+/* The sources found so far, the real paths already taken (a file is never
+ * loaded twice) and the plugin names already used (a file in a later
+ * directory does not shadow an earlier plugin or a section). */
 typedef struct source_list {
 	opver__plugin_source *items;
 	size_t count, capacity;
-	char **taken;           /* realpath()s of named or disabled files */
-	size_t num_taken, taken_capacity;
+	string_set files;
+	string_set names;
 } source_list;
 
 static bool grow(void **items, size_t *capacity, size_t count, size_t size)
@@ -35,28 +42,38 @@ static bool grow(void **items, size_t *capacity, size_t count, size_t size)
 	return true;
 }
 
-static bool is_taken(const source_list *list, const char *real)
+static bool set_contains(const string_set *set, const char *item)
 {
-	for (size_t i = 0; i < list->num_taken; i++)
-		if (strcmp(list->taken[i], real) == 0)
+	for (size_t i = 0; i < set->count; i++)
+		if (strcmp(set->items[i], item) == 0)
 			return true;
 	return false;
 }
 
-/* Remembers the file behind `path` (when it exists) as taken. */
-static opver_status take(source_list *list, const char *path)
+/* Takes ownership of `item` (malloc'd), also on failure. */
+static opver_status set_add(string_set *set, char *item)
 {
-	char *real = realpath(path, NULL);
-
-	if (real == NULL)
-		return OPVER_OK;
-	if (!grow((void **)&list->taken, &list->taken_capacity,
-		  list->num_taken, sizeof(*list->taken))) {
-		free(real);
+	if (!grow((void **)&set->items, &set->capacity, set->count,
+		  sizeof(*set->items))) {
+		free(item);
 		return OPVER_ERROR_NOMEM;
 	}
-	list->taken[list->num_taken++] = real;
+	set->items[set->count++] = item;
 	return OPVER_OK;
+}
+
+static opver_status set_add_copy(string_set *set, const char *item)
+{
+	char *copy = strdup(item);
+
+	return copy ? set_add(set, copy) : OPVER_ERROR_NOMEM;
+}
+
+static void set_free(string_set *set)
+{
+	for (size_t i = 0; i < set->count; i++)
+		free(set->items[i]);
+	free(set->items);
 }
 
 static opver_status add_source(source_list *list, const char *path,
@@ -121,15 +138,16 @@ static opver_status locate_library(const opver__config *config,
 			if (asprintf(path, "%s/%s", config->plugin_path[d],
 				     library) < 0) {
 				*path = NULL;
-				break;
+				status = OPVER_ERROR_NOMEM;
+				goto out;
 			}
 			if (file_exists(*path))
-				break;
+				goto out;
 			free(*path);
 			*path = NULL;
 		}
-		if (*path == NULL)
-			goto out;
+		/* Not found: OK with *path NULL. */
+		goto out;
 	}
 	if (*path == NULL)
 		status = OPVER_ERROR_NOMEM;
@@ -145,9 +163,11 @@ static opver_status add_sections(const opver__config *config,
 	for (size_t i = 0; i < config->num_plugins; i++) {
 		const opver__plugin_config *section = &config->plugins[i];
 		opver_status status;
-		char *path;
+		char *path, *real;
 
-		status = locate_library(config, section, &path);
+		status = set_add_copy(&list->names, section->name);
+		if (status == OPVER_OK)
+			status = locate_library(config, section, &path);
 		if (status != OPVER_OK)
 			return status;
 		if (path == NULL) {
@@ -161,13 +181,24 @@ static opver_status add_sections(const opver__config *config,
 					     section->library ? "" : ".so");
 			continue;
 		}
-		status = take(list, path);
-		if (status == OPVER_OK && section->enabled)
-			status = add_source(list, path, section->name, section);
-		else if (status == OPVER_OK)
+		real = realpath(path, NULL);
+		if (real != NULL && set_contains(&list->files, real)) {
+			opver__warning(reporter,
+				       "%s:%d: [plugin.%s]: %s is already named by an earlier section, not loading it twice",
+				       section->file, section->line,
+				       section->name, path);
+			free(real);
+		} else if (!section->enabled) {
 			opver__info(reporter, "%s:%d: [plugin.%s] is disabled, not loading %s",
 				    section->file, section->line, section->name,
 				    path);
+			status = real ? set_add(&list->files, real) : OPVER_OK;
+		} else {
+			status = real ? set_add(&list->files, real) : OPVER_OK;
+			if (status == OPVER_OK)
+				status = add_source(list, path, section->name,
+						    section);
+		}
 		free(path);
 		if (status != OPVER_OK)
 			return status;
@@ -224,10 +255,23 @@ static opver_status add_directory(const char *dir,
 			status = OPVER_ERROR_NOMEM;
 			break;
 		}
+		names[i][stem] = '\0';
 		real = realpath(path, NULL);
-		if (real != NULL && file_exists(real) && !is_taken(list, real)) {
-			names[i][stem] = '\0';
-			status = take(list, real);
+		if (real == NULL || !file_exists(real)) {
+			opver__warning(reporter, "plugin_path: %s cannot be used (%s), skipped",
+				       path, real ? "not a regular file" :
+						    strerror(errno));
+		} else if (set_contains(&list->files, real)) {
+			opver__debug(reporter, "plugin_path: %s is already named, not loading it twice",
+				     path);
+		} else if (set_contains(&list->names, names[i])) {
+			opver__info(reporter, "plugin_path: %s is not loaded: a plugin named '%s' is already configured or loaded",
+				    path, names[i]);
+		} else {
+			status = set_add(&list->files, real);
+			real = NULL;
+			if (status == OPVER_OK)
+				status = set_add_copy(&list->names, names[i]);
 			if (status == OPVER_OK)
 				status = add_source(list, path, names[i], NULL);
 		}
@@ -253,9 +297,8 @@ opver_status opver__discover_plugins(const opver__config *config,
 	status = add_sections(config, reporter, &list);
 	for (size_t d = 0; d < config->num_plugin_path && status == OPVER_OK; d++)
 		status = add_directory(config->plugin_path[d], reporter, &list);
-	for (size_t i = 0; i < list.num_taken; i++)
-		free(list.taken[i]);
-	free(list.taken);
+	set_free(&list.files);
+	set_free(&list.names);
 	if (status != OPVER_OK) {
 		opver__plugin_sources_free(list.items, list.count);
 		*sources = NULL;

@@ -4,7 +4,9 @@
  * path, a path relative to the config file, or a file name looked up in
  * plugin_path; NAME.so when not given), then every *.so of each plugin_path
  * directory in sorted order that no section already names.  A disabled
- * section keeps its file from being loaded by the directory scan.
+ * section keeps its file from being loaded by the directory scan.  No file
+ * loads twice, and a directory file whose name (minus .so) is a section's
+ * or an earlier plugin's is shadowed and not loaded.
  */
 #ifndef OPVER_CORE_DISCOVERY_H
 #define OPVER_CORE_DISCOVERY_H
