@@ -235,6 +235,7 @@ opver_status opver__delegation_build(const opver__plugin *plugins,
 				     "delegate '%s' of plugin '%s': claiming nodes failed (%s)",
 				     plugin->delegate.name, plugin->config_name,
 				     opver_status_name(status));
+			status = OPVER_ERROR_PLUGIN;
 			break;
 		}
 		validate_claims(plugin, graph, claimed,

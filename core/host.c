@@ -32,7 +32,7 @@ static void host_report_error(const opver_host *services, const char *format,
 	va_end(args);
 	if (host->node != NULL)
 		opver__error(host->reporter, "node %d (%s v%d, %s): %s",
-			     host->node->index,
+			     host->node_index,
 			     host->node->op == OPVER_OP_CUSTOM ?
 				     host->node->custom_name :
 				     opver_op_name(host->node->op),

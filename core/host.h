@@ -5,6 +5,7 @@
 #ifndef OPVER_CORE_HOST_H
 #define OPVER_CORE_HOST_H
 
+#include "graph.h"
 #include "opver/plugin.h"
 #include "report.h"
 
@@ -13,8 +14,11 @@ typedef struct opver__host {
 	const opver__reporter *reporter; /* borrowed */
 	/* What the core is calling into, prefixed to what the plugin
 	 * reports: a node when `node` is set (formatted only when a message
-	 * is reported, so invoke does no string work), else `context`. */
-	const opver_node *node;
+	 * is reported, so invoke does no string work), else `context`.  The
+	 * node comes from the core's graph, never from the opver_node a
+	 * plugin can write to. */
+	const opver__graph_node *node;
+	int32_t node_index;
 	const char *node_runner;        /* "kernel 'fc' of plugin 'x'" */
 	/* Where allocate_persistent links its blocks; NULL outside prepare. */
 	struct opver__persistent_block **persistent;
@@ -28,13 +32,14 @@ void opver__host_init(opver__host *host, const opver__reporter *reporter);
 void opver__host_set_context(opver__host *host, const char *format, ...)
 	OPVER__PRINTF(2, 3);
 
-/* Makes `node` the context: "node 3 (FULLY_CONNECTED v4, RUNNER)".  Both
- * pointers are borrowed until the next set call. */
-static inline void opver__host_set_node(opver__host *host,
-					const opver_node *node,
+/* Makes node `index` the context: "node 3 (FULLY_CONNECTED v4, RUNNER)".
+ * Both pointers are borrowed until the next set call. */
+static inline void opver__host_set_node(opver__host *host, int32_t index,
+					const opver__graph_node *node,
 					const char *runner)
 {
 	host->node = node;
+	host->node_index = index;
 	host->node_runner = runner;
 }
 

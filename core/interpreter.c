@@ -22,6 +22,11 @@ typedef struct node_state {
 	opver__binding binding;                 /* chosen kernel, fallback */
 	int32_t partition;                      /* -1: runs on its kernel */
 	bool owns_kernel_data;                  /* per-node init was called */
+	/* The core's own copies of what node.kernel_data and node.op_data
+	 * were set to: a kernel may write to its opver_node, so teardown
+	 * never reads them back from there. */
+	void *kernel_data;
+	void *op_data;
 	char runner[160];                       /* "kernel 'x' of plugin 'y'" */
 	int32_t *input_types;                   /* into the interpreter pool */
 	uint64_t total_ns;
@@ -30,6 +35,9 @@ typedef struct node_state {
 
 struct opver_interpreter {
 	opver_runtime *runtime;                 /* borrowed */
+	/* This interpreter's services and call context, so interpreters of
+	 * one runtime can run on different threads. */
+	opver__host host;
 	const opver__graph *graph;              /* borrowed from the model */
 	opver_tensor *tensors;                  /* owned; graph->num_tensors */
 	opver_tensor **tensor_pointers;         /* owned; &tensors[i] */
@@ -189,12 +197,22 @@ static opver_status plan_arena(opver_interpreter *it)
 	if (lifetimes == NULL || offsets == NULL)
 		goto out;
 	opver__graph_lifetimes(graph, lifetimes);
+	for (size_t i = 0; i < it->delegation.count; i++) {
+		const opver__partition *partition = &it->delegation.partitions[i];
+
+		opver__extend_lifetimes(graph, partition->nodes[0],
+					partition->nodes[partition->view.num_nodes - 1],
+					lifetimes);
+	}
 	status = opver__plan_arena(lifetimes, (size_t)graph->num_tensors,
 				   offsets, &it->arena_bytes, &it->naive_bytes);
-	if (status != OPVER_OK)
+	if (status != OPVER_OK) {
+		opver__error(&it->runtime->reporter,
+			     "the model's activation tensors need more memory than can be addressed");
 		goto out;
-	it->arena = it->runtime->host.services.allocate(
-		&it->runtime->host.services, it->arena_bytes);
+	}
+	it->arena = it->host.services.allocate(
+		&it->host.services, it->arena_bytes);
 	if (it->arena == NULL) {
 		status = OPVER_ERROR_NOMEM;
 		goto out;
@@ -211,12 +229,31 @@ out:
 	return status;
 }
 
+/*
+ * A plugin callback failed: say which, with the status it returned, and
+ * turn that status into OPVER_ERROR_PLUGIN so a plugin cannot make the
+ * failure look like, say, a missing op version.
+ */
+static opver_status plugin_failed(opver__host *host, const char *callback,
+				  opver_status status)
+{
+	if (host->node != NULL)
+		opver__error(host->reporter, "node %d (%s v%d, %s): %s failed (%s)",
+			     host->node_index, node_op_label(host->node),
+			     host->node->version, host->node_runner, callback,
+			     opver_status_name(status));
+	else
+		opver__error(host->reporter, "%s: %s failed (%s)",
+			     host->context, callback, opver_status_name(status));
+	return OPVER_ERROR_PLUGIN;
+}
+
 /* The shared object of a stateless kernel, created on first use. */
 static opver_status shared_kernel_data(opver_interpreter *it,
 				       const opver__registered_kernel *entry,
 				       void **data)
 {
-	opver__host *host = &it->runtime->host;
+	opver__host *host = &it->host;
 	shared_kernel *grown;
 	opver_status status;
 
@@ -236,7 +273,7 @@ static opver_status shared_kernel_data(opver_interpreter *it,
 	status = entry->kernel->init(&host->services, entry->plugin->plugin_data,
 				     data);
 	if (status != OPVER_OK)
-		return status;
+		return plugin_failed(host, "init", status);
 	grown[it->num_shared].kernel = entry->kernel;
 	grown[it->num_shared].plugin = entry->plugin;
 	grown[it->num_shared].data = *data;
@@ -249,61 +286,52 @@ static opver_status prepare_node(opver_interpreter *it, node_state *state)
 {
 	const opver__registered_kernel *entry = state->binding.chosen;
 	const opver_kernel *kernel = entry->kernel;
-	opver__host *host = &it->runtime->host;
+	opver__host *host = &it->host;
 	opver_status status;
 
 	if (kernel->init != NULL) {
 		if (kernel->flags & OPVER_KERNEL_STATELESS) {
 			status = shared_kernel_data(it, entry,
-						    &state->node.kernel_data);
+						    &state->kernel_data);
 		} else {
-			opver__host_set_node(host, &state->node, state->runner);
+			opver__host_set_node(host, state->node.index,
+					     &it->graph->nodes[state->node.index],
+					     state->runner);
 			status = kernel->init(&host->services,
 					      entry->plugin->plugin_data,
-					      &state->node.kernel_data);
+					      &state->kernel_data);
 			state->owns_kernel_data = status == OPVER_OK;
 		}
 		if (status != OPVER_OK)
-			return status;
+			return plugin_failed(host, "init", status);
+		state->node.kernel_data = state->kernel_data;
 	}
 	if (kernel->op_data_size > 0) {
-		state->node.op_data = host->services.allocate(
-			&host->services, kernel->op_data_size);
-		if (state->node.op_data == NULL)
+		state->op_data = host->services.allocate(&host->services,
+							 kernel->op_data_size);
+		if (state->op_data == NULL)
 			return OPVER_ERROR_NOMEM;
+		state->node.op_data = state->op_data;
 	}
-	opver__host_set_node(host, &state->node, state->runner);
-	return kernel->prepare(&host->services, &state->node);
+	opver__host_set_node(host, state->node.index,
+			     &it->graph->nodes[state->node.index], state->runner);
+	status = kernel->prepare(&host->services, &state->node);
+	return status == OPVER_OK ? OPVER_OK :
+				    plugin_failed(host, "prepare", status);
 }
 
 static opver_status prepare_all(opver_interpreter *it)
 {
-	opver__host *host = &it->runtime->host;
+	opver__host *host = &it->host;
 	opver_status status = OPVER_OK;
 
-	status = opver__delegation_prepare(&it->delegation, &it->runtime->host);
-	if (status != OPVER_OK) {
-		opver__error(&it->runtime->reporter, "%s: preparing failed (%s)",
-			     it->runtime->host.context,
-			     opver_status_name(status));
-		return status;
-	}
+	status = opver__delegation_prepare(&it->delegation, host);
+	if (status != OPVER_OK)
+		return plugin_failed(host, "init or prepare", status);
 	host->persistent = &it->persistent;
-	for (int32_t n = 0; n < it->graph->num_nodes; n++) {
-		node_state *state = &it->nodes[n];
-
-		if (state->partition >= 0)
-			continue;
-		status = prepare_node(it, state);
-		if (status != OPVER_OK) {
-			opver__error(&it->runtime->reporter,
-				     "node %d (%s v%d, %s): prepare failed (%s)",
-				     n, node_op_label(&it->graph->nodes[n]),
-				     state->node.version, state->runner,
-				     opver_status_name(status));
-			break;
-		}
-	}
+	for (int32_t n = 0; n < it->graph->num_nodes && status == OPVER_OK; n++)
+		if (it->nodes[n].partition < 0)
+			status = prepare_node(it, &it->nodes[n]);
 	host->persistent = NULL;
 	return status;
 }
@@ -321,6 +349,7 @@ OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 		return OPVER_ERROR_NOMEM;
 	it->runtime = runtime;
 	it->graph = opver__model_graph(model);
+	opver__host_init(&it->host, &runtime->reporter);
 
 	status = build_tensors(it);
 	if (status == OPVER_OK)
@@ -329,8 +358,7 @@ OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 		status = opver__delegation_build(runtime->plugins,
 						 runtime->num_plugins,
 						 it->graph, &it->view,
-						 &runtime->host,
-						 &it->delegation);
+						 &it->host, &it->delegation);
 	if (status == OPVER_OK)
 		status = resolve_nodes(it);
 	if (status == OPVER_OK)
@@ -344,6 +372,7 @@ OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 		opver_interpreter_destroy(it);
 		return status;
 	}
+	it->host.node = NULL;
 	*out = it;
 	return OPVER_OK;
 }
@@ -354,16 +383,17 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 
 	if (it == NULL)
 		return;
-	services = &it->runtime->host.services;
-	opver__delegation_free(&it->delegation, &it->runtime->host);
+	services = &it->host.services;
+	opver__host_set_context(&it->host, "freeing the interpreter");
+	opver__delegation_free(&it->delegation, &it->host);
 	for (int32_t n = 0; it->nodes != NULL && n < it->graph->num_nodes; n++) {
 		node_state *state = &it->nodes[n];
 
 		if (state->owns_kernel_data &&
 		    state->binding.chosen->kernel->free != NULL)
 			state->binding.chosen->kernel->free(services,
-							    state->node.kernel_data);
-		services->free_memory(services, state->node.op_data);
+							    state->kernel_data);
+		services->free_memory(services, state->op_data);
 	}
 	for (size_t i = 0; i < it->num_shared; i++)
 		if (it->shared[i].kernel->free != NULL)
@@ -390,43 +420,34 @@ static uint64_t now_ns(void)
 
 OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 {
-	opver__host *host = &it->runtime->host;
+	opver__host *host = &it->host;
+	opver_status status = OPVER_OK;
 
-	for (int32_t n = 0; n < it->graph->num_nodes; n++) {
+	for (int32_t n = 0; n < it->graph->num_nodes && status == OPVER_OK; n++) {
 		node_state *state = &it->nodes[n];
-		uint64_t start = now_ns(), elapsed;
-		opver_status status;
+		uint64_t start = now_ns();
 
+		opver__host_set_node(host, n, &it->graph->nodes[n], state->runner);
 		if (state->partition >= 0) {
 			opver__partition *partition =
 				&it->delegation.partitions[state->partition];
 
-			opver__host_set_node(host, &state->node, state->runner);
 			status = opver__partition_invoke(partition, host);
+			partition->total_ns += now_ns() - start;
+			partition->invocations++;
 			/* The partition ran as one step: skip its other nodes. */
 			n += partition->view.num_nodes - 1;
-			elapsed = now_ns() - start;
-			partition->total_ns += elapsed;
-			partition->invocations++;
 		} else {
-			opver__host_set_node(host, &state->node, state->runner);
 			status = state->binding.chosen->kernel->invoke(
 				&host->services, &state->node);
-			elapsed = now_ns() - start;
-			state->total_ns += elapsed;
+			state->total_ns += now_ns() - start;
 			state->invocations++;
 		}
-		if (status != OPVER_OK) {
-			opver__error(&it->runtime->reporter,
-				     "node %d (%s v%d, %s): invoke failed (%s)",
-				     state->node.index,
-				     node_op_label(&it->graph->nodes[state->node.index]),
-				     state->node.version, state->runner,
-				     opver_status_name(status));
-			return status;
-		}
+		if (status != OPVER_OK)
+			status = plugin_failed(host, "invoke", status);
 	}
-	return OPVER_OK;
+	host->node = NULL;
+	return status;
 }
 
 OPVER_API size_t opver_interpreter_input_count(const opver_interpreter *it)
@@ -474,7 +495,7 @@ OPVER_API opver_status opver_interpreter_node_info(const opver_interpreter *it,
 	info->op = state->node.op;
 	info->custom_name = state->node.custom_name;
 	info->version = state->node.version;
-	info->num_inputs = state->node.num_inputs;
+	info->num_inputs = it->graph->nodes[index].num_inputs;
 	info->input_types = state->input_types;
 	if (state->partition >= 0) {
 		const opver__partition *partition =

@@ -51,6 +51,25 @@ void opver__graph_lifetimes(const opver__graph *graph,
 	}
 }
 
+void opver__extend_lifetimes(const opver__graph *graph, int32_t first,
+			     int32_t last, opver__lifetime *lifetimes)
+{
+	for (int32_t n = first; n <= last; n++) {
+		const opver__graph_node *node = &graph->nodes[n];
+
+		for (int32_t i = 0; i < node->num_inputs; i++) {
+			if (node->inputs[i] >= 0) {
+				extend(&lifetimes[node->inputs[i]], first);
+				extend(&lifetimes[node->inputs[i]], last);
+			}
+		}
+		for (int32_t o = 0; o < node->num_outputs; o++) {
+			extend(&lifetimes[node->outputs[o]], first);
+			extend(&lifetimes[node->outputs[o]], last);
+		}
+	}
+}
+
 static size_t align_up(size_t bytes)
 {
 	return (bytes + OPVER__ARENA_ALIGNMENT - 1) /
@@ -98,10 +117,17 @@ opver_status opver__plan_arena(const opver__lifetime *lifetimes, size_t count,
 		offsets[t] = SIZE_MAX;
 		if (lifetimes[t].bytes == 0)
 			continue;
+		/* First fit never ends past the sum of the sizes, so once that
+		 * sum fits in a size_t no offset below can overflow. */
+		if (lifetimes[t].bytes > SIZE_MAX - OPVER__ARENA_ALIGNMENT ||
+		    __builtin_add_overflow(naive, align_up(lifetimes[t].bytes),
+					   &naive)) {
+			free(order);
+			return OPVER_ERROR_NOMEM;
+		}
 		order[placed].tensor = t;
 		order[placed].bytes = align_up(lifetimes[t].bytes);
 		order[placed].first = lifetimes[t].first;
-		naive += order[placed].bytes;
 		placed++;
 	}
 	qsort(order, placed, sizeof(*order), compare_placements);

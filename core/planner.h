@@ -29,10 +29,16 @@ typedef struct opver__lifetime {
 void opver__graph_lifetimes(const opver__graph *graph,
 			    opver__lifetime *lifetimes);
 
+/* Makes every tensor a node in steps [first, last] touches live over all
+ * of them: a delegate may run those nodes as one fused step. */
+void opver__extend_lifetimes(const opver__graph *graph, int32_t first,
+			     int32_t last, opver__lifetime *lifetimes);
+
 /*
  * Computes offsets[count] (SIZE_MAX for tensors of 0 bytes) and the arena
  * size.  *naive_bytes is the sum of the aligned sizes, for comparison.
- * OPVER_ERROR_NOMEM when scratch memory runs out.
+ * OPVER_ERROR_NOMEM when scratch memory runs out or the sizes add up to
+ * more than memory can address.
  */
 opver_status opver__plan_arena(const opver__lifetime *lifetimes, size_t count,
 			       size_t *offsets, size_t *arena_bytes,

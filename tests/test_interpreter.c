@@ -155,3 +155,24 @@ Test(interpreter, every_unresolved_node_is_reported)
 	opver_model_close(model);
 	opver_runtime_destroy(runtime);
 }
+
+Test(interpreter, a_failing_kernel_cannot_disguise_its_status)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "fails");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_ERROR_PLUGIN,
+		     "a kernel's UNRESOLVED must not pass for a missing op version");
+	cr_assert(messages_line_has(&captured, "error:",
+				    "node 0 (FAILS v1, kernel 'fails' of plugin 'add_one')",
+				    "the device is on fire", NULL),
+		  "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "error:", "node 0 (FAILS v1",
+				    "invoke failed (ERROR_UNRESOLVED)", NULL),
+		  "%s", captured.text);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}

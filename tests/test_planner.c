@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "planner.h"
 
@@ -140,4 +141,58 @@ Test(planner, graph_lifetimes_span_producer_to_last_reader)
 	cr_assert_eq(lifetimes[4].first, 0, "variables persist over the whole run");
 	cr_assert_eq(lifetimes[4].last, 1);
 	cr_assert_eq(lifetimes[5].bytes, 0, "an unused tensor takes no space");
+}
+
+Test(planner, sizes_beyond_addressable_memory_are_refused)
+{
+	const opver__lifetime huge[] = { { SIZE_MAX, 0, 0 }, { 1000, 0, 0 } };
+	const opver__lifetime halves[] = {
+		{ SIZE_MAX / 2 + 1, 0, 0 }, { SIZE_MAX / 2 + 1, 1, 1 },
+	};
+	size_t offsets[2], arena, naive;
+
+	cr_assert_eq(opver__plan_arena(huge, 2, offsets, &arena, &naive), OPVER_ERROR_NOMEM,
+		     "aligning SIZE_MAX would wrap to 0");
+	cr_assert_eq(opver__plan_arena(halves, 2, offsets, &arena, &naive), OPVER_ERROR_NOMEM,
+		     "the sum of two halves of memory wraps");
+}
+
+Test(planner, partition_tensors_live_over_the_whole_partition)
+{
+	/* a -> n0 -> x -> n1 -> y -> n2 -> z -> n3 -> out, nodes 1-2 one
+	 * delegate partition: x and z must not share bytes, since a fused
+	 * partition reads x while it writes z. */
+	int32_t dims[1] = { 4 };
+	opver__graph_tensor tensors[5] = { 0 };
+	int32_t io[5] = { 0, 1, 2, 3, 4 };
+	opver__graph_node nodes[4];
+	opver__graph graph = {
+		.num_tensors = 5, .tensors = tensors,
+		.num_nodes = 4, .nodes = nodes,
+		.num_inputs = 1, .inputs = &io[0],
+		.num_outputs = 1, .outputs = &io[4],
+	};
+	opver__lifetime lifetimes[5];
+
+	for (int t = 0; t < 5; t++) {
+		tensors[t].rank = 1;
+		tensors[t].dims = dims;
+		tensors[t].bytes = 16;
+		tensors[t].name = "";
+	}
+	for (int n = 0; n < 4; n++) {
+		memset(&nodes[n], 0, sizeof(nodes[n]));
+		nodes[n].num_inputs = 1;
+		nodes[n].inputs = &io[n];
+		nodes[n].num_outputs = 1;
+		nodes[n].outputs = &io[n + 1];
+	}
+	opver__graph_lifetimes(&graph, lifetimes);
+	cr_assert_eq(lifetimes[1].last, 1, "x: written by node 0, read by node 1");
+	cr_assert_eq(lifetimes[3].first, 2, "z: written by node 2");
+	opver__extend_lifetimes(&graph, 1, 2, lifetimes);
+	cr_assert_eq(lifetimes[1].last, 2);
+	cr_assert_eq(lifetimes[3].first, 1);
+	cr_assert_eq(lifetimes[2].first, 1);
+	cr_assert_eq(lifetimes[2].last, 2);
 }

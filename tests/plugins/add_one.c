@@ -2,7 +2,9 @@
  * add_one.c - a test plugin with real compute: CUSTOM "ADD_ONE" (versions
  * 1-2, float32, stateless: y = x + 1) and CUSTOM "TIMES_TWO" (version 1,
  * float32, one kernel object per node: y = 2x, the factor kept in memory
- * from allocate_persistent).  Counts every callback in test_stats.
+ * from allocate_persistent), and CUSTOM "FAILS" whose invoke reports an
+ * error and returns a status meant to mislead (OPVER_ERROR_UNRESOLVED).
+ * Counts every callback in test_stats.
  */
 #include <stdlib.h>
 
@@ -87,6 +89,13 @@ static opver_status times_two_invoke(const opver_host *host, opver_node *node)
 	return OPVER_OK;
 }
 
+static opver_status fails_invoke(const opver_host *host, opver_node *node)
+{
+	(void)node;
+	host->report_error(host, "the device is on fire");
+	return OPVER_ERROR_UNRESOLVED;
+}
+
 static const opver_kernel add_one = {
 	TEST_KERNEL("add_one", OPVER_OP_CUSTOM, 1, 2),
 	.custom_name = "ADD_ONE",
@@ -111,6 +120,15 @@ static const opver_kernel times_two = {
 	.invoke = times_two_invoke,
 };
 
-static const opver_kernel *const kernels[] = { &add_one, &times_two };
+static const opver_kernel fails = {
+	TEST_KERNEL("fails", OPVER_OP_CUSTOM, 1, 1),
+	.custom_name = "FAILS",
+	.signatures = &float_to_float,
+	.num_signatures = 1,
+	.prepare = same_shape_prepare,
+	.invoke = fails_invoke,
+};
+
+static const opver_kernel *const kernels[] = { &add_one, &times_two, &fails };
 
 TEST_PLUGIN("add_one", kernels)
