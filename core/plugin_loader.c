@@ -95,6 +95,10 @@ static bool check_kernel(const opver_kernel *kernel, size_t index,
 	kernel_label(kernel, index, label, sizeof(label));
 	if (problem != NULL)
 		refuse(reporter, path, "has kernel %s that %s", label, problem);
+	else if (kernel->name == NULL || kernel->name[0] == '\0')
+		refuse(reporter, path,
+		       "has kernel %s without a name (names identify kernels in messages and --explain)",
+		       label);
 	else if (kernel->min_version < 1)
 		refuse(reporter, path,
 		       "has kernel %s with min_version %d (op versions start at 1)",
@@ -124,7 +128,8 @@ static bool check_kernel(const opver_kernel *kernel, size_t index,
 	return false;
 }
 
-/* Two kernels of one plugin that could both take one node. */
+/* Two kernels of one plugin with one name, or that could both take one
+ * node. */
 static bool check_overlaps(const opver_kernel *kernels, size_t count,
 			   const char *path, const opver__reporter *reporter)
 {
@@ -133,6 +138,12 @@ static bool check_overlaps(const opver_kernel *kernels, size_t count,
 			const opver_kernel *a = &kernels[i], *b = &kernels[j];
 			char label_a[96], label_b[96], op[96];
 
+			if (strcmp(a->name, b->name) == 0) {
+				refuse(reporter, path,
+				       "has two kernels named '%s' (#%zu and #%zu)",
+				       a->name, i, j);
+				return false;
+			}
 			if (!opver__kernels_overlap(a, b))
 				continue;
 			refuse(reporter, path,
@@ -375,6 +386,13 @@ opver_status opver__plugin_load(const char *path, const char *config_name,
 		goto out;
 	normalize(&plugin->descriptor, descriptor, descriptor->struct_size,
 		  sizeof(plugin->descriptor));
+	/* Descriptive strings are optional; downstream never sees NULL. */
+	if (plugin->descriptor.name == NULL)
+		plugin->descriptor.name = plugin->config_name;
+	if (plugin->descriptor.vendor == NULL)
+		plugin->descriptor.vendor = "";
+	if (plugin->descriptor.version == NULL)
+		plugin->descriptor.version = "";
 	status = load_kernels(plugin, path, reporter);
 	if (status != OPVER_OK)
 		goto out;

@@ -354,6 +354,27 @@ Test(loader, custom_kernel_without_custom_name)
 		       "has kernel #1 that is for CUSTOM but has no custom_name");
 }
 
+Test(loader, kernel_without_a_name)
+{
+	assert_refused(load("unnamed_kernel", NULL),
+		       "has kernel #0 without a name");
+}
+
+Test(loader, two_kernels_with_one_name)
+{
+	assert_refused(load("duplicate_names", NULL),
+		       "has two kernels named 'same' (#0 and #1)");
+}
+
+Test(loader, descriptor_without_name_vendor_or_version_loads)
+{
+	cr_assert_eq(load("bare", NULL), OPVER_OK, "%s", captured.text);
+	cr_assert_str_eq(plugin.descriptor.name, plugin.config_name,
+			 "no name: the config name stands in");
+	cr_assert_str_eq(plugin.descriptor.vendor, "");
+	cr_assert_str_eq(plugin.descriptor.version, "");
+}
+
 Test(loader, kernel_init_without_free)
 {
 	assert_refused(load("init_no_free", NULL),
