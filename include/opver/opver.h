@@ -10,7 +10,7 @@
  * Typical use:
  *   opver_runtime_create(&options, &rt);
  *   opver_model_open(rt, "model.tflite", &model);
- *   opver_interpreter_create(rt, model, NULL, &it);
+ *   opver_interpreter_create(rt, model, &it);
  *   memcpy(opver_interpreter_input(it, 0)->data, ...);
  *   opver_interpreter_invoke(it);
  *   ... opver_interpreter_output(it, 0) ...
@@ -19,6 +19,11 @@
  *
  * Errors: every function returns an opver_status; the reason goes, as one
  * line naming what failed, to the log callback of opver_runtime_options.
+ *
+ * Threads: interpreters of one runtime may run on different threads, each
+ * interpreter on one thread at a time; the log callback may then be called
+ * from several threads.  Create and destroy runtimes, models and
+ * interpreters from one thread.
  */
 #ifndef OPVER_OPVER_H
 #define OPVER_OPVER_H
@@ -94,8 +99,8 @@ typedef struct opver_kernel_info {
 typedef struct opver_plugin_info {
 	/* All strings borrowed; valid until the runtime is destroyed. */
 	const char *file;
-	/* The config section name ("plugin.NAME" minus the prefix), or the
-	 * descriptor's name for a plugin found in a directory. */
+	/* The config section's NAME, or the file name without ".so" for a
+	 * plugin found in a plugin_path directory. */
 	const char *config_name;
 	const char *name;
 	const char *vendor;

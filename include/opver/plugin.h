@@ -198,8 +198,9 @@ typedef struct opver_partition {
 	int32_t num_nodes;
 	/* Node indices in execution order. */
 	const int32_t *nodes;
-	/* Tensors read from outside the partition, and tensors it produces
-	 * that are read outside it (or are model outputs). */
+	/* Non-constant tensors read from outside the partition (constant
+	 * ones are reachable through the nodes), and tensors it produces that
+	 * are read outside it or are model outputs. */
 	int32_t num_inputs;
 	opver_tensor *const *inputs;
 	int32_t num_outputs;
