@@ -246,7 +246,9 @@ static opver_status add_directory(const char *dir,
 		}
 		count++;
 	}
-	qsort(names, count, sizeof(*names), compare_names);
+	/* names is NULL for a directory without plugins: qsort wants an array. */
+	if (count > 1)
+		qsort(names, count, sizeof(*names), compare_names);
 	for (size_t i = 0; i < count && status == OPVER_OK; i++) {
 		char *path = NULL, *real;
 		size_t stem = strlen(names[i]) - 3;
