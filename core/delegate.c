@@ -5,12 +5,6 @@
 #include "delegate.h"
 #include "kernel_match.h"
 
-static const char *op_label(const opver__graph_node *node)
-{
-	return node->op == OPVER_OP_CUSTOM ? node->custom_name :
-					     opver_op_name(node->op);
-}
-
 /* The highest version the delegate declares for the node's op, or 0. */
 static int32_t declared_max_version(const opver_delegate *delegate,
 				    const opver__graph_node *node)
@@ -45,7 +39,7 @@ static void validate_claims(const opver__plugin *plugin,
 			opver__warning(host->reporter,
 				       "delegate '%s' of plugin '%s' claimed node %d (%s v%d), already taken by another delegate; claim rejected",
 				       delegate->name, plugin->config_name, n,
-				       op_label(node), node->version);
+				       opver__node_label(node), node->version);
 			claimed[n] = false;
 			continue;
 		}
@@ -56,14 +50,14 @@ static void validate_claims(const opver__plugin *plugin,
 			opver__warning(host->reporter,
 				       "delegate '%s' of plugin '%s' claimed node %d (%s v%d) but does not declare %s; claim rejected, the node runs on a kernel",
 				       delegate->name, plugin->config_name, n,
-				       op_label(node), node->version,
-				       op_label(node));
+				       opver__node_label(node), node->version,
+				       opver__node_label(node));
 		else
 			opver__warning(host->reporter,
 				       "delegate '%s' of plugin '%s' claimed node %d (%s v%d) but declares %s only up to v%d; claim rejected, the node runs on a kernel",
 				       delegate->name, plugin->config_name, n,
-				       op_label(node), node->version,
-				       op_label(node), max_version);
+				       opver__node_label(node), node->version,
+				       opver__node_label(node), max_version);
 		claimed[n] = false;
 	}
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "host.h"
+#include "kernel_match.h"
 
 /* Alignment of host allocations: a cache line, enough for any SIMD load. */
 #define HOST_ALIGNMENT 64
@@ -33,9 +34,7 @@ static void host_report_error(const opver_host *services, const char *format,
 	if (host->node != NULL)
 		opver__error(host->reporter, "node %d (%s v%d, %s): %s",
 			     host->node_index,
-			     host->node->op == OPVER_OP_CUSTOM ?
-				     host->node->custom_name :
-				     opver_op_name(host->node->op),
+			     opver__node_label(host->node),
 			     host->node->version, host->node_runner, message);
 	else
 		opver__error(host->reporter, "%s: %s", host->context, message);

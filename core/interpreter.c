@@ -6,6 +6,7 @@
 
 #include "delegate.h"
 #include "interpreter.h"
+#include "kernel_match.h"
 #include "planner.h"
 #include "resolver.h"
 #include "runtime.h"
@@ -55,12 +56,6 @@ struct opver_interpreter {
 	size_t arena_bytes;
 	size_t naive_bytes;
 };
-
-static const char *node_op_label(const opver__graph_node *node)
-{
-	return node->op == OPVER_OP_CUSTOM ? node->custom_name :
-					     opver_op_name(node->op);
-}
 
 /* Tensors as kernels see them; activations get their data after planning. */
 static opver_status build_tensors(opver_interpreter *it)
@@ -239,7 +234,7 @@ static opver_status plugin_failed(opver__host *host, const char *callback,
 {
 	if (host->node != NULL)
 		opver__error(host->reporter, "node %d (%s v%d, %s): %s failed (%s)",
-			     host->node_index, node_op_label(host->node),
+			     host->node_index, opver__node_label(host->node),
 			     host->node->version, host->node_runner, callback,
 			     opver_status_name(status));
 	else

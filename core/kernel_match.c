@@ -4,6 +4,16 @@
 
 #include "kernel_match.h"
 
+const char *opver__op_label(int32_t op, const char *custom_name)
+{
+	return op == OPVER_OP_CUSTOM ? custom_name : opver_op_name(op);
+}
+
+const char *opver__node_label(const opver__graph_node *node)
+{
+	return opver__op_label(node->op, node->custom_name);
+}
+
 bool opver__same_op(int32_t op_a, const char *custom_a, int32_t op_b,
 		    const char *custom_b)
 {

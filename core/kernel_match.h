@@ -12,6 +12,12 @@
 #include "opver/plugin.h"
 #include "text.h"
 
+/* What messages call an op: its custom name for CUSTOM, else the builtin's
+ * name.  Borrowed: static, or the custom name passed in. */
+const char *opver__op_label(int32_t op, const char *custom_name);
+/* The same for a node of a graph. */
+const char *opver__node_label(const opver__graph_node *node);
+
 /* Same builtin op, or both CUSTOM with the same custom name. */
 bool opver__same_op(int32_t op_a, const char *custom_a, int32_t op_b,
 		    const char *custom_b);

@@ -33,12 +33,6 @@ static int compare_kernels(const void *pa, const void *pb)
 	return (a->kernel > b->kernel) - (a->kernel < b->kernel);
 }
 
-static const char *op_label(const opver_kernel *kernel)
-{
-	return kernel->op == OPVER_OP_CUSTOM ? kernel->custom_name :
-					       opver_op_name(kernel->op);
-}
-
 /* Reports each pair of kernels from different plugins that could claim the
  * same node: the first (in resolution order) wins. */
 static void report_overlaps(const opver__registry *registry,
@@ -46,6 +40,8 @@ static void report_overlaps(const opver__registry *registry,
 {
 	for (size_t i = 0; i < registry->count; i++) {
 		const opver__registered_kernel *winner = &registry->kernels[i];
+		const char *op = opver__op_label(winner->kernel->op,
+						 winner->kernel->custom_name);
 
 		for (size_t j = i + 1; j < registry->count; j++) {
 			const opver__registered_kernel *other =
@@ -65,7 +61,7 @@ static void report_overlaps(const opver__registry *registry,
 					      OPVER_LOG_WARNING : OPVER_LOG_INFO,
 				      "%s: kernel '%s' of plugin '%s' (versions %d-%d, priority %d) "
 				      "takes precedence over kernel '%s' of plugin '%s' (versions %d-%d, priority %d)%s",
-				      op_label(winner->kernel),
+				      op,
 				      winner->kernel->name,
 				      winner->plugin->config_name,
 				      winner->kernel->min_version,

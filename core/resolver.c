@@ -5,12 +5,6 @@
 #include "resolver.h"
 #include "text.h"
 
-static const char *node_op_label(const opver__graph_node *node)
-{
-	return node->op == OPVER_OP_CUSTOM ? node->custom_name :
-					     opver_op_name(node->op);
-}
-
 /* "(INT8,INT8,INT32 -> INT8)"; "absent" for an omitted input. */
 static void format_node_types(opver__text *text, const opver__graph *graph,
 			      const opver__graph_node *node)
@@ -56,7 +50,7 @@ static void describe_plugin_offer(opver__text *text,
 		any = true;
 	}
 	opver__text_append(text, any ? "." : " has no %s kernel.",
-			   node_op_label(node));
+			   opver__node_label(node));
 }
 
 static void report_unresolved(const opver__registry *registry,
@@ -70,7 +64,7 @@ static void report_unresolved(const opver__registry *registry,
 	opver__text_init(&text, buffer, sizeof(buffer));
 	opver__text_append(&text,
 			   "node %d (%s): the model needs %s version %d for tensor types ",
-			   node_index, node_op_label(node), node_op_label(node),
+			   node_index, opver__node_label(node), opver__node_label(node),
 			   node->version);
 	format_node_types(&text, graph, node);
 	opver__text_append(&text, ", and no loaded kernel handles it.");
@@ -81,7 +75,7 @@ static void report_unresolved(const opver__registry *registry,
 				      node);
 	opver__text_append(&text,
 			   " Install or enable a plugin whose %s kernel handles version %d.",
-			   node_op_label(node), node->version);
+			   opver__node_label(node), node->version);
 	opver__error(reporter, "%s", buffer);
 }
 
@@ -95,9 +89,9 @@ static void report_fallback(const opver__graph *graph, int32_t node_index,
 
 	opver__report(reporter, strict ? OPVER_LOG_ERROR : OPVER_LOG_WARNING,
 		      "node %d (%s v%d): preferred plugin '%s' (priority %d) handles %s versions %d-%d only; %s kernel '%s' of plugin '%s' (priority %d)",
-		      node_index, node_op_label(node), node->version,
+		      node_index, opver__node_label(node), node->version,
 		      preferred->plugin->config_name, preferred->priority,
-		      node_op_label(node), preferred->kernel->min_version,
+		      opver__node_label(node), preferred->kernel->min_version,
 		      preferred->kernel->max_version,
 		      strict ? "strict mode refuses to fall back to" :
 			       "falling back to",
