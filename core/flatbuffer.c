@@ -215,6 +215,21 @@ bool opver__fb_uint32(opver__fb *fb, const opver__fb_table *table,
 	return true;
 }
 
+bool opver__fb_float(opver__fb *fb, const opver__fb_table *table,
+		     unsigned id, const char *name, float def, float *out)
+{
+	uint32_t bits;
+	uint64_t value;
+
+	memcpy(&bits, &def, sizeof(bits));
+	value = bits;
+	if (!scalar(fb, table, id, name, 4, &value))
+		return false;
+	bits = (uint32_t)value;
+	memcpy(out, &bits, sizeof(*out));
+	return true;
+}
+
 bool opver__fb_uint64(opver__fb *fb, const opver__fb_table *table,
 		      unsigned id, const char *name, uint64_t def,
 		      uint64_t *out)

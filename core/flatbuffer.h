@@ -74,6 +74,9 @@ bool opver__fb_int32(opver__fb *fb, const opver__fb_table *table,
 bool opver__fb_uint32(opver__fb *fb, const opver__fb_table *table,
 		      unsigned id, const char *name, uint32_t def,
 		      uint32_t *out);
+/* A float field, stored as its IEEE-754 bits (little-endian). */
+bool opver__fb_float(opver__fb *fb, const opver__fb_table *table,
+		     unsigned id, const char *name, float def, float *out);
 bool opver__fb_uint64(opver__fb *fb, const opver__fb_table *table,
 		      unsigned id, const char *name, uint64_t def,
 		      uint64_t *out);

@@ -33,6 +33,8 @@ typedef struct opver__graph_tensor {
 	opver_quantization quant;
 	const char *name;         /* borrowed from the mapping; never NULL */
 	bool is_variable;
+	/* The file has a quantization table for it, even an empty one. */
+	bool has_quantization;
 } opver__graph_tensor;
 
 typedef struct opver__graph_node {

@@ -543,6 +543,7 @@ static opver_status read_tensor(reader *r, const opver__fb_vector *tensors,
 				       tensor->bytes);
 		tensor->constant_data = data->data;
 	}
+	tensor->has_quantization = quantization.pos != 0;
 	if (quantization.pos != 0)
 		return read_quantization(r, &quantization, tensor);
 	return OPVER_OK;

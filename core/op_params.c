@@ -51,37 +51,238 @@ static bool read_bool(options_reader *r, unsigned id, const char *field,
 	return true;
 }
 
+static bool read_int32(options_reader *r, unsigned id, const char *field,
+		       int32_t def, int32_t *out)
+{
+	if (!opver__fb_int32(r->fb, r->table, id, field, def, out)) {
+		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
+		return false;
+	}
+	return true;
+}
+
+static bool read_activation(options_reader *r, unsigned id,
+			    opver_activation *out)
+{
+	int32_t value;
+
+	if (!read_enum(r, id, "fused_activation_function",
+		       OPVER_ACTIVATION_SIGN_BIT, &value))
+		return false;
+	*out = (opver_activation)value;
+	return true;
+}
+
+static bool read_padding(options_reader *r, unsigned id, opver_padding *out)
+{
+	int32_t value;
+
+	if (!read_enum(r, id, "padding", OPVER_PADDING_VALID, &value))
+		return false;
+	*out = (opver_padding)value;
+	return true;
+}
+
+/* A TensorType field such as quantized_bias_type. */
+static bool read_tensor_type(options_reader *r, unsigned id,
+			     const char *field, opver_type *out)
+{
+	int32_t value;
+
+	if (!read_enum(r, id, field, OPVER_TYPE_COUNT - 1, &value))
+		return false;
+	*out = (opver_type)value;
+	return true;
+}
+
 /* FullyConnectedOptions field ids (schema/opver.fbs). */
 enum {
 	FC_ACTIVATION,
 	FC_WEIGHTS_FORMAT,
 	FC_KEEP_NUM_DIMS,
-	FC_ASYMMETRIC_QUANTIZE_INPUTS
+	FC_ASYMMETRIC_QUANTIZE_INPUTS,
+	FC_QUANTIZED_BIAS_TYPE
 };
 
 static bool decode_fully_connected(options_reader *r, void *params)
 {
 	opver_fully_connected_params *p = params;
-	int32_t activation, weights_format;
+	int32_t weights_format;
 
-	if (!read_enum(r, FC_ACTIVATION, "fused_activation_function",
-		       OPVER_ACTIVATION_SIGN_BIT, &activation) ||
+	if (!read_activation(r, FC_ACTIVATION, &p->activation) ||
 	    !read_enum(r, FC_WEIGHTS_FORMAT, "weights_format",
 		       OPVER_FC_WEIGHTS_SHUFFLED4x16INT8, &weights_format) ||
 	    !read_bool(r, FC_KEEP_NUM_DIMS, "keep_num_dims",
 		       &p->keep_num_dims) ||
 	    !read_bool(r, FC_ASYMMETRIC_QUANTIZE_INPUTS,
 		       "asymmetric_quantize_inputs",
-		       &p->asymmetric_quantize_inputs))
+		       &p->asymmetric_quantize_inputs) ||
+	    !read_tensor_type(r, FC_QUANTIZED_BIAS_TYPE, "quantized_bias_type",
+			      &p->quantized_bias_type))
 		return false;
-	p->activation = (opver_activation)activation;
 	p->weights_format = (opver_fc_weights_format)weights_format;
 	return true;
 }
 
+/* Conv2DOptions field ids. */
+enum {
+	CONV_PADDING,
+	CONV_STRIDE_W,
+	CONV_STRIDE_H,
+	CONV_ACTIVATION,
+	CONV_DILATION_W,
+	CONV_DILATION_H,
+	CONV_QUANTIZED_BIAS_TYPE
+};
+
+static bool decode_conv(options_reader *r, void *params)
+{
+	opver_conv_params *p = params;
+
+	return read_padding(r, CONV_PADDING, &p->padding) &&
+	       read_int32(r, CONV_STRIDE_W, "stride_w", 0, &p->stride_width) &&
+	       read_int32(r, CONV_STRIDE_H, "stride_h", 0, &p->stride_height) &&
+	       read_activation(r, CONV_ACTIVATION, &p->activation) &&
+	       read_int32(r, CONV_DILATION_W, "dilation_w_factor", 1,
+			  &p->dilation_width) &&
+	       read_int32(r, CONV_DILATION_H, "dilation_h_factor", 1,
+			  &p->dilation_height) &&
+	       read_tensor_type(r, CONV_QUANTIZED_BIAS_TYPE,
+				"quantized_bias_type",
+				&p->quantized_bias_type);
+}
+
+/* DepthwiseConv2DOptions field ids. */
+enum {
+	DW_PADDING,
+	DW_STRIDE_W,
+	DW_STRIDE_H,
+	DW_DEPTH_MULTIPLIER,
+	DW_ACTIVATION,
+	DW_DILATION_W,
+	DW_DILATION_H
+};
+
+static bool decode_depthwise_conv(options_reader *r, void *params)
+{
+	opver_depthwise_conv_params *p = params;
+
+	return read_padding(r, DW_PADDING, &p->padding) &&
+	       read_int32(r, DW_STRIDE_W, "stride_w", 0, &p->stride_width) &&
+	       read_int32(r, DW_STRIDE_H, "stride_h", 0, &p->stride_height) &&
+	       read_int32(r, DW_DEPTH_MULTIPLIER, "depth_multiplier", 0,
+			  &p->depth_multiplier) &&
+	       read_activation(r, DW_ACTIVATION, &p->activation) &&
+	       read_int32(r, DW_DILATION_W, "dilation_w_factor", 1,
+			  &p->dilation_width) &&
+	       read_int32(r, DW_DILATION_H, "dilation_h_factor", 1,
+			  &p->dilation_height);
+}
+
+/* Pool2DOptions field ids. */
+enum {
+	POOL_PADDING,
+	POOL_STRIDE_W,
+	POOL_STRIDE_H,
+	POOL_FILTER_W,
+	POOL_FILTER_H,
+	POOL_ACTIVATION
+};
+
+static bool decode_pool(options_reader *r, void *params)
+{
+	opver_pool_params *p = params;
+
+	return read_padding(r, POOL_PADDING, &p->padding) &&
+	       read_int32(r, POOL_STRIDE_W, "stride_w", 0, &p->stride_width) &&
+	       read_int32(r, POOL_STRIDE_H, "stride_h", 0, &p->stride_height) &&
+	       read_int32(r, POOL_FILTER_W, "filter_width", 0,
+			  &p->filter_width) &&
+	       read_int32(r, POOL_FILTER_H, "filter_height", 0,
+			  &p->filter_height) &&
+	       read_activation(r, POOL_ACTIVATION, &p->activation);
+}
+
+/* SoftmaxOptions field ids. */
+enum { SOFTMAX_BETA };
+
+static bool decode_softmax(options_reader *r, void *params)
+{
+	opver_softmax_params *p = params;
+
+	if (!opver__fb_float(r->fb, r->table, SOFTMAX_BETA, "beta", 0.0f,
+			     &p->beta)) {
+		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
+		return false;
+	}
+	return true;
+}
+
+/* AddOptions field ids. */
+enum { ADD_ACTIVATION, ADD_POT_SCALE_INT16 };
+
+static bool decode_add(options_reader *r, void *params)
+{
+	opver_add_params *p = params;
+
+	if (!read_activation(r, ADD_ACTIVATION, &p->activation))
+		return false;
+	if (!opver__fb_bool(r->fb, r->table, ADD_POT_SCALE_INT16,
+			    "pot_scale_int16", true, &p->pot_scale_int16)) {
+		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
+		return false;
+	}
+	return true;
+}
+
+/* MulOptions field ids. */
+enum { MUL_ACTIVATION };
+
+static bool decode_mul(options_reader *r, void *params)
+{
+	opver_mul_params *p = params;
+
+	return read_activation(r, MUL_ACTIVATION, &p->activation);
+}
+
+/* ReshapeOptions field ids. */
+enum { RESHAPE_NEW_SHAPE };
+
+static bool decode_reshape(options_reader *r, void *params)
+{
+	opver_reshape_params *p = params;
+	opver__fb_vector shape;
+
+	if (!opver__fb_vector_field(r->fb, r->table, RESHAPE_NEW_SHAPE,
+				    "new_shape", 4, &shape) ||
+	    (shape.length <= OPVER_RESHAPE_MAX_DIMS &&
+	     !opver__fb_vector_int32(r->fb, &shape, "new_shape", p->dims))) {
+		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
+		return false;
+	}
+	if (shape.length > OPVER_RESHAPE_MAX_DIMS) {
+		opver__error(r->reporter,
+			     "%s: new_shape has %u dimensions; at most %d are supported",
+			     r->where, shape.length, OPVER_RESHAPE_MAX_DIMS);
+		return false;
+	}
+	p->num_dims = (int32_t)shape.length;
+	return true;
+}
+
+/* Ops whose options table carries nothing: the struct-less entries below
+ * still check that a given table is of the right union type. */
+static bool decode_nothing(options_reader *r, void *params)
+{
+	(void)r;
+	(void)params;
+	return true;
+}
+
 /*
- * Ops with a parameter struct.  options_type is the op's member of the
- * BuiltinOptions union, numbered as in TFLite's schema.
+ * Ops with options.  options_type is the op's member of the BuiltinOptions
+ * union, numbered as in TFLite's schema; size 0 means the op has no
+ * parameter struct.
  */
 static const struct op_params_entry {
 	int32_t op;
@@ -90,8 +291,28 @@ static const struct op_params_entry {
 	size_t size;
 	decode_fn decode;
 } entries[] = {
+	{ OPVER_OP_CONV_2D, 1, "Conv2DOptions", sizeof(opver_conv_params),
+	  decode_conv },
+	{ OPVER_OP_DEPTHWISE_CONV_2D, 2, "DepthwiseConv2DOptions",
+	  sizeof(opver_depthwise_conv_params), decode_depthwise_conv },
+	{ OPVER_OP_AVERAGE_POOL_2D, 5, "Pool2DOptions",
+	  sizeof(opver_pool_params), decode_pool },
+	{ OPVER_OP_MAX_POOL_2D, 5, "Pool2DOptions", sizeof(opver_pool_params),
+	  decode_pool },
+	{ OPVER_OP_L2_POOL_2D, 5, "Pool2DOptions", sizeof(opver_pool_params),
+	  decode_pool },
 	{ OPVER_OP_FULLY_CONNECTED, 8, "FullyConnectedOptions",
 	  sizeof(opver_fully_connected_params), decode_fully_connected },
+	{ OPVER_OP_SOFTMAX, 9, "SoftmaxOptions", sizeof(opver_softmax_params),
+	  decode_softmax },
+	{ OPVER_OP_ADD, 11, "AddOptions", sizeof(opver_add_params),
+	  decode_add },
+	{ OPVER_OP_RESHAPE, 17, "ReshapeOptions",
+	  sizeof(opver_reshape_params), decode_reshape },
+	{ OPVER_OP_MUL, 21, "MulOptions", sizeof(opver_mul_params),
+	  decode_mul },
+	{ OPVER_OP_DEQUANTIZE, 38, "DequantizeOptions", 0, decode_nothing },
+	{ OPVER_OP_QUANTIZE, 89, "QuantizeOptions", 0, decode_nothing },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,
@@ -119,6 +340,8 @@ opver_status opver__op_params_decode(opver__fb *fb, int32_t op,
 			     entry->options_name, entry->options_type);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
+	if (entry->size == 0)
+		return OPVER_OK;
 	p = calloc(1, entry->size);
 	if (p == NULL) {
 		opver__error(reporter, "%s: out of memory for parameters",

@@ -266,6 +266,15 @@ typedef enum opver_fc_weights_format {
 	OPVER_FC_WEIGHTS_SHUFFLED4x16INT8 = 1
 } opver_fc_weights_format;
 
+/*
+ * Parameter structs, one per op that has options, filled by the core from
+ * the node's builtin options.  Every field has the default the .tflite
+ * schema gives it, used when the model omits it; the comment on a field
+ * names the op version that introduced its non-default values.  Structs are
+ * append-only: a kernel checks params_size before reading a later field
+ * (see REF_PARAM_PRESENT in the reference plugin for one way).
+ */
+
 /* FULLY_CONNECTED: inputs (input, weights, optional bias), one output. */
 typedef struct opver_fully_connected_params {
 	opver_activation activation;
@@ -276,7 +285,82 @@ typedef struct opver_fully_connected_params {
 	/* Version 9 (hybrid kernels): quantize inputs asymmetrically; default
 	 * false. */
 	bool asymmetric_quantize_inputs;
+	/* Version 11 (int16 activations): the bias type the quantizer chose,
+	 * OPVER_TYPE_INT32 or OPVER_TYPE_INT64; 0 (FLOAT32) when unset. */
+	opver_type quantized_bias_type;
 } opver_fully_connected_params;
+
+/* CONV_2D: inputs (input [N,H,W,C], filter [O,KH,KW,C/groups], optional
+ * bias [O]), one output [N,OH,OW,O]. */
+typedef struct opver_conv_params {
+	opver_padding padding;
+	int32_t stride_width;
+	int32_t stride_height;
+	opver_activation activation;
+	/* Dilation predates versioning; default 1. */
+	int32_t dilation_width;
+	int32_t dilation_height;
+	/* Version 8 (int16 activations): bias type as in FULLY_CONNECTED. */
+	opver_type quantized_bias_type;
+} opver_conv_params;
+
+/* DEPTHWISE_CONV_2D: inputs (input [N,H,W,C], filter [1,KH,KW,C*M],
+ * optional bias [C*M]), one output [N,OH,OW,C*M]. */
+typedef struct opver_depthwise_conv_params {
+	opver_padding padding;
+	int32_t stride_width;
+	int32_t stride_height;
+	/* M, output channels per input channel.  Redundant with the filter's
+	 * shape, and 0 in some files; kernels derive it from the shapes. */
+	int32_t depth_multiplier;
+	opver_activation activation;
+	/* Version 2 when either is not 1; default 1. */
+	int32_t dilation_width;
+	int32_t dilation_height;
+} opver_depthwise_conv_params;
+
+/* AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D: one input [N,H,W,C], one
+ * output. */
+typedef struct opver_pool_params {
+	opver_padding padding;
+	int32_t stride_width;
+	int32_t stride_height;
+	int32_t filter_width;
+	int32_t filter_height;
+	opver_activation activation;
+} opver_pool_params;
+
+/* SOFTMAX: one input, one output, along the last dimension. */
+typedef struct opver_softmax_params {
+	/* Default 0, as the schema says (converters always write it). */
+	float beta;
+} opver_softmax_params;
+
+/* ADD: two inputs, broadcast, one output. */
+typedef struct opver_add_params {
+	opver_activation activation;
+	/* Version 3 when false for int16: scales need not be powers of two.
+	 * Default true. */
+	bool pot_scale_int16;
+} opver_add_params;
+
+/* MUL: two inputs, broadcast, one output. */
+typedef struct opver_mul_params {
+	opver_activation activation;
+} opver_mul_params;
+
+/* The most dimensions a RESHAPE's new_shape option can list. */
+#define OPVER_RESHAPE_MAX_DIMS 8
+
+/* RESHAPE: input, optional shape tensor (int32, takes precedence), one
+ * output. */
+typedef struct opver_reshape_params {
+	/* Entries of new_shape; 0 when the option is absent (the shape then
+	 * comes from the second input or the output tensor). */
+	int32_t num_dims;
+	/* Up to one entry may be -1: inferred from the element count. */
+	int32_t dims[OPVER_RESHAPE_MAX_DIMS];
+} opver_reshape_params;
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,7 @@
 #include <math.h>
 
 #include "kernels.h"
+#include "node_checks.h"
 #include "quantization.h"
 
 enum { FC_INPUT = 0, FC_WEIGHTS = 1, FC_BIAS = 2 };
@@ -104,17 +105,6 @@ static const opver_tensor *fc_bias(const opver_node *node)
 	return node->num_inputs > FC_BIAS ? node->inputs[FC_BIAS] : NULL;
 }
 
-static opver_status fc_expect_type(const opver_host *host, const char *role,
-				   const opver_tensor *tensor, opver_type type)
-{
-	if (tensor->type == type)
-		return OPVER_OK;
-	host->report_error(host, "%s '%s' has type %s; this kernel takes %s",
-			   role, tensor->name, ref_type_name(tensor->type),
-			   ref_type_name(type));
-	return OPVER_ERROR_UNSUPPORTED;
-}
-
 /* Collects the node's tensors and checks their count and types: `data` for
  * input, weights and output, `bias_type` for the optional bias. */
 static opver_status fc_get_tensors(const opver_host *host,
@@ -140,13 +130,13 @@ static opver_status fc_get_tensors(const opver_host *host,
 				   "the input, weights and output are required; only the bias may be omitted");
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	status = fc_expect_type(host, "input", t->input, data);
+	status = ref_expect_type(host, "input", t->input, data);
 	if (status == OPVER_OK)
-		status = fc_expect_type(host, "weights", t->weights, data);
+		status = ref_expect_type(host, "weights", t->weights, data);
 	if (status == OPVER_OK && t->bias != NULL)
-		status = fc_expect_type(host, "bias", t->bias, bias_type);
+		status = ref_expect_type(host, "bias", t->bias, bias_type);
 	if (status == OPVER_OK)
-		status = fc_expect_type(host, "output", t->output, data);
+		status = ref_expect_type(host, "output", t->output, data);
 	return status;
 }
 

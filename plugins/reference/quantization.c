@@ -193,3 +193,144 @@ opver_status ref_per_tensor_quantization(const opver_host *host,
 	*zero_point = (int32_t)quant->zero_point[0];
 	return OPVER_OK;
 }
+
+/* Checks one filter scale and zero point; `channel` -1 for per tensor. */
+static opver_status check_filter_channel(const opver_host *host,
+					 const opver_tensor *filter,
+					 int32_t channel, int32_t index,
+					 bool symmetric)
+{
+	const float scale = filter->quant.scale[index];
+
+	if (!isfinite(scale) || !(scale > 0.0f)) {
+		host->report_error(host,
+				   "filter '%s' has scale %g for channel %d; a scale must be finite and positive",
+				   filter->name, (double)scale, (int)channel);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	if (symmetric && filter->quant.zero_point[index] != 0) {
+		host->report_error(host,
+				   "filter '%s' has zero point %lld for channel %d; filters quantized per channel must be symmetric (zero point 0)",
+				   filter->name,
+				   (long long)filter->quant.zero_point[index],
+				   (int)channel);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	return OPVER_OK;
+}
+
+opver_status ref_filter_scales_check(const opver_host *host,
+				     const opver_tensor *filter, int32_t axis,
+				     int32_t channels)
+{
+	const opver_quantization *quant = &filter->quant;
+	opver_status status = OPVER_OK;
+
+	if (quant->count == 1)
+		return check_filter_channel(host, filter, -1, 0, true);
+	if (quant->count != channels || quant->axis != axis) {
+		host->report_error(host,
+				   "filter '%s' has %d scales along axis %d; it needs one scale, or %d along axis %d (one per output channel)",
+				   filter->name, (int)quant->count,
+				   (int)quant->axis, (int)channels, (int)axis);
+		return quant->count == 0 ? OPVER_ERROR_INVALID_MODEL
+					 : OPVER_ERROR_UNSUPPORTED;
+	}
+	for (int32_t c = 0; c < channels && status == OPVER_OK; c++)
+		status = check_filter_channel(host, filter, c, c, true);
+	return status;
+}
+
+opver_status ref_channel_rescales(const opver_host *host,
+				  const opver_tensor *filter, int32_t axis,
+				  int32_t channels, float input_scale,
+				  float output_scale, int32_t *multipliers,
+				  int *shifts)
+{
+	const bool per_tensor = filter->quant.count == 1;
+	opver_status status;
+
+	if (per_tensor) {
+		/* Per-tensor filters may be asymmetric (the kernel then
+		 * subtracts the zero point); only the scale is checked. */
+		status = check_filter_channel(host, filter, -1, 0, false);
+	} else {
+		status = ref_filter_scales_check(host, filter, axis, channels);
+	}
+	if (status != OPVER_OK)
+		return status;
+	for (int32_t c = 0; c < channels; c++) {
+		const double rescale = (double)input_scale *
+				       (double)ref_filter_scale(filter, c) /
+				       (double)output_scale;
+
+		ref_quantize_multiplier(rescale, &multipliers[c], &shifts[c]);
+		if (shifts[c] > 30) {
+			host->report_error(host,
+					   "channel %d: input scale x filter scale / output scale is %g; rescale factors of 2^31 and more are not supported",
+					   (int)c, rescale);
+			return OPVER_ERROR_UNSUPPORTED;
+		}
+	}
+	return OPVER_OK;
+}
+
+void ref_quantize_floats_symmetric(const float *values, size_t count,
+				   int8_t *quantized, float *scale)
+{
+	float range = 0.0f;
+
+	for (size_t i = 0; i < count; i++)
+		range = fmaxf(range, fabsf(values[i]));
+	if (range == 0.0f) {
+		for (size_t i = 0; i < count; i++)
+			quantized[i] = 0;
+		*scale = 1.0f;
+		return;
+	}
+	*scale = range / 127.0f;
+	for (size_t i = 0; i < count; i++) {
+		const float q = roundf(values[i] * (127.0f / range));
+
+		quantized[i] = (int8_t)fminf(127.0f, fmaxf(-127.0f, q));
+	}
+}
+
+void ref_quantize_floats_asymmetric(const float *values, size_t count,
+				    int8_t *quantized, float *scale,
+				    int32_t *zero_point)
+{
+	float low = 0.0f, high = 0.0f;
+	double step, from_min, from_max, zero;
+
+	for (size_t i = 0; i < count; i++) {
+		low = fminf(low, values[i]);
+		high = fmaxf(high, values[i]);
+	}
+	if (low == high) {
+		for (size_t i = 0; i < count; i++)
+			quantized[i] = 0;
+		*scale = 1.0f;
+		*zero_point = 0;
+		return;
+	}
+	step = ((double)high - (double)low) / 255.0;
+	/* The zero point from whichever end loses less to rounding, nudged
+	 * onto the integer grid as TFLite's AsymmetricQuantizeFloats. */
+	from_min = -128.0 - (double)low / step;
+	from_max = 127.0 - (double)high / step;
+	zero = fabs(-128.0) + fabs((double)low / step) <
+			       fabs(127.0) + fabs((double)high / step) ?
+		       from_min :
+		       from_max;
+	*zero_point = zero <= -128.0 ? -128 :
+		      zero >= 127.0  ? 127 :
+				       (int32_t)round(zero);
+	*scale = (float)step;
+	for (size_t i = 0; i < count; i++) {
+		const double q = round((double)*zero_point +
+				       (double)values[i] / step);
+
+		quantized[i] = (int8_t)fmin(127.0, fmax(-128.0, q));
+	}
+}

@@ -15,6 +15,7 @@
 #define OPVER_REFERENCE_QUANTIZATION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <opver/plugin.h>
@@ -63,6 +64,57 @@ opver_status ref_per_tensor_quantization(const opver_host *host,
 					 const char *role,
 					 const opver_tensor *tensor,
 					 float *scale, int32_t *zero_point);
+
+/*
+ * The per-channel rescale of a convolution-like op: for each of `channels`
+ * output channels, input_scale * filter_scale[c] / output_scale (in
+ * double, as TFLite's PopulateConvolutionQuantizationParams) as a
+ * multiplier and shift.  The filter is quantized per tensor (one scale for
+ * every channel) or per channel along `axis` with exactly `channels`
+ * scales; its zero points must be 0 when per channel.  Reports and fails
+ * otherwise, or when a rescale is 2^31 or more.  multipliers and shifts
+ * are the caller's, `channels` entries each.
+ */
+opver_status ref_channel_rescales(const opver_host *host,
+				  const opver_tensor *filter, int32_t axis,
+				  int32_t channels, float input_scale,
+				  float output_scale, int32_t *multipliers,
+				  int *shifts);
+
+/*
+ * The scale of `filter` for output channel `channel`: its only scale when
+ * quantized per tensor, else scale[channel].  The filter's quantization
+ * must have been checked (ref_channel_rescales or
+ * ref_filter_scales_check).
+ */
+static inline float ref_filter_scale(const opver_tensor *filter,
+				     int32_t channel)
+{
+	return filter->quant.count == 1 ? filter->quant.scale[0]
+					: filter->quant.scale[channel];
+}
+
+/*
+ * Checks the filter of a hybrid op (float activations, int8 filter):
+ * symmetric (zero points 0), one finite positive scale or one per channel
+ * along `axis` (`channels` of them).
+ */
+opver_status ref_filter_scales_check(const opver_host *host,
+				     const opver_tensor *filter, int32_t axis,
+				     int32_t channels);
+
+/*
+ * Quantizes `count` floats to int8 the way TFLite's hybrid kernels quantize
+ * their activations on the fly.  Symmetric: scale = max|x| / 127, values in
+ * [-127, 127], *zero_point 0.  Asymmetric: the range [min(x, 0), max(x, 0)]
+ * onto [-128, 127] with a nudged zero point.  An all-zero input gives
+ * zeros with scale 1.
+ */
+void ref_quantize_floats_symmetric(const float *values, size_t count,
+				   int8_t *quantized, float *scale);
+void ref_quantize_floats_asymmetric(const float *values, size_t count,
+				    int8_t *quantized, float *scale,
+				    int32_t *zero_point);
 
 /* ------------------------------------------------------------- invoke time */
 
