@@ -58,7 +58,7 @@ typedef struct opver__op_signature {
  * MUL, QUANTIZE and DEQUANTIZE (1 for every other op, as TFLite's default
  * and for CUSTOM).  Writes to `reason` (reason_size bytes, always
  * NUL-terminated) one line saying which tensor type or parameter decided
- * it, e.g. "int8 input and filter with int8 output".  A signature missing
+ * it, e.g. "int8 input and filter, int8 output".  A signature missing
  * a tensor a rule looks at gives 1 with a reason saying so.
  */
 int32_t opver__op_required_version(const opver__op_signature *sig,
@@ -81,7 +81,9 @@ int opver__compare_runtime_versions(const char *a, const char *b);
 /*
  * Fills sig and tensors (the caller's, node->num_inputs + num_outputs
  * entries) from node `node_index` of `graph`: tensors[0 ..] are the
- * inputs, then the outputs.
+ * inputs, then the outputs.  An omitted input (index -1) keeps its entry,
+ * with type -1; is_sparse is always false, as the model reader rejects
+ * sparse tensors.
  */
 void opver__op_signature_from_graph(const opver__graph *graph,
 				    int32_t node_index,
