@@ -153,8 +153,8 @@ static bool scale_per_slice(const opver__tensor_signature *t, int32_t axis)
 }
 
 /*
- * CONV_2D's grouped convolution: the filter sees fewer input channels
- * than the input has.  TFLite compares dimension 3 of any input with a
+ * CONV_2D's grouped convolution: the filter's input channels are not
+ * the input's (each group sees a share of them).  TFLite compares dimension 3 of any input with a
  * shape; a tensor of rank below 4 is no convolution it could run, so it
  * counts as not grouped here rather than being read past its shape.
  */
@@ -269,6 +269,9 @@ static int32_t fully_connected_version(const opver__op_signature *sig,
 		      OPVER_TYPE_INT16))
 		return decided(why, 13,
 			       "int4 weights with int16 input and output");
+	/* More than one scale, as tensorflow/lite/tools/versioning asks; the
+	 * copy under compiler/mlir drops that test, which would call the
+	 * single scale of a one-unit layer per-channel. */
 	if (types_are(sig, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
 		      OPVER_TYPE_FLOAT32) &&
 	    weights->quant_count > 1 && scale_per_slice(weights, 0))
@@ -312,7 +315,8 @@ static int32_t fully_connected_version(const opver__op_signature *sig,
 }
 
 /* AVERAGE_POOL_2D and MAX_POOL_2D share their rule. */
-static int32_t pool_version(const opver__op_signature *sig, const reason_buffer *why)
+static int32_t pool_version(const opver__op_signature *sig,
+			    const reason_buffer *why)
 {
 	if (!has_tensors(sig, 1, 1, why))
 		return 1;
@@ -340,7 +344,8 @@ static int32_t softmax_version(const opver__op_signature *sig,
  * TFLite's input_quantized is input 0 having a quantization table at all:
  * an int16 ADD without one is plain integer addition (version 5).
  */
-static int32_t add_version(const opver__op_signature *sig, const reason_buffer *why)
+static int32_t add_version(const opver__op_signature *sig,
+			   const reason_buffer *why)
 {
 	const opver__tensor_signature *input;
 
@@ -397,7 +402,8 @@ static float mul_rescale(const opver__op_signature *sig)
 	return a->scale[0] * b->scale[0] / out->scale[0];
 }
 
-static int32_t mul_version(const opver__op_signature *sig, const reason_buffer *why)
+static int32_t mul_version(const opver__op_signature *sig,
+			   const reason_buffer *why)
 {
 	int32_t type;
 	float rescale;

@@ -55,7 +55,9 @@ static bool is_integer(int32_t type)
 static opver__tensor_signature tensor(int32_t type, int32_t rank,
 				      const int32_t *dims)
 {
-	opver__tensor_signature t = { .type = type, .rank = rank, .dims = dims };
+	opver__tensor_signature t = {
+		.type = type, .rank = rank, .dims = dims
+	};
 
 	if (is_integer(type)) {
 		t.has_quantization = true;
@@ -298,6 +300,19 @@ Test(conv_2d, input_without_shape_is_not_grouped)
 		     OPVER_TYPE_FLOAT32);
 	n.inputs[0].rank = 0;
 	n.inputs[0].dims = NULL;
+	expect(CONV(&n, conv_params), 1, "float32 tensors");
+}
+
+Test(conv_2d, input_of_rank_below_4_is_not_read_past_its_shape)
+{
+	test_node n;
+
+	/* litert_test_model_versioned_ops has such a CONV_2D: TFLite would
+	 * read dimension 3 of a rank-1 shape. */
+	conv_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		     OPVER_TYPE_FLOAT32);
+	n.inputs[0] = TENSOR(FLOAT32, vector_1);
+	n.inputs[1] = TENSOR(FLOAT32, vector_2);
 	expect(CONV(&n, conv_params), 1, "float32 tensors");
 }
 
