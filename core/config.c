@@ -180,12 +180,15 @@ static opver_status set_opver_key(parser *p, const char *key,
 	if (strcmp(key, "strict") == 0) {
 		if (!parse_bool(value, &config->strict))
 			bad_bool(p, key, value);
+	} else if (strcmp(key, "strict_versions") == 0) {
+		if (!parse_bool(value, &config->strict_versions))
+			bad_bool(p, key, value);
 	} else if (strcmp(key, "log_level") == 0) {
 		if (!parse_log_level(value, &config->log_level))
 			bad_line(p, "log_level = '%s' is not one of error, warning, info, debug",
 				 value);
 	} else {
-		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, log_level)",
+		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, strict_versions, log_level)",
 			 key);
 	}
 	return OPVER_OK;

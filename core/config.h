@@ -3,6 +3,9 @@
  *
  *   [opver]         plugin_path = DIR[:DIR...]   every *.so in them loads
  *                   strict = true|false          refuse version fallback
+ *                   strict_versions = true|false resolve each node at the
+ *                                                larger of its stored and
+ *                                                required version
  *                   log_level = error|warning|info|debug
  *   [plugin.NAME]   library = /abs/path.so | file name in plugin_path
  *                   priority = INTEGER           overrides kernel defaults
@@ -48,6 +51,7 @@ typedef struct opver__config {
 	char **plugin_path;           /* owned; num_plugin_path directories */
 	size_t num_plugin_path;
 	bool strict;
+	bool strict_versions;
 	opver_log_level log_level;    /* default OPVER_LOG_WARNING */
 	opver__plugin_config *plugins; /* owned; in file order */
 	size_t num_plugins;

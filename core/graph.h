@@ -41,6 +41,10 @@ typedef struct opver__graph_node {
 	int32_t op;               /* opver_op */
 	const char *custom_name;  /* borrowed from the mapping; CUSTOM only */
 	int32_t version;          /* stored version; 1 when absent */
+	/* The version TFLite's rules require of the node (op_version.h), and
+	 * why: one line, owned. */
+	int32_t required_version;
+	char *version_reason;
 	int32_t num_inputs;
 	int32_t *inputs;          /* owned; tensor indices, -1 = omitted */
 	int32_t num_outputs;
@@ -64,6 +68,10 @@ typedef struct opver__graph {
 	int32_t *outputs;               /* owned; tensor indices */
 	/* The "min_runtime_version" metadata, owned; NULL when absent. */
 	char *min_runtime_version;
+	/* The first TFLite release that runs every node at the larger of its
+	 * stored and required version (op_version.h); static storage, NULL
+	 * when no node's op is in TFLite's table. */
+	const char *computed_runtime_version;
 } opver__graph;
 
 #endif /* OPVER_CORE_GRAPH_H */

@@ -55,6 +55,8 @@ struct opver_interpreter {
 	uint8_t *arena;                         /* owned */
 	size_t arena_bytes;
 	size_t naive_bytes;
+	/* Created with inspect_only: nodes bound (or not), nothing prepared. */
+	bool inspect_only;
 };
 
 /* Tensors as kernels see them; activations get their data after planning. */
@@ -144,7 +146,7 @@ static opver_status build_nodes(opver_interpreter *it)
 }
 
 /* Binds every node no delegate took; reports every failure before
- * returning the first. */
+ * returning the first.  An unresolved node keeps a NULL binding. */
 static opver_status resolve_nodes(opver_interpreter *it)
 {
 	opver_status result = OPVER_OK;
@@ -166,6 +168,7 @@ static opver_status resolve_nodes(opver_interpreter *it)
 		}
 		status = opver__resolve_node(&it->runtime->registry, it->graph,
 					     n, it->runtime->strict,
+					     it->runtime->strict_versions,
 					     &it->runtime->reporter,
 					     &state->binding);
 		if (status != OPVER_OK) {
@@ -331,14 +334,35 @@ static opver_status prepare_all(opver_interpreter *it)
 	return status;
 }
 
+OPVER_API void opver_interpreter_options_init(opver_interpreter_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	options->struct_size = sizeof(*options);
+}
+
 OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 						const opver_model *model,
 						opver_interpreter **out)
 {
+	return opver_interpreter_create_with_options(runtime, model, NULL, out);
+}
+
+OPVER_API opver_status opver_interpreter_create_with_options(
+	opver_runtime *runtime, const opver_model *model,
+	const opver_interpreter_options *options, opver_interpreter **out)
+{
+	opver_interpreter_options given;
 	opver_interpreter *it;
 	opver_status status;
 
 	*out = NULL;
+	/* Fields past the caller's struct_size keep their defaults. */
+	opver_interpreter_options_init(&given);
+	if (options != NULL)
+		memcpy(&given, options,
+		       options->struct_size < sizeof(given) ?
+			       options->struct_size :
+			       sizeof(given));
 	it = calloc(1, sizeof(*it));
 	if (it == NULL)
 		return OPVER_ERROR_NOMEM;
@@ -356,6 +380,12 @@ OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 						 &it->host, &it->delegation);
 	if (status == OPVER_OK)
 		status = resolve_nodes(it);
+	if (given.inspect_only &&
+	    (status == OPVER_OK || status == OPVER_ERROR_UNRESOLVED)) {
+		it->inspect_only = true;
+		*out = it;
+		return OPVER_OK;
+	}
 	if (status == OPVER_OK)
 		status = plan_arena(it);
 	if (status == OPVER_OK)
@@ -418,6 +448,11 @@ OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 	opver__host *host = &it->host;
 	opver_status status = OPVER_OK;
 
+	if (it->inspect_only) {
+		opver__error(&it->runtime->reporter,
+			     "this interpreter was created for inspection only; create another to run the model");
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
 	for (int32_t n = 0; n < it->graph->num_nodes && status == OPVER_OK; n++) {
 		node_state *state = &it->nodes[n];
 		uint64_t start = now_ns();
@@ -490,6 +525,8 @@ OPVER_API opver_status opver_interpreter_node_info(const opver_interpreter *it,
 	info->op = state->node.op;
 	info->custom_name = state->node.custom_name;
 	info->version = state->node.version;
+	info->required_version = it->graph->nodes[index].required_version;
+	info->version_reason = it->graph->nodes[index].version_reason;
 	info->num_inputs = it->graph->nodes[index].num_inputs;
 	info->input_types = state->input_types;
 	if (state->partition >= 0) {
@@ -500,7 +537,7 @@ OPVER_API opver_status opver_interpreter_node_info(const opver_interpreter *it,
 		info->delegate = partition->plugin->delegate.name;
 		info->total_ns = partition->total_ns;
 		info->invocations = partition->invocations;
-	} else {
+	} else if (state->binding.chosen != NULL) {
 		info->plugin = state->binding.chosen->plugin->config_name;
 		info->kernel = state->binding.chosen->kernel->name;
 		info->fallback = state->binding.preferred != NULL;

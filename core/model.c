@@ -1,12 +1,60 @@
-/* model.c - opver_model: a mapped, verified model file. */
+/*
+ * model.c - opver_model: a mapped, verified model file, with the version
+ * TFLite's rules require of each node and the runtime release they add up
+ * to.
+ */
 #include <stdlib.h>
+#include <string.h>
 
 #include "model_reader.h"
+#include "op_version.h"
 #include "runtime.h"
 
 struct opver_model {
 	opver__model_file file;
 };
+
+/* Fills every node's required version and reason, and the graph's computed
+ * runtime version: TFLite's converter writes the release of the highest
+ * (op, version) after raising each stored version to the required one, so
+ * that is what is computed here. */
+static opver_status assign_versions(opver__graph *graph,
+				    const opver__reporter *reporter)
+{
+	for (int32_t n = 0; n < graph->num_nodes; n++) {
+		opver__graph_node *node = &graph->nodes[n];
+		size_t count = (size_t)node->num_inputs +
+			       (size_t)node->num_outputs;
+		opver__tensor_signature *tensors;
+		opver__op_signature sig;
+		char reason[OPVER__VERSION_REASON_SIZE];
+		const char *release;
+
+		tensors = calloc(count > 0 ? count : 1, sizeof(*tensors));
+		if (tensors == NULL)
+			goto nomem;
+		opver__op_signature_from_graph(graph, n, &sig, tensors);
+		node->required_version =
+			opver__op_required_version(&sig, reason, sizeof(reason));
+		free(tensors);
+		node->version_reason = strdup(reason);
+		if (node->version_reason == NULL)
+			goto nomem;
+		release = opver__op_runtime_version(
+			node->op, node->version > node->required_version ?
+					  node->version :
+					  node->required_version);
+		if (release != NULL &&
+		    (graph->computed_runtime_version == NULL ||
+		     opver__compare_runtime_versions(
+			     release, graph->computed_runtime_version) > 0))
+			graph->computed_runtime_version = release;
+	}
+	return OPVER_OK;
+nomem:
+	opver__error(reporter, "out of memory computing op versions");
+	return OPVER_ERROR_NOMEM;
+}
 
 OPVER_API opver_status opver_model_open(opver_runtime *runtime,
 					const char *path, opver_model **out)
@@ -21,6 +69,11 @@ OPVER_API opver_status opver_model_open(opver_runtime *runtime,
 	status = opver__model_file_open(path, &runtime->reporter, &model->file);
 	if (status != OPVER_OK) {
 		free(model);
+		return status;
+	}
+	status = assign_versions(&model->file.graph, &runtime->reporter);
+	if (status != OPVER_OK) {
+		opver_model_close(model);
 		return status;
 	}
 	*out = model;
@@ -38,6 +91,12 @@ OPVER_API void opver_model_close(opver_model *model)
 OPVER_API const char *opver_model_min_runtime_version(const opver_model *model)
 {
 	return model->file.graph.min_runtime_version;
+}
+
+OPVER_API const char *opver_model_computed_runtime_version(
+	const opver_model *model)
+{
+	return model->file.graph.computed_runtime_version;
 }
 
 const opver__graph *opver__model_graph(const opver_model *model)

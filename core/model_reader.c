@@ -967,6 +967,7 @@ void opver__graph_free(opver__graph *graph)
 		free(graph->nodes[i].inputs);
 		free(graph->nodes[i].outputs);
 		free(graph->nodes[i].params);
+		free(graph->nodes[i].version_reason);
 	}
 	free(graph->tensors);
 	free(graph->nodes);

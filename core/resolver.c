@@ -53,9 +53,19 @@ static void describe_plugin_offer(opver__text *text,
 			   opver__node_label(node));
 }
 
+/* The version a node resolves at: the stored one, or with strict_versions
+ * the larger of it and the version TFLite's rules require. */
+static int32_t resolution_version(const opver__graph_node *node,
+				  bool strict_versions)
+{
+	if (strict_versions && node->required_version > node->version)
+		return node->required_version;
+	return node->version;
+}
+
 static void report_unresolved(const opver__registry *registry,
 			      const opver__graph *graph, int32_t node_index,
-			      const opver__reporter *reporter)
+			      int32_t version, const opver__reporter *reporter)
 {
 	const opver__graph_node *node = &graph->nodes[node_index];
 	char buffer[1024];
@@ -63,9 +73,14 @@ static void report_unresolved(const opver__registry *registry,
 
 	opver__text_init(&text, buffer, sizeof(buffer));
 	opver__text_append(&text,
-			   "node %d (%s): the model needs %s version %d for tensor types ",
-			   node_index, opver__node_label(node), opver__node_label(node),
-			   node->version);
+			   "node %d (%s): the model needs %s version %d",
+			   node_index, opver__node_label(node),
+			   opver__node_label(node), version);
+	if (version != node->version)
+		opver__text_append(&text,
+				   " (stored as %d; strict_versions uses the version TFLite's rules require: %s)",
+				   node->version, node->version_reason);
+	opver__text_append(&text, " for tensor types ");
 	format_node_types(&text, graph, node);
 	opver__text_append(&text, ", and no loaded kernel handles it.");
 	if (registry->num_plugins == 0)
@@ -75,13 +90,13 @@ static void report_unresolved(const opver__registry *registry,
 				      node);
 	opver__text_append(&text,
 			   " Install or enable a plugin whose %s kernel handles version %d.",
-			   opver__node_label(node), node->version);
+			   opver__node_label(node), version);
 	opver__error(reporter, "%s", buffer);
 }
 
 static void report_fallback(const opver__graph *graph, int32_t node_index,
-			    const opver__binding *binding, bool strict,
-			    const opver__reporter *reporter)
+			    int32_t version, const opver__binding *binding,
+			    bool strict, const opver__reporter *reporter)
 {
 	const opver__graph_node *node = &graph->nodes[node_index];
 	const opver__registered_kernel *preferred = binding->preferred;
@@ -89,7 +104,7 @@ static void report_fallback(const opver__graph *graph, int32_t node_index,
 
 	opver__report(reporter, strict ? OPVER_LOG_ERROR : OPVER_LOG_WARNING,
 		      "node %d (%s v%d): preferred plugin '%s' (priority %d) handles %s versions %d-%d only; %s kernel '%s' of plugin '%s' (priority %d)",
-		      node_index, opver__node_label(node), node->version,
+		      node_index, opver__node_label(node), version,
 		      preferred->plugin->config_name, preferred->priority,
 		      opver__node_label(node), preferred->kernel->min_version,
 		      preferred->kernel->max_version,
@@ -102,10 +117,12 @@ static void report_fallback(const opver__graph *graph, int32_t node_index,
 opver_status opver__resolve_node(const opver__registry *registry,
 				 const opver__graph *graph,
 				 int32_t node_index, bool strict,
+				 bool strict_versions,
 				 const opver__reporter *reporter,
 				 opver__binding *binding)
 {
 	const opver__graph_node *node = &graph->nodes[node_index];
+	const int32_t version = resolution_version(node, strict_versions);
 	const opver__registered_kernel *preferred = NULL;
 
 	memset(binding, 0, sizeof(*binding));
@@ -119,19 +136,21 @@ opver_status opver__resolve_node(const opver__registry *registry,
 			continue;
 		if (preferred == NULL)
 			preferred = entry;
-		if (node->version >= entry->kernel->min_version &&
-		    node->version <= entry->kernel->max_version) {
+		if (version >= entry->kernel->min_version &&
+		    version <= entry->kernel->max_version) {
 			binding->chosen = entry;
 			break;
 		}
 	}
 	if (binding->chosen == NULL) {
-		report_unresolved(registry, graph, node_index, reporter);
+		report_unresolved(registry, graph, node_index, version,
+				  reporter);
 		return OPVER_ERROR_UNRESOLVED;
 	}
 	if (binding->chosen->plugin != preferred->plugin) {
 		binding->preferred = preferred;
-		report_fallback(graph, node_index, binding, strict, reporter);
+		report_fallback(graph, node_index, version, binding, strict,
+				reporter);
 		if (strict) {
 			memset(binding, 0, sizeof(*binding));
 			return OPVER_ERROR_UNRESOLVED;

@@ -25,13 +25,15 @@ typedef struct opver__binding {
 } opver__binding;
 
 /*
- * Resolves node `node_index` of `graph`.  OPVER_ERROR_UNRESOLVED, after one
- * reported message, when no kernel handles it or strict mode refuses the
- * only fallback.
+ * Resolves node `node_index` of `graph` at its stored version, or with
+ * strict_versions at the larger of that and its required version.
+ * OPVER_ERROR_UNRESOLVED, after one reported message, when no kernel
+ * handles it or strict mode refuses the only fallback.
  */
 opver_status opver__resolve_node(const opver__registry *registry,
 				 const opver__graph *graph,
 				 int32_t node_index, bool strict,
+				 bool strict_versions,
 				 const opver__reporter *reporter,
 				 opver__binding *binding);
 

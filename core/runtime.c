@@ -82,6 +82,8 @@ OPVER_API opver_status opver_runtime_create(const opver_runtime_options *options
 	if (options->log_level < 0)
 		runtime->reporter.level = runtime->config.log_level;
 	runtime->strict = options->strict || runtime->config.strict;
+	runtime->strict_versions = options->strict_versions ||
+				   runtime->config.strict_versions;
 
 	status = load_plugins(runtime);
 	if (status != OPVER_OK)

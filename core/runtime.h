@@ -19,6 +19,8 @@ struct opver_runtime {
 	opver__host host;
 	opver__config config;
 	bool strict;
+	/* Resolve at max(stored, required) version (op_version.h). */
+	bool strict_versions;
 	opver__plugin *plugins;     /* owned; num_plugins loaded plugins */
 	size_t num_plugins;
 	opver__registry registry;

@@ -84,8 +84,8 @@ Test(config, reads_every_key)
 			      "[opver]\n"
 			      "plugin_path = /opt/a:/opt/b\n"
 			      "strict = yes\n"
+			      "strict_versions = true\n"
 			      "log_level = debug\n"
-			      "\n"
 			      "[plugin.fast]\n"
 			      "library = /opt/fast.so\n"
 			      "priority = -2147483648\n"
@@ -99,6 +99,7 @@ Test(config, reads_every_key)
 	cr_assert_str_eq(config.plugin_path[0], "/opt/a");
 	cr_assert_str_eq(config.plugin_path[1], "/opt/b");
 	cr_assert(config.strict);
+	cr_assert(config.strict_versions);
 	cr_assert_eq(config.log_level, OPVER_LOG_DEBUG);
 	cr_assert_eq(config.num_plugins, 2);
 
@@ -126,6 +127,7 @@ Test(config, defaults)
 	cr_assert_eq(read_ini("[opver]\n[plugin.x]\n"), OPVER_OK);
 	cr_assert_eq(config.num_plugin_path, 0);
 	cr_assert_not(config.strict);
+	cr_assert_not(config.strict_versions);
 	cr_assert_eq(config.log_level, OPVER_LOG_WARNING);
 	cr_assert_eq(config.num_plugins, 1);
 	cr_assert_null(config.plugins[0].library);

@@ -156,6 +156,40 @@ Test(interpreter, every_unresolved_node_is_reported)
 	opver_runtime_destroy(runtime);
 }
 
+/* An inspect-only interpreter binds what it can, keeps the rest unbound
+ * (still reported), prepares nothing and refuses to run. */
+Test(interpreter, inspect_only_shows_unbound_nodes_and_never_runs)
+{
+	opver_runtime *runtime = fixture_runtime("[opver]\nlog_level = error\n", &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	opver_interpreter_options options;
+	opver_interpreter *it;
+	opver_node_info info;
+	size_t arena;
+
+	opver_interpreter_options_init(&options);
+	options.inspect_only = true;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model, &options, &it),
+		     OPVER_OK);
+	cr_assert(messages_line_has(&captured, "error:", "node 0 (ADD_ONE)", NULL),
+		  "%s", captured.text);
+	cr_assert_eq(opver_interpreter_node_info(it, 0, &info), OPVER_OK);
+	cr_assert_null(info.plugin);
+	cr_assert_null(info.kernel);
+	cr_assert_null(info.delegate);
+	/* Custom ops need version 1 by TFLite's rules. */
+	cr_assert_eq(info.required_version, 1);
+	cr_assert_not_null(info.version_reason);
+	opver_interpreter_memory(it, &arena, NULL);
+	cr_assert_eq(arena, 0, "an inspection plans no arena");
+	messages_clear(&captured);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_ERROR_INVALID_ARGUMENT);
+	cr_assert(messages_line_has(&captured, "inspection only", NULL), "%s", captured.text);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 Test(interpreter, a_failing_kernel_cannot_disguise_its_status)
 {
 	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);

@@ -89,12 +89,23 @@ static void setup(void)
 
 TestSuite(resolver, .init = setup);
 
-/* Builds the registry over `plugins` and resolves the node. */
+/* Builds the registry over `plugins` and resolves the node, at its stored
+ * version or with strict_versions. */
+static opver_status resolve_versions(opver__plugin *plugins, size_t count,
+				     bool strict, bool strict_versions,
+				     opver__registry *registry,
+				     opver__binding *binding)
+{
+	cr_assert_eq(opver__registry_build(plugins, count, &reporter, registry), OPVER_OK);
+	return opver__resolve_node(registry, &graph, 0, strict, strict_versions,
+				   &reporter, binding);
+}
+
 static opver_status resolve(opver__plugin *plugins, size_t count, bool strict,
 			    opver__registry *registry, opver__binding *binding)
 {
-	cr_assert_eq(opver__registry_build(plugins, count, &reporter, registry), OPVER_OK);
-	return opver__resolve_node(registry, &graph, 0, strict, &reporter, binding);
+	return resolve_versions(plugins, count, strict, false, registry,
+				binding);
 }
 
 Test(resolver, highest_manifest_priority_wins)
@@ -260,5 +271,54 @@ Test(resolver, omitted_optional_input_matches_absent)
 	node_inputs[2] = -1;
 	cr_assert_eq(resolve(plugins, 1, false, &registry, &binding), OPVER_OK);
 	node_inputs[2] = 2;
+	opver__registry_free(&registry);
+}
+
+/* A model stores v2 but its types need v4: only strict_versions looks past
+ * the stored version, and its message says why. */
+Test(resolver, strict_versions_resolves_at_the_required_version)
+{
+	opver_kernel ref[] = {
+		kernel("fc_old", OPVER_OP_FULLY_CONNECTED, 1, 2, &int8_fc, 0),
+		kernel("fc_new", OPVER_OP_FULLY_CONNECTED, 4, 7, &int8_fc, 0),
+	};
+	opver__plugin plugins[] = { plugin("reference", ref, 2) };
+	opver__registry registry;
+	opver__binding binding;
+
+	node.version = 2;
+	node.required_version = 4;
+	node.version_reason = "int8 input and weights, int8 output";
+	cr_assert_eq(resolve(plugins, 1, false, &registry, &binding), OPVER_OK);
+	cr_assert_str_eq(binding.chosen->kernel->name, "fc_old");
+	opver__registry_free(&registry);
+
+	cr_assert_eq(resolve_versions(plugins, 1, false, true, &registry, &binding), OPVER_OK);
+	cr_assert_str_eq(binding.chosen->kernel->name, "fc_new");
+	opver__registry_free(&registry);
+
+	/* A stored version above the required one is kept. */
+	node.version = 6;
+	cr_assert_eq(resolve_versions(plugins, 1, false, true, &registry, &binding), OPVER_OK);
+	cr_assert_str_eq(binding.chosen->kernel->name, "fc_new");
+	opver__registry_free(&registry);
+}
+
+Test(resolver, strict_versions_names_the_stored_and_required_versions)
+{
+	opver_kernel ref[] = { kernel("fc_old", OPVER_OP_FULLY_CONNECTED, 1, 2, &int8_fc, 0) };
+	opver__plugin plugins[] = { plugin("reference", ref, 1) };
+	opver__registry registry;
+	opver__binding binding;
+
+	node.version = 2;
+	node.required_version = 4;
+	node.version_reason = "int8 input and weights, int8 output";
+	cr_assert_eq(resolve_versions(plugins, 1, false, true, &registry, &binding),
+		     OPVER_ERROR_UNRESOLVED);
+	cr_assert(messages_line_has(&captured, "needs FULLY_CONNECTED version 4",
+				    "(stored as 2;", "int8 input and weights, int8 output",
+				    "handles version 4.", NULL),
+		  "%s", captured.text);
 	opver__registry_free(&registry);
 }

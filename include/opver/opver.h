@@ -61,6 +61,11 @@ typedef struct opver_runtime_options {
 	int log_level;
 	/* Overrides the config's strict key when true. */
 	bool strict;
+	/* Overrides the config's strict_versions key when true: resolve each
+	 * node at the larger of its stored version and the version TFLite's
+	 * rules require of its types and parameters, instead of the stored
+	 * version. */
+	bool strict_versions;
 } opver_runtime_options;
 
 /* Defaults for opver_runtime_options: no config, stderr, config's level. */
@@ -148,6 +153,17 @@ OPVER_API void opver_model_close(opver_model *model);
 OPVER_API const char *opver_model_min_runtime_version(const opver_model *model);
 
 /*
+ * The first TensorFlow Lite release that runs every node of the model, from
+ * TFLite's table of (op, version) releases, taking each node at the larger
+ * of its stored version and the version TFLite's rules require of it (what
+ * TFLite's converter would have written as min_runtime_version).  Static
+ * storage, "X.Y.Z"; NULL when no node's op is in the table (custom ops
+ * only).
+ */
+OPVER_API const char *opver_model_computed_runtime_version(
+	const opver_model *model);
+
+/*
  * Resolves every node to a kernel or delegate, plans the arena and prepares
  * every node.  Fails with OPVER_ERROR_UNRESOLVED, after reporting every node
  * that no kernel handles, when the model needs an op version no plugin has.
@@ -157,6 +173,28 @@ OPVER_API const char *opver_model_min_runtime_version(const opver_model *model);
 OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 						const opver_model *model,
 						opver_interpreter **interpreter);
+
+typedef struct opver_interpreter_options {
+	uint32_t struct_size;
+	/*
+	 * Bind nodes and stop: no arena, no kernel is prepared, and a node no
+	 * kernel handles (still reported) does not fail creation but is left
+	 * unbound (plugin, kernel and delegate NULL in its node info).  Such
+	 * an interpreter answers node_info and memory queries; its tensors
+	 * have no data and invoke fails.  For checking and explaining a model.
+	 */
+	bool inspect_only;
+} opver_interpreter_options;
+
+/* Defaults for opver_interpreter_options: a full interpreter. */
+OPVER_API void opver_interpreter_options_init(opver_interpreter_options *options);
+
+/* opver_interpreter_create() with options; NULL options are the defaults.
+ * Ownership as there. */
+OPVER_API opver_status opver_interpreter_create_with_options(
+	opver_runtime *runtime, const opver_model *model,
+	const opver_interpreter_options *options,
+	opver_interpreter **interpreter);
 OPVER_API void opver_interpreter_destroy(opver_interpreter *interpreter);
 
 OPVER_API size_t opver_interpreter_input_count(const opver_interpreter *it);
@@ -177,11 +215,19 @@ typedef struct opver_node_info {
 	/* Borrowed; valid until the interpreter is destroyed. */
 	const char *custom_name;
 	int32_t version;
+	/* The version TensorFlow Lite's rules require of the node's tensor
+	 * types and parameters; the model is inconsistent when it is above
+	 * `version`. */
+	int32_t required_version;
+	/* Why: which tensor type or parameter decided required_version.
+	 * Borrowed; valid until the interpreter is destroyed. */
+	const char *version_reason;
 	int32_t num_inputs;
 	/* Type of each input; -1 for an omitted optional input. */
 	const int32_t *input_types;
 	/* The plugin (config name) and kernel chosen; kernel is NULL when a
-	 * delegate runs the node. */
+	 * delegate runs the node, all three NULL when an inspect-only
+	 * interpreter could not bind it. */
 	const char *plugin;
 	const char *kernel;
 	const char *delegate;
