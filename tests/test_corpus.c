@@ -1,7 +1,8 @@
 /*
  * test_corpus.c - runs every case of the model corpus ($OPVER_MODEL_CORPUS,
- * see models/README.md) through the public API with the reference plugin,
- * one parameterized test per row of cases.tsv.  Every case of the models in
+ * see models/README.md) through the public API with the reference plugin
+ * (and the test plugin providing the custom op "testing_op"), one
+ * parameterized test per row of cases.tsv.  Every case of the models in
  * required_models must pass.  A case of any other model whose ops have no
  * kernel yet is reported as skipped with the resolver's message, never as a
  * pass; if it does resolve, its checks must hold.  Without the corpus every
@@ -31,10 +32,12 @@ struct corpus_param {
 	char problem[256];
 };
 
-/* The config naming the reference plugin, written by each test's init. */
+/* The config naming the plugins, written by each test's init. */
 static char config_path[] = "/tmp/opver-corpus-XXXXXX";
 
-static void write_config(void)
+/* A config loading the reference plugin, and the custom-op plugin when
+ * `with_custom_op`. */
+static void write_plugins_config(bool with_custom_op)
 {
 	int fd = mkstemp(config_path);
 	FILE *file;
@@ -43,7 +46,20 @@ static void write_config(void)
 	file = fdopen(fd, "w");
 	cr_assert(file != NULL);
 	fprintf(file, "[plugin.reference]\nlibrary = %s\n", REFERENCE_PLUGIN);
+	if (with_custom_op)
+		fprintf(file, "[plugin.testing_op]\nlibrary = %s/testing_op.so\n",
+			TEST_PLUGIN_DIR);
 	cr_assert(fclose(file) == 0, "cannot write %s", config_path);
+}
+
+static void write_config(void)
+{
+	write_plugins_config(true);
+}
+
+static void write_reference_only_config(void)
+{
+	write_plugins_config(false);
 }
 
 static void remove_config(void)
@@ -115,4 +131,26 @@ ParameterizedTest(struct corpus_param *param, corpus, case_passes,
 		cr_skip_test("%s", message);
 	}
 	cr_assert(outcome == CORPUS_PASSED, "%s", message);
+}
+
+/* Without a plugin for its custom op, the versioned-ops model is refused
+ * with the custom op's name and the version it needs. */
+Test(corpus, custom_op_needs_its_plugin,
+     .init = write_reference_only_config, .fini = remove_config)
+{
+	const char *dir = getenv("OPVER_MODEL_CORPUS");
+	const corpus_case row = { .model = "litert_test_model_versioned_ops",
+				  .name = "load_only", .num_inputs = 2,
+				  .check = "none" };
+	char message[2048];
+
+	if (dir == NULL || *dir == '\0') {
+		remove_config();
+		cr_skip_test("OPVER_MODEL_CORPUS is not set");
+	}
+	cr_assert_eq(corpus_run_case(dir, config_path, &row, message,
+				     sizeof(message)),
+		     CORPUS_UNRESOLVED, "%s", message);
+	cr_assert(strstr(message, "node 1 (testing_op): the model needs testing_op version 2") != NULL,
+		  "%s", message);
 }

@@ -781,3 +781,154 @@ Test(opver_run, unsupported_op_version_exits_4)
 	cr_assert(strstr(r.err, "99") != NULL, "%s", r.err);
 	free_result(&r);
 }
+
+/* ------------------------------------------- versions: --check, --explain */
+
+/* `text` with every space and newline removed, in place. */
+static const char *without_space(char *text)
+{
+	char *to = text;
+
+	for (const char *from = text; *from != '\0'; from++)
+		if (*from != ' ' && *from != '\n')
+			*to++ = *from;
+	*to = '\0';
+	return text;
+}
+
+/* hello_world_int8 with its FULLY_CONNECTED stored as `version`, in the
+ * workdir as `name`; `path` receives its path. */
+static void patched_hello_world(char *path, size_t path_size,
+				const char *name, int32_t version)
+{
+	char model[4096];
+	unsigned char *data;
+	size_t size;
+
+	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
+	data = read_file(model, &size);
+	set_fully_connected_version(data, size, version);
+	in_workdir(path, path_size, name);
+	write_file(path, data, size);
+	free(data);
+}
+
+Test(opver_run, check_runnable_model_exits_0)
+{
+	char model[4096];
+	struct result r;
+
+	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
+	run_tool(&r, "--check", "--config", config, model, NULL);
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, ": can run") != NULL, "%s", r.out);
+	free_result(&r);
+}
+
+Test(opver_run, check_lists_what_is_missing_and_exits_4)
+{
+	char model[128];
+	struct result r;
+
+	patched_hello_world(model, sizeof(model), "fc_v99.tflite", 99);
+	run_tool(&r, "--check", "--config", config, model, NULL);
+	assert_status(&r, 4);
+	cr_assert(strstr(r.out, ": cannot run") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "  FULLY_CONNECTED version 99 for (INT8,INT8,INT32): nodes 0, 1, 2\n") != NULL,
+		  "%s", r.out);
+	free_result(&r);
+
+	run_tool(&r, "--check", "--json", "--config", config, model, NULL);
+	assert_status(&r, 4);
+	cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
+	cr_assert(strstr(r.out, "\"runnable\": false") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "\"version\": 99") != NULL, "%s", r.out);
+	cr_assert(strstr(without_space(r.out), "\"nodes\":[0,1,2]") != NULL,
+		  "%s", r.out);
+	free_result(&r);
+}
+
+Test(opver_run, check_takes_no_run_options)
+{
+	char model[4096];
+	struct result r;
+
+	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
+	run_tool(&r, "--check", "--benchmark", "3", "--config", config, model,
+		 NULL);
+	assert_status(&r, 2);
+	assert_one_error_line(&r);
+	free_result(&r);
+}
+
+/* hello_world_int8's FULLY_CONNECTED: int8 input and weights need version
+ * 4 (stored 4); FULLY_CONNECTED 4 first shipped in TFLite 1.14.0. */
+Test(opver_run, explain_json_gives_required_versions)
+{
+	char model[4096];
+	struct result r;
+
+	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
+	run_tool(&r, "--explain", "--json", "--config", config, model, NULL);
+	assert_status(&r, 0);
+	cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
+	cr_assert(strstr(r.out, "\"required_version\": 4") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "\"reason\": \"") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "\"stored_below_required\": false") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "\"computed\": \"1.14.0\"") != NULL, "%s", r.out);
+	free_result(&r);
+}
+
+Test(opver_run, explain_flags_a_stored_version_below_the_required_one)
+{
+	char model[128];
+	struct result r;
+
+	patched_hello_world(model, sizeof(model), "fc_v1.tflite", 1);
+	run_tool(&r, "--explain", "--config", config, model, NULL);
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, "       1        4! ") != NULL, "%s", r.out);
+	/* hello_world_int8 has three FULLY_CONNECTED nodes. */
+	cr_assert(strstr(r.out, "! 3 nodes store a version below") != NULL, "%s", r.out);
+	free_result(&r);
+}
+
+/* An unresolvable model is still explained node by node, and exits 4. */
+Test(opver_run, explain_shows_unbound_nodes_and_exits_4)
+{
+	char model[128];
+	struct result r;
+
+	patched_hello_world(model, sizeof(model), "fc_v99.tflite", 99);
+	run_tool(&r, "--explain", "--json", "--config", config, model, NULL);
+	assert_status(&r, 4);
+	cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
+	cr_assert(strstr(r.out, "\"plugin\": null") != NULL, "%s", r.out);
+	cr_assert(strstr(r.err, "version 99") != NULL, "%s", r.err);
+	free_result(&r);
+}
+
+/* A plugin claiming int8 FULLY_CONNECTED 1-3 takes a node stored as 3,
+ * unless --strict-versions asks for the required 4. */
+Test(opver_run, strict_versions_resolves_at_the_required_version)
+{
+	static const char text[] = "[plugin.old_fc]\nlibrary = %s/old_fc.so\n";
+	char model[128], old_config[128], content[1024];
+	struct result r;
+
+	patched_hello_world(model, sizeof(model), "fc_v3.tflite", 3);
+	in_workdir(old_config, sizeof(old_config), "old.ini");
+	snprintf(content, sizeof(content), text, TEST_PLUGIN_DIR);
+	write_file(old_config, content, strlen(content));
+
+	run_tool(&r, "--check", "--config", old_config, model, NULL);
+	assert_status(&r, 0);
+	free_result(&r);
+
+	run_tool(&r, "--check", "--strict-versions", "--config", old_config,
+		 model, NULL);
+	assert_status(&r, 4);
+	cr_assert(strstr(r.out, "FULLY_CONNECTED version 4 for") != NULL, "%s", r.out);
+	cr_assert(strstr(r.err, "(stored as 3;") != NULL, "%s", r.err);
+	free_result(&r);
+}

@@ -50,15 +50,23 @@ static const char usage_text[] =
 	"      --list-plugins     list each plugin's file, name, vendor, version,\n"
 	"                         ABI, kernels and delegate\n"
 	"      --explain          show how each node is bound: op, stored version,\n"
-	"                         input types, plugin and kernel or delegate,\n"
-	"                         fallback; runs the model only with -i, -o or\n"
-	"                         --benchmark\n"
+	"                         the version TFLite's rules require and why\n"
+	"                         (flagged when above the stored one), input\n"
+	"                         types, plugin and kernel or delegate, fallback;\n"
+	"                         and the model's minimum TFLite runtime version,\n"
+	"                         computed and from its metadata; runs the model\n"
+	"                         only with -i, -o or --benchmark\n"
+	"      --check            resolve every node without running: exit 0 when\n"
+	"                         the model can run, 4 listing every missing\n"
+	"                         (op, version) when it cannot\n"
 	"      --benchmark N      one warm-up run, then N timed runs: median, min\n"
 	"                         and max latency and the time per node (inputs\n"
 	"                         are zero-filled when no -i is given)\n"
 	"      --json             machine-readable output\n"
 	"      --log-level LEVEL  error, warning, info or debug\n"
 	"      --strict           refuse to fall back to a lower-priority kernel\n"
+	"      --strict-versions  resolve each node at the larger of its stored\n"
+	"                         version and the version TFLite's rules require\n"
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version and exit\n"
 	"\n"
@@ -77,8 +85,10 @@ struct command {
 	size_t num_outputs;
 	bool list_plugins;
 	bool explain;
+	bool check;
 	bool json;
 	bool strict;
+	bool strict_versions;
 	int log_level;
 	/* Timed runs; 0 without --benchmark. */
 	size_t benchmark_runs;
@@ -132,7 +142,9 @@ enum {
 	OPT_BENCHMARK,
 	OPT_JSON,
 	OPT_LOG_LEVEL,
-	OPT_STRICT
+	OPT_STRICT,
+	OPT_STRICT_VERSIONS,
+	OPT_CHECK
 };
 
 static const struct option long_options[] = {
@@ -145,6 +157,8 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "strict-versions", no_argument, NULL, OPT_STRICT_VERSIONS },
+	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -201,6 +215,12 @@ static int parse_command(int argc, char **argv, struct command *cmd)
 		case OPT_STRICT:
 			cmd->strict = true;
 			break;
+		case OPT_STRICT_VERSIONS:
+			cmd->strict_versions = true;
+			break;
+		case OPT_CHECK:
+			cmd->check = true;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_SUCCESS;
@@ -226,12 +246,16 @@ static int parse_command(int argc, char **argv, struct command *cmd)
 		return usage_error("one MODEL only; '%s' is extra",
 				   argv[optind]);
 	if (cmd->list_plugins) {
-		if (cmd->model != NULL || cmd->explain ||
+		if (cmd->model != NULL || cmd->explain || cmd->check ||
 		    cmd->benchmark_runs > 0 || cmd->num_inputs > 0 ||
 		    cmd->num_outputs > 0)
 			return usage_error("--list-plugins takes no MODEL and no run options");
 	} else if (cmd->model == NULL) {
 		return usage_error("no MODEL given");
+	} else if (cmd->check && (cmd->benchmark_runs > 0 ||
+				  cmd->num_inputs > 0 ||
+				  cmd->num_outputs > 0)) {
+		return usage_error("--check does not run the model: it takes no -i, -o or --benchmark");
 	}
 	return CONTINUE;
 }
@@ -529,26 +553,44 @@ static int list_plugins(struct session *s)
 	return status;
 }
 
-static void print_node(const opver_node_info *node)
+/* True when the model stores a version below what its node needs. */
+static bool stored_below_required(const opver_node_info *node)
 {
-	char op[96], types[160], bound[160];
+	return node->version < node->required_version;
+}
+
+/* "INT8,INT8,-" (an omitted input is "-"). */
+static void format_input_types(const opver_node_info *node, char *text,
+			       size_t text_size)
+{
 	size_t used = 0;
 
-	format_op(node->op, node->custom_name, op, sizeof(op));
-	types[0] = '\0';
-	for (int32_t i = 0; i < node->num_inputs && used < sizeof(types); i++)
-		used += (size_t)snprintf(types + used, sizeof(types) - used,
+	text[0] = '\0';
+	for (int32_t i = 0; i < node->num_inputs && used < text_size; i++)
+		used += (size_t)snprintf(text + used, text_size - used,
 					 "%s%s", i ? "," : "",
 					 node->input_types[i] < 0 ? "-" :
 					 opver_type_name(node->input_types[i]));
+}
+
+static void print_node(const opver_node_info *node)
+{
+	char op[96], types[160], bound[160];
+
+	format_op(node->op, node->custom_name, op, sizeof(op));
+	format_input_types(node, types, sizeof(types));
 	if (node->delegate != NULL)
 		snprintf(bound, sizeof(bound), "delegate %s (plugin %s)",
 			 node->delegate, node->plugin ? node->plugin : "-");
+	else if (node->plugin != NULL)
+		snprintf(bound, sizeof(bound), "%s/%s%s", node->plugin,
+			 node->kernel, node->fallback ? " (fallback)" : "");
 	else
-		snprintf(bound, sizeof(bound), "%s/%s", node->plugin,
-			 node->kernel);
-	printf("%4d  %-20s %7d  %-24s %s%s\n", node->index, op, node->version,
-	       types, bound, node->fallback ? "  (fallback)" : "");
+		snprintf(bound, sizeof(bound), "(no kernel)");
+	printf("%4d  %-20s %6d %8d%s %-24s %-36s %s\n", node->index, op,
+	       node->version, node->required_version,
+	       stored_below_required(node) ? "!" : " ", types, bound,
+	       node->version_reason);
 }
 
 static void json_node(json_writer *w, const opver_node_info *node)
@@ -562,6 +604,12 @@ static void json_node(json_writer *w, const opver_node_info *node)
 	json_string(w, node->custom_name);
 	json_key(w, "version");
 	json_int(w, node->version);
+	json_key(w, "required_version");
+	json_int(w, node->required_version);
+	json_key(w, "reason");
+	json_string(w, node->version_reason);
+	json_key(w, "stored_below_required");
+	json_bool(w, stored_below_required(node));
 	json_key(w, "input_types");
 	json_begin_array(w);
 	for (int32_t i = 0; i < node->num_inputs; i++)
@@ -579,23 +627,48 @@ static void json_node(json_writer *w, const opver_node_info *node)
 	json_end_object(w);
 }
 
-static int explain(struct session *s)
+/* Both runtime versions, and whether they agree (a missing one agrees with
+ * nothing). */
+static void explain_runtime_version(struct session *s)
 {
 	const char *metadata = opver_model_min_runtime_version(s->model);
-	size_t count = opver_interpreter_node_count(s->interpreter);
-	size_t arena, naive;
+	const char *computed = opver_model_computed_runtime_version(s->model);
+	const bool agree = metadata != NULL && computed != NULL &&
+			   strcmp(metadata, computed) == 0;
 	json_writer *w = &s->json;
-	opver_node_info node;
-	opver_status status;
 
-	opver_interpreter_memory(s->interpreter, &arena, &naive);
 	if (s->cmd.json) {
-		/* "computed" joins "metadata" once the core computes it. */
 		json_key(w, "min_runtime_version");
 		json_begin_object(w);
+		json_key(w, "computed");
+		json_string(w, computed);
 		json_key(w, "metadata");
 		json_string(w, metadata);
+		json_key(w, "agree");
+		json_bool(w, agree);
 		json_end_object(w);
+		return;
+	}
+	printf("min_runtime_version: computed %s, metadata %s%s\n",
+	       computed ? computed : "none (no op in TFLite's table)",
+	       metadata ? metadata : "none",
+	       agree ? "" :
+	       metadata == NULL ? " (the model does not record one)" :
+			     " (they disagree: the metadata is a converter hint; the computed one is what the ops need)");
+}
+
+static int explain(struct session *s)
+{
+	size_t count = opver_interpreter_node_count(s->interpreter);
+	size_t arena, naive, below = 0, unbound = 0;
+	json_writer *w = &s->json;
+	opver_node_info node;
+
+	opver_interpreter_memory(s->interpreter, &arena, &naive);
+	if (!s->cmd.json)
+		printf("model: %s\n", s->cmd.model);
+	explain_runtime_version(s);
+	if (s->cmd.json) {
 		json_key(w, "memory");
 		json_begin_object(w);
 		json_key(w, "arena_bytes");
@@ -606,16 +679,17 @@ static int explain(struct session *s)
 		json_key(w, "nodes");
 		json_begin_array(w);
 	} else {
-		printf("model: %s\nmin_runtime_version (metadata): %s\n"
-		       "arena: %zu bytes (%zu with one buffer per tensor)\n"
-		       "node  %-20s version  %-24s bound to\n",
-		       s->cmd.model, metadata ? metadata : "none", arena, naive,
-		       "op", "input types");
+		if (arena > 0)
+			printf("arena: %zu bytes (%zu with one buffer per tensor)\n",
+			       arena, naive);
+		printf("node  %-20s stored required  %-24s %-36s %s\n", "op",
+		       "input types", "bound to", "required because");
 	}
 	for (size_t i = 0; i < count; i++) {
-		status = opver_interpreter_node_info(s->interpreter, i, &node);
-		if (status != OPVER_OK)
-			return fail(s, EXIT_RUN_FAILED, s->cmd.model, status);
+		/* Only an index out of range fails. */
+		(void)opver_interpreter_node_info(s->interpreter, i, &node);
+		below += stored_below_required(&node);
+		unbound += node.plugin == NULL;
 		if (s->cmd.json)
 			json_node(w, &node);
 		else
@@ -623,7 +697,159 @@ static int explain(struct session *s)
 	}
 	if (s->cmd.json)
 		json_end_array(w);
-	return EXIT_SUCCESS;
+	else if (below > 0)
+		printf("! %zu node%s store%s a version below what TFLite's rules require; %s\n",
+		       below, below == 1 ? "" : "s", below == 1 ? "s" : "",
+		       s->cmd.strict_versions ?
+			       "--strict-versions resolved them at the required version" :
+			       "they resolve at the stored version (--strict-versions uses the required one)");
+	/* Only an inspect-only interpreter has unbound nodes. */
+	return unbound == 0 ? EXIT_SUCCESS : EXIT_UNRESOLVED;
+}
+
+/* True when nodes a and b need the same missing (op, version, types). */
+static bool same_need(const opver_node_info *a, const opver_node_info *b,
+		      int32_t version_a, int32_t version_b)
+{
+	if (a->op != b->op || version_a != version_b ||
+	    a->num_inputs != b->num_inputs ||
+	    (a->custom_name == NULL) != (b->custom_name == NULL) ||
+	    (a->custom_name != NULL &&
+	     strcmp(a->custom_name, b->custom_name) != 0))
+		return false;
+	for (int32_t i = 0; i < a->num_inputs; i++)
+		if (a->input_types[i] != b->input_types[i])
+			return false;
+	return true;
+}
+
+/* The version a node was resolved at (see --strict-versions). */
+static int32_t resolved_version(const struct session *s,
+				const opver_node_info *node)
+{
+	if (s->cmd.strict_versions && node->required_version > node->version)
+		return node->required_version;
+	return node->version;
+}
+
+/* True when `node` is unbound and needs what the unbound `need` needs. */
+static bool needs_the_same(const struct session *s,
+			   const opver_node_info *node,
+			   const opver_node_info *need)
+{
+	return node->plugin == NULL &&
+	       same_need(node, need, resolved_version(s, node),
+			 resolved_version(s, need));
+}
+
+/* True when a node after nodes[first] needs the same as it. */
+static bool needed_by_several(const struct session *s,
+			      const opver_node_info *nodes, size_t count,
+			      size_t first)
+{
+	for (size_t j = first + 1; j < count; j++)
+		if (needs_the_same(s, &nodes[j], &nodes[first]))
+			return true;
+	return false;
+}
+
+/*
+ * --check: every (op, version, input types) no kernel or delegate handles,
+ * once each with the nodes that need it.  Returns EXIT_SUCCESS when there
+ * is none, else EXIT_UNRESOLVED.
+ */
+static int check(struct session *s)
+{
+	size_t count = opver_interpreter_node_count(s->interpreter);
+	opver_node_info *nodes = calloc(count > 0 ? count : 1, sizeof(*nodes));
+	json_writer *w = &s->json;
+	size_t missing = 0;
+
+	if (nodes == NULL) {
+		fputs("opver-run: out of memory\n", stderr);
+		return EXIT_RUN_FAILED;
+	}
+	for (size_t i = 0; i < count; i++) {
+		(void)opver_interpreter_node_info(s->interpreter, i, &nodes[i]);
+		missing += nodes[i].plugin == NULL;
+	}
+	if (s->cmd.json) {
+		json_key(w, "runnable");
+		json_bool(w, missing == 0);
+		json_key(w, "missing");
+		json_begin_array(w);
+	} else if (missing == 0) {
+		printf("%s: can run: every node has a kernel or delegate\n",
+		       s->cmd.model);
+	} else {
+		printf("%s: cannot run: no kernel or delegate handles\n",
+		       s->cmd.model);
+	}
+	for (size_t i = 0; i < count; i++) {
+		const opver_node_info *need = &nodes[i];
+		int32_t version = resolved_version(s, need);
+		char op[96], types[160];
+		bool first = true;
+
+		if (need->plugin != NULL)
+			continue;
+		/* Listed with the first node that needs it. */
+		for (size_t j = 0; j < i && first; j++)
+			first = !needs_the_same(s, &nodes[j], need);
+		if (!first)
+			continue;
+		format_op(need->op, need->custom_name, op, sizeof(op));
+		format_input_types(need, types, sizeof(types));
+		if (s->cmd.json) {
+			json_begin_object(w);
+			json_key(w, "op");
+			json_string(w, opver_op_name(need->op));
+			json_key(w, "custom_name");
+			json_string(w, need->custom_name);
+			json_key(w, "version");
+			json_int(w, version);
+			json_key(w, "input_types");
+			json_begin_array(w);
+			for (int32_t t = 0; t < need->num_inputs; t++)
+				json_string(w, need->input_types[t] < 0 ? NULL :
+					    opver_type_name(need->input_types[t]));
+			json_end_array(w);
+			json_key(w, "nodes");
+			json_begin_array(w);
+		} else {
+			printf("  %s version %d for (%s): node%s", op, version,
+			       types,
+			       needed_by_several(s, nodes, count, i) ? "s" : "");
+		}
+		for (size_t j = i; j < count; j++) {
+			if (!needs_the_same(s, &nodes[j], need))
+				continue;
+			if (s->cmd.json)
+				json_int(w, nodes[j].index);
+			else
+				printf("%s %d", j == i ? "" : ",",
+				       nodes[j].index);
+		}
+		if (s->cmd.json) {
+			json_end_array(w);
+			json_end_object(w);
+		} else {
+			putchar('\n');
+		}
+	}
+	if (s->cmd.json)
+		json_end_array(w);
+	free(nodes);
+	return missing == 0 ? EXIT_SUCCESS : EXIT_UNRESOLVED;
+}
+
+/* Whether the command runs the model: --check never does, --explain only
+ * when asked for inputs, outputs or a benchmark. */
+static bool wants_run(const struct command *cmd)
+{
+	return !cmd->check &&
+	       (cmd->num_inputs > 0 || cmd->num_outputs > 0 ||
+		cmd->benchmark_runs > 0 || !cmd->explain);
 }
 
 /* Checks the -i and -o counts against the model, fills its inputs, and
@@ -636,8 +862,7 @@ static int prepare_inputs(struct session *s, bool *run)
 	char error[512];
 	raw_status rs;
 
-	*run = cmd->num_inputs > 0 || cmd->num_outputs > 0 ||
-	       cmd->benchmark_runs > 0 || !cmd->explain;
+	*run = wants_run(cmd);
 	if (cmd->num_inputs > 0 && cmd->num_inputs != inputs)
 		return usage_error("%s has %zu input%s but -i was given %zu time%s",
 				   cmd->model, inputs, inputs == 1 ? "" : "s",
@@ -941,6 +1166,7 @@ static int create_runtime(struct session *s)
 	options.log_user_data = s;
 	options.log_level = s->cmd.log_level;
 	options.strict = s->cmd.strict;
+	options.strict_versions = s->cmd.strict_versions;
 	status = opver_runtime_create(&options, &s->runtime);
 	if (status != OPVER_OK)
 		return fail(s, status == OPVER_ERROR_CONFIG ||
@@ -952,16 +1178,22 @@ static int create_runtime(struct session *s)
 	return EXIT_SUCCESS;
 }
 
+/* Opens the model and creates its interpreter: an inspect-only one when the
+ * model will not run, so that --explain and --check show unbound nodes. */
 static int load_model(struct session *s)
 {
+	opver_interpreter_options options;
 	opver_status status;
 
 	status = opver_model_open(s->runtime, s->cmd.model, &s->model);
 	if (status != OPVER_OK)
 		return fail(s, EXIT_BAD_MODEL, s->cmd.model, status);
 	report_pending(s);
-	status = opver_interpreter_create(s->runtime, s->model,
-					  &s->interpreter);
+	opver_interpreter_options_init(&options);
+	options.inspect_only = !wants_run(&s->cmd);
+	status = opver_interpreter_create_with_options(s->runtime, s->model,
+						       &options,
+						       &s->interpreter);
 	if (status == OPVER_ERROR_UNRESOLVED)
 		return fail(s, EXIT_UNRESOLVED, s->cmd.model, status);
 	if (status == OPVER_ERROR_INVALID_MODEL)
@@ -1018,10 +1250,18 @@ static int run_command(struct session *s)
 		}
 		if (s->cmd.explain)
 			status = explain(s);
+		if (s->cmd.check) {
+			int checked = check(s);
+
+			if (status == EXIT_SUCCESS)
+				status = checked;
+		}
 		if (status == EXIT_SUCCESS && run)
 			status = run_model(s);
 	}
-	if (s->cmd.json && status == EXIT_SUCCESS) {
+	/* A model that cannot run still gets its whole explanation. */
+	if (s->cmd.json &&
+	    (status == EXIT_SUCCESS || status == EXIT_UNRESOLVED)) {
 		json_end_object(&s->json);
 		json_finish(&s->json);
 	}
