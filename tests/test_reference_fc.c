@@ -55,7 +55,8 @@ static void expect_floats(const opver_tensor *tensor, const float *want,
 
 	cr_assert_eq(opver_tensor_elements(tensor), count);
 	for (size_t i = 0; i < count; i++)
-		cr_expect(got[i] == want[i], "element %zu: got %g, want %g", i,
+		cr_expect(got[i] == want[i],
+			  "element %zu: got %.9g, want %.9g", i,
 			  (double)got[i], (double)want[i]);
 }
 
@@ -1013,7 +1014,21 @@ Test(reference_plugin, descriptor)
 	cr_expect_null(h.plugin->init);
 	cr_expect_null(h.plugin->fini);
 	cr_expect_null(h.plugin->delegate);
-	cr_expect_eq(h.plugin->num_kernels, 2);
+	cr_assert_gt(h.plugin->num_kernels, 0);
+	for (size_t i = 0; i < h.plugin->num_kernels; i++) {
+		const opver_kernel *k = h.plugin->kernels[i];
+
+		cr_expect_eq(k->struct_size, sizeof(opver_kernel));
+		cr_expect(k->name != NULL && k->name[0] != '\0');
+		cr_expect(k->min_version >= 1 &&
+			  k->max_version >= k->min_version,
+			  "%s: versions %d..%d", k->name, k->min_version,
+			  k->max_version);
+		cr_expect_eq(k->priority, 0, "%s: reference kernels are the "
+			     "lowest-priority fallback", k->name);
+		cr_expect(k->prepare != NULL && k->invoke != NULL, "%s",
+			  k->name);
+	}
 }
 
 struct kernel_case {
@@ -1062,6 +1077,7 @@ Test(reference_plugin, exports_only_its_entry_point)
 {
 	static const char *const internal[] = {
 		"ref_fully_connected_float32", "ref_fully_connected_int8",
+		"ref_depthwise_conv_2d_int8",
 		"ref_quantize_multiplier",     "ref_activation_range_quantized",
 		"ref_per_tensor_quantization", "ref_type_range",
 	};
