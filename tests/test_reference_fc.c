@@ -19,6 +19,7 @@
 
 #define FC_FLOAT32 "fully_connected_float32"
 #define FC_INT8 "fully_connected_int8"
+#define FC_HYBRID "fully_connected_hybrid"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -55,7 +56,8 @@ static void expect_floats(const opver_tensor *tensor, const float *want,
 
 	cr_assert_eq(opver_tensor_elements(tensor), count);
 	for (size_t i = 0; i < count; i++)
-		cr_expect(got[i] == want[i], "element %zu: got %g, want %g", i,
+		cr_expect(got[i] == want[i],
+			  "element %zu: got %.9g, want %.9g", i,
 			  (double)got[i], (double)want[i]);
 }
 
@@ -735,6 +737,209 @@ ParameterizedTest(struct int8_activation_case *c, fc_int8, activations)
 	expect_int8s(out, c->expected, 4);
 }
 
+Test(fc_int8, per_channel_weights)
+{
+	/*
+	 * input: scale 0.5, zero point -1: q (3, -1, 5) is (2, 0, 3)
+	 * weights per unit (axis 0), symmetric:
+	 *   unit 0 scale 0.25: q (4, 8, -2) is (1, 2, -0.5)
+	 *   unit 1 scale 1:    q (1, -3, 2) is (1, -3, 2)
+	 * bias per unit at input x weights scale: q (9, -6) is (1.125, -3)
+	 * output: scale 0.5, zero point 2
+	 * Rescales 0.5 * 0.25 / 0.5 = 0.25 (2^30, shift -1) and 1 (2^30,
+	 * shift 1).
+	 *   unit 0: 4 * 4 + 8 * 0 - 2 * 6 = 4, + 9 = 13; 13 * 0.25 = 3.25,
+	 *     TFLite rounds twice: high mul 6.5 -> 7, 7 / 2 = 3.5 -> 4;
+	 *     4 + 2 = 6.  (Real: 2 - 1.5 + 1.125 = 1.625 is 3.25 steps.)
+	 *   unit 1: 1 * 4 + 0 + 2 * 6 = 16, - 6 = 10; 10 + 2 = 12.
+	 *     (Real: 2 + 6 - 3 = 5 is 10 steps.)
+	 */
+	opver_tensor *in = int8_tensor("input", KH_DIMS(1, 3),
+				       (int8_t[]){ 3, -1, 5 }, 0.5f, -1);
+	opver_tensor *w = kh_tensor(&h, "weights", OPVER_TYPE_INT8,
+				    KH_DIMS(2, 3),
+				    (int8_t[]){ 4, 8, -2, 1, -3, 2 });
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_INT32, KH_DIMS(2),
+				    (int32_t[]){ 9, -6 });
+	opver_tensor *out = int8_tensor("output", KH_DIMS(1, 2), NULL, 0.5f, 2);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	kh_quantize_per_channel(&h, w, 0, 2, (float[]){ 0.25f, 1.0f },
+				(int64_t[]){ 0, 0 });
+	kh_quantize_per_channel(&h, b, 0, 2, (float[]){ 0.125f, 0.5f },
+				(int64_t[]){ 0, 0 });
+	node = fc_node(FC_INT8, 4, &p, KH_TENSORS(in, w, b), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_int8s(out, (int8_t[]){ 6, 12 }, 2);
+}
+
+Test(fc_int8, keep_num_dims)
+{
+	/* All scales 1.  Rows (1, 2) and (3, -1) of a [2, 1, 2] input,
+	 * weights (1, 1) and (2, -1): (3, 0) and (2, 7), in [2, 1, 2]. */
+	opver_tensor *in = int8_tensor("input", KH_DIMS(2, 1, 2),
+				       (int8_t[]){ 1, 2, 3, -1 }, 1.0f, 0);
+	opver_tensor *w = int8_tensor("weights", KH_DIMS(2, 2),
+				      (int8_t[]){ 1, 1, 2, -1 }, 1.0f, 0);
+	opver_tensor *out = int8_tensor("output", KH_DIMS(2, 1, 2), NULL, 1.0f,
+					0);
+	opver_fully_connected_params p = { .keep_num_dims = true };
+	opver_node *node = fc_node(FC_INT8, 5, &p, KH_TENSORS(in, w), out);
+
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_int8s(out, (int8_t[]){ 3, 0, 2, 7 }, 4);
+}
+
+/* --------------------------------------------------------------- hybrid */
+
+TestSuite(fc_hybrid, .init = setup, .fini = teardown);
+
+/*
+ * The row (1, -2, 0.5) quantized symmetrically: scale max|x| / 127 =
+ * 2 / 127, q = round(x * 63.5) = (64, -127, 32) (63.5 rounds away from
+ * zero).  Weights q (2, 1, -4) and (0, 3, 1) (reals at scale 0.5:
+ * (1, 0.5, -2) and (0, 1.5, 0.5)) give int32 sums
+ *   unit 0: 128 - 127 - 128 = -127   (real 1 - 1 - 1 = -1)
+ *   unit 1: 0 - 381 + 32 = -349      (real -3 + 0.25 = -2.75)
+ * and TFLite's result bias + sum * (row scale * weights scale), each
+ * product rounded to float.
+ */
+static const float hybrid_row[] = { 1, -2, 0.5f };
+static const int8_t hybrid_weights[] = { 2, 1, -4, 0, 3, 1 };
+
+/* Separate statements: a compiler may not fuse the multiply and add (a
+ * contracted constant would be rounded once). */
+static float hybrid_symmetric(int32_t sum, float weights_scale, float bias)
+{
+	const float scale = (2.0f / 127.0f) * weights_scale;
+	const float product = (float)sum * scale;
+
+	return bias + product;
+}
+
+static opver_tensor *hybrid_weights_tensor(float scale)
+{
+	return int8_tensor("weights", KH_DIMS(2, 3), hybrid_weights, scale, 0);
+}
+
+Test(fc_hybrid, symmetric_inputs)
+{
+	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(1, 3), hybrid_row);
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_FLOAT32, KH_DIMS(2),
+				    (float[]){ 0.25f, 1 });
+	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(1, 2), NULL);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node = fc_node(FC_HYBRID, 3, &p,
+				   KH_TENSORS(in, hybrid_weights_tensor(0.5f),
+					      b),
+				   out);
+
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_floats(out,
+		      (float[]){ hybrid_symmetric(-127, 0.5f, 0.25f),
+				 hybrid_symmetric(-349, 0.5f, 1) },
+		      2);
+}
+
+Test(fc_hybrid, per_channel_weights)
+{
+	/* Unit 1's weights at scale 0.25 instead of 0.5. */
+	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(1, 3), hybrid_row);
+	opver_tensor *w = kh_tensor(&h, "weights", OPVER_TYPE_INT8,
+				    KH_DIMS(2, 3), hybrid_weights);
+	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(1, 2), NULL);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	kh_quantize_per_channel(&h, w, 0, 2, (float[]){ 0.5f, 0.25f },
+				(int64_t[]){ 0, 0 });
+	node = fc_node(FC_HYBRID, 6, &p, KH_TENSORS(in, w), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_floats(out,
+		      (float[]){ hybrid_symmetric(-127, 0.5f, 0),
+				 hybrid_symmetric(-349, 0.25f, 0) },
+		      2);
+}
+
+Test(fc_hybrid, asymmetric_inputs)
+{
+	/*
+	 * The row (1, -2, 0.25) over [-2, 1]: scale 3 / 255 (rounded to
+	 * float).  Zero point from the max, 127 - 1 / scale = 42, loses
+	 * less (127 + 85 < 128 + 170) than from the min.  q = round(42 +
+	 * x / scale) = (127, -128, 63).  Weights as above; int32 sums of
+	 * w * (q - 42):
+	 *   unit 0: 2 * 85 + 1 * -170 - 4 * 21 = -84   (real -0.5)
+	 *   unit 1: 0 + 3 * -170 + 1 * 21 = -489       (real -2.875)
+	 */
+	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(1, 3), (float[]){ 1, -2, 0.25f });
+	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(1, 2), NULL);
+	opver_fully_connected_params p = {
+		.asymmetric_quantize_inputs = true,
+	};
+	opver_node *node = fc_node(FC_HYBRID, 6, &p,
+				   KH_TENSORS(in, hybrid_weights_tensor(0.5f)),
+				   out);
+	const float scale = (float)(3.0 / 255.0) * 0.5f;
+
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	/* No bias: 0 + sum * scale is the product, rounded once. */
+	expect_floats(out, (float[]){ -84.0f * scale, -489.0f * scale }, 2);
+}
+
+Test(fc_hybrid, quantizes_each_row_on_its_own_and_keeps_dims)
+{
+	/* Row 0 as in symmetric_inputs; row 1 is all zeros (scale 1, q 0),
+	 * so it gives the bias alone.  keep_num_dims: [1, 2, 3] -> [1, 2,
+	 * 2]. */
+	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(1, 2, 3),
+				     (float[]){ 1, -2, 0.5f, 0, 0, 0 });
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_FLOAT32, KH_DIMS(2),
+				    (float[]){ 0.25f, 1 });
+	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(1, 2, 2), NULL);
+	opver_fully_connected_params p = { .keep_num_dims = true };
+	opver_node *node = fc_node(FC_HYBRID, 5, &p,
+				   KH_TENSORS(in, hybrid_weights_tensor(0.5f),
+					      b),
+				   out);
+
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_floats(out,
+		      (float[]){ hybrid_symmetric(-127, 0.5f, 0.25f),
+				 hybrid_symmetric(-349, 0.5f, 1), 0.25f, 1 },
+		      4);
+}
+
+Test(fc_hybrid, relu_n1_to_1)
+{
+	/* -0.75... stays; 1 - 2.75... clamps to -1. */
+	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(1, 3), hybrid_row);
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_FLOAT32, KH_DIMS(2),
+				    (float[]){ 0.25f, 1 });
+	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(1, 2), NULL);
+	opver_fully_connected_params p =
+		fc_params(OPVER_ACTIVATION_RELU_N1_TO_1);
+	opver_node *node = fc_node(FC_HYBRID, 3, &p,
+				   KH_TENSORS(in, hybrid_weights_tensor(0.5f),
+					      b),
+				   out);
+
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_floats(out,
+		      (float[]){ hybrid_symmetric(-127, 0.5f, 0.25f), -1 }, 2);
+}
+
 /* ------------------------------------------------------ prepare rejects */
 
 TestSuite(fc_prepare, .init = setup, .fini = teardown);
@@ -907,19 +1112,118 @@ static opver_node *int8_node(const opver_fully_connected_params *p,
 	return fc_node(FC_INT8, 4, p, KH_TENSORS(in, w, bias), out);
 }
 
-Test(fc_prepare, rejects_per_channel_weights)
+/* A node of the int8 or hybrid kernel whose [2, 2] int8 weights the caller
+ * quantizes. */
+static opver_node *weights_node(const char *kernel, opver_tensor *w)
 {
-	opver_tensor *in = int8_tensor("input", KH_DIMS(1, 2), NULL, 1.0f, 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_tensor *in, *out;
+
+	if (strcmp(kernel, FC_HYBRID) == 0) {
+		in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32, KH_DIMS(1, 2),
+			       NULL);
+		out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+				KH_DIMS(1, 2), NULL);
+	} else {
+		in = int8_tensor("input", KH_DIMS(1, 2), NULL, 1.0f, 0);
+		out = int8_tensor("output", KH_DIMS(1, 2), NULL, 1.0f, 0);
+	}
+	return fc_node(kernel, 4, &p, KH_TENSORS(in, w), out);
+}
+
+struct weights_case {
+	char kernel[32];
+	int32_t count;
+	int32_t axis;
+	float scales[3];
+	int64_t zero_points[3];
+	opver_status status;
+	char message[160];
+};
+
+ParameterizedTestParameters(fc_prepare, rejects_weights_quantization)
+{
+	static struct weights_case cases[] = {
+		{ FC_INT8, 2, 0, { 0.5f, 0.25f }, { 0, 1 },
+		  OPVER_ERROR_INVALID_MODEL,
+		  "filter 'weights' has zero point 1 for channel 1; this kernel takes only symmetric filters (zero point 0)" },
+		{ FC_INT8, 3, 0, { 1, 1, 1 }, { 0, 0, 0 },
+		  OPVER_ERROR_UNSUPPORTED,
+		  "filter 'weights' has 3 scales along axis 0; it needs one scale, or 2 along axis 0 (one per output channel)" },
+		{ FC_INT8, 2, 1, { 1, 1 }, { 0, 0 }, OPVER_ERROR_UNSUPPORTED,
+		  "filter 'weights' has 2 scales along axis 1; it needs one scale, or 2 along axis 0" },
+		{ FC_HYBRID, 1, 0, { 0.5f }, { 3 }, OPVER_ERROR_INVALID_MODEL,
+		  "filter 'weights' has zero point 3; this kernel takes only symmetric filters (zero point 0)" },
+		{ FC_HYBRID, 2, 0, { 0.5f, 0.0f }, { 0, 0 },
+		  OPVER_ERROR_INVALID_MODEL,
+		  "filter 'weights' has scale 0 for channel 1; a scale must be finite and positive" },
+		{ FC_HYBRID, 3, 0, { 1, 1, 1 }, { 0, 0, 0 },
+		  OPVER_ERROR_UNSUPPORTED,
+		  "filter 'weights' has 3 scales along axis 0; it needs one scale, or 2 along axis 0" },
+		{ FC_HYBRID, 0, 0, { 0 }, { 0 }, OPVER_ERROR_INVALID_MODEL,
+		  "filter 'weights' has 0 scales along axis 0" },
+	};
+
+	return cr_make_param_array(struct weights_case, cases, COUNT(cases));
+}
+
+ParameterizedTest(struct weights_case *c, fc_prepare,
+		  rejects_weights_quantization)
+{
 	opver_tensor *w = kh_tensor(&h, "weights", OPVER_TYPE_INT8,
 				    KH_DIMS(2, 2), NULL);
+
+	if (c->count > 0)
+		kh_quantize_per_channel(&h, w, c->axis, c->count, c->scales,
+					c->zero_points);
+	expect_rejected(weights_node(c->kernel, w), c->status,
+			c->message);
+}
+
+Test(fc_prepare, rejects_an_int32_bias_on_hybrid)
+{
+	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(1, 3), NULL);
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_INT32, KH_DIMS(2),
+				    NULL);
+	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(1, 2), NULL);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+
+	expect_rejected(fc_node(FC_HYBRID, 3, &p,
+				KH_TENSORS(in, hybrid_weights_tensor(0.5f), b),
+				out),
+			OPVER_ERROR_UNSUPPORTED,
+			"bias 'bias' has type INT32; this kernel takes FLOAT32");
+}
+
+Test(fc_prepare, rejects_an_int8_output_on_hybrid)
+{
+	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(1, 3), NULL);
 	opver_tensor *out = int8_tensor("output", KH_DIMS(1, 2), NULL, 1.0f, 0);
 	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
 
-	kh_quantize_per_channel(&h, w, 0, 2, (float[]){ 0.5f, 0.25f },
-				(int64_t[]){ 0, 0 });
-	expect_rejected(fc_node(FC_INT8, 4, &p, KH_TENSORS(in, w), out),
+	expect_rejected(fc_node(FC_HYBRID, 3, &p,
+				KH_TENSORS(in, hybrid_weights_tensor(0.5f)),
+				out),
 			OPVER_ERROR_UNSUPPORTED,
-			"weights 'weights' is quantized per channel (2 scales along axis 0); only per-tensor quantization is supported");
+			"output 'output' has type INT8; this kernel takes FLOAT32");
+}
+
+Test(fc_prepare, rejects_a_fused_tanh_on_hybrid)
+{
+	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(1, 3), NULL);
+	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(1, 2), NULL);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_TANH);
+
+	expect_rejected(fc_node(FC_HYBRID, 3, &p,
+				KH_TENSORS(in, hybrid_weights_tensor(0.5f)),
+				out),
+			OPVER_ERROR_UNSUPPORTED,
+			"fused activation 4 is not supported");
 }
 
 Test(fc_prepare, rejects_an_unquantized_int8_input)
@@ -1013,20 +1317,38 @@ Test(reference_plugin, descriptor)
 	cr_expect_null(h.plugin->init);
 	cr_expect_null(h.plugin->fini);
 	cr_expect_null(h.plugin->delegate);
-	cr_expect_eq(h.plugin->num_kernels, 2);
+	cr_assert_gt(h.plugin->num_kernels, 0);
+	for (size_t i = 0; i < h.plugin->num_kernels; i++) {
+		const opver_kernel *k = h.plugin->kernels[i];
+
+		cr_expect_eq(k->struct_size, sizeof(opver_kernel));
+		cr_expect(k->name != NULL && k->name[0] != '\0');
+		cr_expect(k->min_version >= 1 &&
+			  k->max_version >= k->min_version,
+			  "%s: versions %d..%d", k->name, k->min_version,
+			  k->max_version);
+		cr_expect_eq(k->priority, 0, "%s: reference kernels are the "
+			     "lowest-priority fallback", k->name);
+		cr_expect(k->prepare != NULL && k->invoke != NULL, "%s",
+			  k->name);
+	}
 }
 
 struct kernel_case {
 	char name[32];
 	opver_type data;
+	opver_type weights;
 	opver_type bias;
 };
 
 ParameterizedTestParameters(reference_plugin, fully_connected_manifest)
 {
 	static struct kernel_case cases[] = {
-		{ FC_FLOAT32, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32 },
-		{ FC_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32 },
+		{ FC_FLOAT32, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		  OPVER_TYPE_FLOAT32 },
+		{ FC_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32 },
+		{ FC_HYBRID, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+		  OPVER_TYPE_FLOAT32 },
 	};
 
 	return cr_make_param_array(struct kernel_case, cases, COUNT(cases));
@@ -1052,7 +1374,7 @@ ParameterizedTest(struct kernel_case *c, reference_plugin,
 	cr_expect_not_null(k->invoke);
 	cr_assert_eq(k->num_signatures, 1);
 	cr_expect_eq(s->inputs[0], OPVER_TYPE_BIT(c->data));
-	cr_expect_eq(s->inputs[1], OPVER_TYPE_BIT(c->data));
+	cr_expect_eq(s->inputs[1], OPVER_TYPE_BIT(c->weights));
 	cr_expect_eq(s->inputs[2],
 		     OPVER_TYPE_BIT(c->bias) | OPVER_TYPE_BIT_ABSENT);
 	cr_expect_eq(s->output, OPVER_TYPE_BIT(c->data));
@@ -1062,6 +1384,7 @@ Test(reference_plugin, exports_only_its_entry_point)
 {
 	static const char *const internal[] = {
 		"ref_fully_connected_float32", "ref_fully_connected_int8",
+		"ref_fully_connected_hybrid",  "ref_depthwise_conv_2d_int8",
 		"ref_quantize_multiplier",     "ref_activation_range_quantized",
 		"ref_per_tensor_quantization", "ref_type_range",
 	};

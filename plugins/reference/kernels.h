@@ -16,9 +16,14 @@
  * fallback. */
 #define REF_PRIORITY 0
 
+/* depthwise_conv.c */
+extern const opver_kernel ref_depthwise_conv_2d_float32;
+extern const opver_kernel ref_depthwise_conv_2d_int8;
+
 /* fully_connected.c */
 extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
+extern const opver_kernel ref_fully_connected_hybrid;
 
 /*
  * True when the core filled `field` of the node's parameter struct `type`.

@@ -76,6 +76,14 @@ opver_status ref_window_compute(const opver_host *host, const char *what,
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	effective = ((int64_t)w->filter - 1) * w->dilation + 1;
+	/* Kernels index the input with int32 window offsets. */
+	if (effective > INT32_MAX) {
+		host->report_error(host,
+				   "%s: a filter of %d with dilation %d spans %lld elements, more than an int32 can index",
+				   what, (int)w->filter, (int)w->dilation,
+				   (long long)effective);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
 	switch (padding) {
 	case OPVER_PADDING_SAME:
 		out = ((int64_t)w->in + w->stride - 1) / w->stride;

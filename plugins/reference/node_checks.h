@@ -53,7 +53,8 @@ typedef struct ref_window {
  * SAME gives ceil(in / stride) outputs, VALID ceil((in - effective filter
  * + 1) / stride), with effective filter (filter - 1) * dilation + 1.
  * Reports and fails when a size, stride or dilation is not positive, the
- * padding is unknown or VALID leaves no output.  `what` names the
+ * dilated filter spans more than INT32_MAX elements, the padding is
+ * unknown or VALID leaves no output.  `what` names the
  * dimension in messages ("height", "width").
  */
 opver_status ref_window_compute(const opver_host *host, const char *what,

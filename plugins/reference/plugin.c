@@ -7,8 +7,11 @@
 #include "kernels.h"
 
 static const opver_kernel *const reference_kernels[] = {
+	&ref_depthwise_conv_2d_float32,
+	&ref_depthwise_conv_2d_int8,
 	&ref_fully_connected_float32,
 	&ref_fully_connected_int8,
+	&ref_fully_connected_hybrid,
 };
 
 static const opver_plugin reference_plugin = {

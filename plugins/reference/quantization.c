@@ -6,6 +6,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "quantization.h"
 
@@ -201,19 +202,22 @@ static opver_status check_filter_channel(const opver_host *host,
 					 bool symmetric)
 {
 	const float scale = filter->quant.scale[index];
+	char where[32] = "";
 
+	if (channel >= 0)
+		snprintf(where, sizeof(where), " for channel %d", (int)channel);
 	if (!isfinite(scale) || !(scale > 0.0f)) {
 		host->report_error(host,
-				   "filter '%s' has scale %g for channel %d; a scale must be finite and positive",
-				   filter->name, (double)scale, (int)channel);
+				   "filter '%s' has scale %g%s; a scale must be finite and positive",
+				   filter->name, (double)scale, where);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (symmetric && filter->quant.zero_point[index] != 0) {
 		host->report_error(host,
-				   "filter '%s' has zero point %lld for channel %d; filters quantized per channel must be symmetric (zero point 0)",
+				   "filter '%s' has zero point %lld%s; this kernel takes only symmetric filters (zero point 0)",
 				   filter->name,
 				   (long long)filter->quant.zero_point[index],
-				   (int)channel);
+				   where);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	return OPVER_OK;
@@ -300,7 +304,7 @@ void ref_quantize_floats_asymmetric(const float *values, size_t count,
 				    int8_t *quantized, float *scale,
 				    int32_t *zero_point)
 {
-	float low = 0.0f, high = 0.0f;
+	float low = 0.0f, high = 0.0f, inverse;
 	double step, from_min, from_max, zero;
 
 	for (size_t i = 0; i < count; i++) {
@@ -327,10 +331,13 @@ void ref_quantize_floats_asymmetric(const float *values, size_t count,
 		      zero >= 127.0  ? 127 :
 				       (int32_t)round(zero);
 	*scale = (float)step;
+	/* As TFLite: the reciprocal of the float scale, rounded to float,
+	 * and each value scaled and offset in float. */
+	inverse = (float)(1.0 / (double)*scale);
 	for (size_t i = 0; i < count; i++) {
-		const double q = round((double)*zero_point +
-				       (double)values[i] / step);
+		const float q =
+			roundf((float)*zero_point + values[i] * inverse);
 
-		quantized[i] = (int8_t)fmin(127.0, fmax(-128.0, q));
+		quantized[i] = (int8_t)fminf(127.0f, fmaxf(-128.0f, q));
 	}
 }
