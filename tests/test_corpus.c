@@ -21,6 +21,7 @@
 static const char *const required_models[] = {
 	"hello_world_float",
 	"hello_world_int8",
+	"network_tester_model",
 };
 
 /* One test's parameter: a row, or why there are no rows. */
