@@ -16,6 +16,12 @@
  * fallback. */
 #define REF_PRIORITY 0
 
+/* conv.c */
+extern const opver_kernel ref_conv_2d_float32;
+extern const opver_kernel ref_conv_2d_int8;
+extern const opver_kernel ref_conv_2d_hybrid;
+extern const opver_kernel ref_conv_2d_int16x8;
+
 /* fully_connected.c */
 extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
