@@ -190,6 +190,28 @@ Test(quantization, multiply_by_quantized_multiplier_int64)
 		     1 << 29);
 }
 
+Test(quantization, asymmetric_quantization_rounds_as_tflite)
+{
+	/*
+	 * [-4, 4] onto [-128, 127]: step 8/255; zero point -128 + 127.5 or
+	 * 127 - 127.5, both -0.5, from the max (error 254.5 < 255.5), rounded
+	 * away from zero to -1.  TFLite multiplies by the float reciprocal of
+	 * the float scale, 31.8749981: 4 gives 127.499992 - 1 -> 126 (exact
+	 * arithmetic would make it the tie 126.5 -> 127); -4 gives
+	 * -128.499992 -> -128.
+	 */
+	int8_t q[2];
+	float scale;
+	int32_t zero_point;
+
+	ref_quantize_floats_asymmetric((float[]){ -4, 4 }, 2, q, &scale,
+				       &zero_point);
+	cr_expect_eq(zero_point, -1);
+	cr_expect(scale == 8.0f / 255.0f, "scale %.9g", (double)scale);
+	cr_expect_eq(q[0], -128);
+	cr_expect_eq(q[1], 126);
+}
+
 /* -------------------------------------------------------------- float32 */
 
 TestSuite(conv_float32, .init = setup, .fini = teardown);

@@ -302,6 +302,7 @@ void ref_quantize_floats_asymmetric(const float *values, size_t count,
 {
 	float low = 0.0f, high = 0.0f;
 	double step, from_min, from_max, zero;
+	float inverse;
 
 	for (size_t i = 0; i < count; i++) {
 		low = fminf(low, values[i]);
@@ -327,10 +328,14 @@ void ref_quantize_floats_asymmetric(const float *values, size_t count,
 		      zero >= 127.0  ? 127 :
 				       (int32_t)round(zero);
 	*scale = (float)step;
+	/* Rounded in float through the reciprocal of the float scale, as
+	 * TFLite does: in double, values on a tie (4 in [-4, 4] is 127.5
+	 * steps) would round the other way. */
+	inverse = (float)(1.0 / (double)*scale);
 	for (size_t i = 0; i < count; i++) {
-		const double q = round((double)*zero_point +
-				       (double)values[i] / step);
+		const float q =
+			roundf((float)*zero_point + values[i] * inverse);
 
-		quantized[i] = (int8_t)fmin(127.0, fmax(-128.0, q));
+		quantized[i] = (int8_t)fminf(127.0f, fmaxf(-128.0f, q));
 	}
 }
