@@ -19,6 +19,11 @@
 /* depthwise_conv.c */
 extern const opver_kernel ref_depthwise_conv_2d_float32;
 extern const opver_kernel ref_depthwise_conv_2d_int8;
+/* conv.c */
+extern const opver_kernel ref_conv_2d_float32;
+extern const opver_kernel ref_conv_2d_int8;
+extern const opver_kernel ref_conv_2d_hybrid;
+extern const opver_kernel ref_conv_2d_int16x8;
 
 /* fully_connected.c */
 extern const opver_kernel ref_fully_connected_float32;

@@ -9,6 +9,10 @@
 static const opver_kernel *const reference_kernels[] = {
 	&ref_depthwise_conv_2d_float32,
 	&ref_depthwise_conv_2d_int8,
+	&ref_conv_2d_float32,
+	&ref_conv_2d_int8,
+	&ref_conv_2d_hybrid,
+	&ref_conv_2d_int16x8,
 	&ref_fully_connected_float32,
 	&ref_fully_connected_int8,
 	&ref_fully_connected_hybrid,

@@ -331,8 +331,9 @@ void ref_quantize_floats_asymmetric(const float *values, size_t count,
 		      zero >= 127.0  ? 127 :
 				       (int32_t)round(zero);
 	*scale = (float)step;
-	/* As TFLite: the reciprocal of the float scale, rounded to float,
-	 * and each value scaled and offset in float. */
+	/* Rounded in float through the reciprocal of the float scale, as
+	 * TFLite does: in double, values on a tie (4 in [-4, 4] is 127.5
+	 * steps) would round the other way. */
 	inverse = (float)(1.0 / (double)*scale);
 	for (size_t i = 0; i < count; i++) {
 		const float q =

@@ -166,6 +166,29 @@ static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
 		right);
 }
 
+/*
+ * The same rescale of a 64-bit accumulator, as TFLite's int64 overload of
+ * MultiplyByQuantizedMultiplier computes it (int16 activations with an
+ * int64 bias): the multiplier is first rounded to Q0.15 (saturating at
+ * 2^15 - 1), then x times it is shifted right by 15 - shift, rounding half
+ * toward +infinity, once.  For shift in [-31, 7], the domain TFLite
+ * documents; kernels reject larger rescales at prepare.  The product and
+ * the narrowing wrap as TFLite's int64 arithmetic does (computed unsigned,
+ * so without undefined behaviour).
+ */
+static inline int32_t ref_multiply_by_quantized_multiplier_int64(
+	int64_t x, int32_t multiplier, int shift)
+{
+	const int64_t reduced = multiplier < 0x7FFF0000 ?
+					(multiplier + (1 << 15)) >> 16 :
+					0x7FFF;
+	const int total_shift = 15 - shift;
+	const uint64_t rounded = (uint64_t)x * (uint64_t)reduced +
+				 (UINT64_C(1) << (total_shift - 1));
+
+	return (int32_t)((int64_t)rounded >> total_shift);
+}
+
 /* Clamps as TFLite's ActivationFunctionWithMinMax: a NaN stays NaN. */
 static inline float ref_clamp_float(float x, float min, float max)
 {
