@@ -29,6 +29,10 @@ typedef struct opver__graph_tensor {
 	size_t bytes;
 	/* Constant data inside the mapping, or NULL for an activation. */
 	const uint8_t *constant_data;
+	/* A graph input the file gives a buffer: an activation (the mapping
+	 * is read-only and callers write inputs) whose first contents are
+	 * these bytes inside the mapping; NULL otherwise. */
+	const uint8_t *initial_data;
 	/* Owned by the graph (copied out of the file); count 0 when absent. */
 	opver_quantization quant;
 	const char *name;         /* borrowed from the mapping; never NULL */

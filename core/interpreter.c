@@ -215,9 +215,14 @@ static opver_status plan_arena(opver_interpreter *it)
 		status = OPVER_ERROR_NOMEM;
 		goto out;
 	}
-	for (int32_t t = 0; t < graph->num_tensors; t++)
+	for (int32_t t = 0; t < graph->num_tensors; t++) {
 		if (offsets[t] != SIZE_MAX)
 			it->tensors[t].data = it->arena + offsets[t];
+		if (graph->tensors[t].initial_data != NULL)
+			memcpy(it->tensors[t].data,
+			       graph->tensors[t].initial_data,
+			       graph->tensors[t].bytes);
+	}
 	opver__debug(&it->runtime->reporter,
 		     "arena: %zu bytes planned, %zu bytes with one buffer per tensor",
 		     it->arena_bytes, it->naive_bytes);

@@ -675,6 +675,14 @@ static opver_status read_subgraph(reader *r, const opver__fb_vector *subgraphs,
 		status = read_indices(r, &table, SUBGRAPH_OUTPUTS, "outputs",
 				      graph->num_tensors, false,
 				      &graph->num_outputs, &graph->outputs);
+	for (int32_t i = 0; status == OPVER_OK && i < graph->num_inputs; i++) {
+		opver__graph_tensor *input = &graph->tensors[graph->inputs[i]];
+
+		if (input->constant_data != NULL) {
+			input->initial_data = input->constant_data;
+			input->constant_data = NULL;
+		}
+	}
 	for (uint32_t i = 0; status == OPVER_OK && i < operators.length; i++)
 		status = read_operator(r, &operators, index, i,
 				       graph->num_tensors, &graph->nodes[i]);

@@ -156,6 +156,32 @@ Test(interpreter, every_unresolved_node_is_reported)
 	opver_runtime_destroy(runtime);
 }
 
+/* A graph input the file gives a buffer starts with the stored values and
+ * can still be written: it is an activation, not read-only weights. */
+Test(interpreter, graph_input_with_a_buffer_is_writable)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "input_with_buffer");
+	opver_interpreter *it;
+	opver_tensor *x;
+	const float *y;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK, "%s", captured.text);
+	x = opver_interpreter_input(it, 0);
+	cr_assert_not(x->is_constant);
+	cr_assert_eq(((const float *)x->data)[3], 4.0f);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s", captured.text);
+	y = opver_interpreter_output(it, 0)->data;
+	cr_assert_eq(y[0], 2.0f);
+	cr_assert_eq(y[3], 5.0f);
+	((float *)x->data)[0] = 10.0f;
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(y[0], 11.0f);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 /* An inspect-only interpreter binds what it can, keeps the rest unbound
  * (still reported), prepares nothing and refuses to run. */
 Test(interpreter, inspect_only_shows_unbound_nodes_and_never_runs)
