@@ -16,9 +16,30 @@
  * fallback. */
 #define REF_PRIORITY 0
 
+/* add.c */
+extern const opver_kernel ref_add_float32;
+extern const opver_kernel ref_add_int8;
+extern const opver_kernel ref_add_int16;
+
 /* fully_connected.c */
 extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
+
+/* mul.c */
+extern const opver_kernel ref_mul_float32;
+extern const opver_kernel ref_mul_int8;
+extern const opver_kernel ref_mul_int16;
+
+/*
+ * For per-element helpers called from kernel loops: inlined even where the
+ * compiler's size heuristics would keep a call, which would stop the loop
+ * around them from being vectorized.
+ */
+#if defined(__GNUC__)
+#define REF_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define REF_ALWAYS_INLINE inline
+#endif
 
 /*
  * True when the core filled `field` of the node's parameter struct `type`.

@@ -7,8 +7,14 @@
 #include "kernels.h"
 
 static const opver_kernel *const reference_kernels[] = {
+	&ref_add_float32,
+	&ref_add_int8,
+	&ref_add_int16,
 	&ref_fully_connected_float32,
 	&ref_fully_connected_int8,
+	&ref_mul_float32,
+	&ref_mul_int8,
+	&ref_mul_int16,
 };
 
 static const opver_plugin reference_plugin = {
