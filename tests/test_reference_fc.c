@@ -1013,7 +1013,7 @@ Test(reference_plugin, descriptor)
 	cr_expect_null(h.plugin->init);
 	cr_expect_null(h.plugin->fini);
 	cr_expect_null(h.plugin->delegate);
-	cr_expect_eq(h.plugin->num_kernels, 8);
+	cr_expect_eq(h.plugin->num_kernels, 16);
 }
 
 struct kernel_case {

@@ -21,6 +21,10 @@ extern const opver_kernel ref_add_float32;
 extern const opver_kernel ref_add_int8;
 extern const opver_kernel ref_add_int16;
 
+/* dequantize.c */
+extern const opver_kernel ref_dequantize_int8_float32;
+extern const opver_kernel ref_dequantize_int16_float32;
+
 /* fully_connected.c */
 extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
@@ -29,6 +33,14 @@ extern const opver_kernel ref_fully_connected_int8;
 extern const opver_kernel ref_mul_float32;
 extern const opver_kernel ref_mul_int8;
 extern const opver_kernel ref_mul_int16;
+
+/* quantize.c */
+extern const opver_kernel ref_quantize_float32_int8;
+extern const opver_kernel ref_quantize_float32_int16;
+extern const opver_kernel ref_quantize_int8_int8;
+extern const opver_kernel ref_quantize_int16_int8;
+extern const opver_kernel ref_quantize_int8_int16;
+extern const opver_kernel ref_quantize_int16_int16;
 
 /*
  * For per-element helpers called from kernel loops: inlined even where the
