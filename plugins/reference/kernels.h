@@ -16,19 +16,53 @@
  * fallback. */
 #define REF_PRIORITY 0
 
-/* depthwise_conv.c */
-extern const opver_kernel ref_depthwise_conv_2d_float32;
-extern const opver_kernel ref_depthwise_conv_2d_int8;
+/* add.c */
+extern const opver_kernel ref_add_float32;
+extern const opver_kernel ref_add_int8;
+extern const opver_kernel ref_add_int16;
+
 /* conv.c */
 extern const opver_kernel ref_conv_2d_float32;
 extern const opver_kernel ref_conv_2d_int8;
 extern const opver_kernel ref_conv_2d_hybrid;
 extern const opver_kernel ref_conv_2d_int16x8;
 
+/* depthwise_conv.c */
+extern const opver_kernel ref_depthwise_conv_2d_float32;
+extern const opver_kernel ref_depthwise_conv_2d_int8;
+
+/* dequantize.c */
+extern const opver_kernel ref_dequantize_int8_float32;
+extern const opver_kernel ref_dequantize_int16_float32;
+
 /* fully_connected.c */
 extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
 extern const opver_kernel ref_fully_connected_hybrid;
+
+/* mul.c */
+extern const opver_kernel ref_mul_float32;
+extern const opver_kernel ref_mul_int8;
+extern const opver_kernel ref_mul_int16;
+
+/* quantize.c */
+extern const opver_kernel ref_quantize_float32_int8;
+extern const opver_kernel ref_quantize_float32_int16;
+extern const opver_kernel ref_quantize_int8_int8;
+extern const opver_kernel ref_quantize_int16_int8;
+extern const opver_kernel ref_quantize_int8_int16;
+extern const opver_kernel ref_quantize_int16_int16;
+
+/*
+ * For per-element helpers called from kernel loops: inlined even where the
+ * compiler's size heuristics would keep a call, which would stop the loop
+ * around them from being vectorized.
+ */
+#if defined(__GNUC__)
+#define REF_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define REF_ALWAYS_INLINE inline
+#endif
 
 /*
  * True when the core filled `field` of the node's parameter struct `type`.

@@ -7,15 +7,29 @@
 #include "kernels.h"
 
 static const opver_kernel *const reference_kernels[] = {
-	&ref_depthwise_conv_2d_float32,
-	&ref_depthwise_conv_2d_int8,
+	&ref_add_float32,
+	&ref_add_int8,
+	&ref_add_int16,
 	&ref_conv_2d_float32,
 	&ref_conv_2d_int8,
 	&ref_conv_2d_hybrid,
 	&ref_conv_2d_int16x8,
+	&ref_depthwise_conv_2d_float32,
+	&ref_depthwise_conv_2d_int8,
+	&ref_dequantize_int8_float32,
+	&ref_dequantize_int16_float32,
 	&ref_fully_connected_float32,
 	&ref_fully_connected_int8,
 	&ref_fully_connected_hybrid,
+	&ref_mul_float32,
+	&ref_mul_int8,
+	&ref_mul_int16,
+	&ref_quantize_float32_int8,
+	&ref_quantize_float32_int16,
+	&ref_quantize_int8_int8,
+	&ref_quantize_int16_int8,
+	&ref_quantize_int8_int16,
+	&ref_quantize_int16_int16,
 };
 
 static const opver_plugin reference_plugin = {

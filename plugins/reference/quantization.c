@@ -195,6 +195,76 @@ opver_status ref_per_tensor_quantization(const opver_host *host,
 	return OPVER_OK;
 }
 
+opver_status ref_channel_quantization_get(const opver_host *host,
+					  const char *role,
+					  const opver_tensor *tensor,
+					  bool per_channel,
+					  ref_channel_quantization *q)
+{
+	const opver_quantization *quant = &tensor->quant;
+	const int32_t axis = quant->axis;
+	int32_t min, max;
+	float scale;
+	int32_t zero_point;
+	opver_status status;
+
+	if (quant->count <= 1 || !per_channel) {
+		status = ref_per_tensor_quantization(host, role, tensor, &scale,
+						     &zero_point);
+		if (status != OPVER_OK)
+			return status;
+		*q = (ref_channel_quantization){
+			.outer = 1,
+			.channels = 1,
+			.inner = opver_tensor_elements(tensor),
+			.scales = quant->scale,
+			.zero_points = quant->zero_point,
+		};
+		return OPVER_OK;
+	}
+	if (axis < 0 || axis >= tensor->rank ||
+	    tensor->dims[axis] != quant->count) {
+		host->report_error(host,
+				   "%s '%s' has %d scales along axis %d; per-channel quantization needs one for each index of a dimension",
+				   role, tensor->name, (int)quant->count,
+				   (int)axis);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	if (!ref_type_range(tensor->type, &min, &max)) {
+		host->report_error(host,
+				   "%s '%s' has type %d, which cannot be quantized",
+				   role, tensor->name, (int)tensor->type);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	for (int32_t c = 0; c < quant->count; c++) {
+		if (!isfinite(quant->scale[c]) || !(quant->scale[c] > 0.0f)) {
+			host->report_error(host,
+					   "%s '%s' has scale %g for channel %d; a scale must be finite and positive",
+					   role, tensor->name,
+					   (double)quant->scale[c], (int)c);
+			return OPVER_ERROR_INVALID_MODEL;
+		}
+		if (quant->zero_point[c] < min || quant->zero_point[c] > max) {
+			host->report_error(host,
+					   "%s '%s' has zero point %lld for channel %d, outside its type's range [%ld, %ld]",
+					   role, tensor->name,
+					   (long long)quant->zero_point[c],
+					   (int)c, (long)min, (long)max);
+			return OPVER_ERROR_INVALID_MODEL;
+		}
+	}
+	q->outer = 1;
+	for (int32_t d = 0; d < axis; d++)
+		q->outer *= (size_t)tensor->dims[d];
+	q->channels = (size_t)quant->count;
+	q->inner = 1;
+	for (int32_t d = axis + 1; d < tensor->rank; d++)
+		q->inner *= (size_t)tensor->dims[d];
+	q->scales = quant->scale;
+	q->zero_points = quant->zero_point;
+	return OPVER_OK;
+}
+
 /* Checks one filter scale and zero point; `channel` -1 for per tensor. */
 static opver_status check_filter_channel(const opver_host *host,
 					 const opver_tensor *filter,

@@ -66,6 +66,35 @@ opver_status ref_per_tensor_quantization(const opver_host *host,
 					 float *scale, int32_t *zero_point);
 
 /*
+ * A tensor's quantization as elementwise kernels (QUANTIZE, DEQUANTIZE) walk
+ * it: the tensor seen as [outer, channels, inner] in row-major order, with
+ * one scale and zero point per channel; channels is 1 when it is quantized
+ * per tensor.
+ */
+typedef struct ref_channel_quantization {
+	size_t outer;
+	size_t channels;
+	size_t inner;
+	/* channels entries each; borrowed from the tensor, valid while the
+	 * model is loaded. */
+	const float *scales;
+	const int64_t *zero_points;
+} ref_channel_quantization;
+
+/*
+ * Checks the quantization of `tensor` and describes it in `q`: per tensor
+ * as ref_per_tensor_quantization() checks it, or, when `per_channel` allows
+ * it, one scale and zero point for each index of dimension quant.axis, every
+ * scale finite and positive and every zero point inside the type's range.
+ * Reports and fails otherwise, naming the tensor by `role`.
+ */
+opver_status ref_channel_quantization_get(const opver_host *host,
+					  const char *role,
+					  const opver_tensor *tensor,
+					  bool per_channel,
+					  ref_channel_quantization *q);
+
+/*
  * The per-channel rescale of a convolution-like op: for each of `channels`
  * output channels, input_scale * filter_scale[c] / output_scale (in
  * double, as TFLite's PopulateConvolutionQuantizationParams) as a

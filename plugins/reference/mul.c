@@ -1,0 +1,377 @@
+/*
+ * mul.c - MUL, float32, int8 and int16, broadcasting as TFLite does
+ * (broadcast.h), computed as TensorFlow Lite's reference kernels compute it:
+ *
+ *   float32  a * b, clamped to the fused activation's range.
+ *   int8, and quantized int16 (zero points 0, as TFLite requires):
+ *            (a - zero point 1) * (b - zero point 2) in int32, rescaled by
+ *            input 1 scale x input 2 scale / output scale (which may be 1
+ *            or more), the output zero point added, clamped.
+ *   int16 without quantization: a * b wrapped to int16 (TFLite multiplies
+ *            modulo 2^16), clamped to the activation's integer range.
+ *
+ * Version ranges (TFLite's op_version rules for MUL):
+ *   1  float32, uint8
+ *   2  int8
+ *   3  a rescale factor of 1 or more (int8, uint8): implemented
+ *   4  quantized int16
+ *   5  int64, 6 complex64: not these kernels' types
+ *   7  int16 without quantization (and uint32)
+ *   8  float16: not these kernels' types
+ * mul_float32 and mul_int8 implement every feature of their types, and
+ * mul_int16 both int16 forms, so all three cover 1..8.
+ */
+#include "broadcast.h"
+#include "kernels.h"
+#include "quantization.h"
+
+typedef struct mul_float32_data {
+	ref_broadcast plan;
+	float activation_min;
+	float activation_max;
+} mul_float32_data;
+
+/* The quantized path, int8 and int16. */
+typedef struct mul_rescale {
+	int32_t input1_offset; /* minus the input zero points */
+	int32_t input2_offset;
+	int32_t output_offset; /* the output zero point */
+	int32_t multiplier;    /* input scales' product / output scale */
+	int shift;
+	int32_t activation_min;
+	int32_t activation_max;
+} mul_rescale;
+
+typedef struct mul_int8_data {
+	ref_broadcast plan;
+	mul_rescale rescale;
+} mul_int8_data;
+
+typedef struct mul_int16_data {
+	ref_broadcast plan;
+	bool quantized;
+	/* Quantized; without quantization only the activation range. */
+	mul_rescale rescale;
+} mul_int16_data;
+
+/* The node's parameters, with the defaults of ops.h when the core filled
+ * none. */
+static opver_mul_params mul_params(const opver_node *node)
+{
+	const opver_mul_params *given = node->params;
+	opver_mul_params params = { .activation = OPVER_ACTIVATION_NONE };
+
+	if (REF_PARAM_PRESENT(node, opver_mul_params, activation))
+		params.activation = given->activation;
+	return params;
+}
+
+/* Checks the node's tensors and plans the broadcast; fills *params. */
+static opver_status mul_prepare_common(const opver_host *host,
+				       const opver_node *node, opver_type type,
+				       opver_mul_params *params,
+				       ref_broadcast *plan)
+{
+	*params = mul_params(node);
+	if (!ref_activation_is_clamp(params->activation)) {
+		host->report_error(host,
+				   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
+				   (int)params->activation);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	return ref_binary_prepare(host, node, type, "MUL", plan);
+}
+
+/* The activation's clamp on an integer output of range [qmin, qmax] and
+ * the given quantization, or a report. */
+static opver_status mul_activation_range(const opver_host *host,
+					 opver_activation activation,
+					 const opver_tensor *output,
+					 int32_t qmin, int32_t qmax,
+					 float scale, int32_t zero_point,
+					 mul_rescale *r)
+{
+	if (ref_activation_range_quantized(activation, qmin, qmax, scale,
+					   zero_point, &r->activation_min,
+					   &r->activation_max))
+		return OPVER_OK;
+	host->report_error(host,
+			   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
+			   output->name, (double)scale);
+	return OPVER_ERROR_INVALID_MODEL;
+}
+
+/* ------------------------------------------------------------- float32 */
+
+static inline float mul_float32_element(float a, float b,
+					const mul_float32_data *data)
+{
+	return ref_clamp_float(a * b, data->activation_min,
+			       data->activation_max);
+}
+
+REF_BROADCAST_DEFINE(mul_float32_apply, float, mul_float32_data,
+		     mul_float32_element)
+
+static opver_status mul_float32_prepare(const opver_host *host,
+					opver_node *node)
+{
+	mul_float32_data *data = node->op_data;
+	opver_mul_params params;
+	opver_status status;
+
+	status = mul_prepare_common(host, node, OPVER_TYPE_FLOAT32, &params,
+				    &data->plan);
+	if (status != OPVER_OK)
+		return status;
+	ref_activation_range_float(params.activation, &data->activation_min,
+				   &data->activation_max);
+	return OPVER_OK;
+}
+
+static opver_status mul_float32_invoke(const opver_host *host,
+				       opver_node *node)
+{
+	const mul_float32_data *data = node->op_data;
+
+	(void)host;
+	mul_float32_apply(&data->plan, node->inputs[0]->data,
+			  node->inputs[1]->data, node->outputs[0]->data, data);
+	return OPVER_OK;
+}
+
+/* ------------------------------------------------------ quantized path */
+
+/* One output of the quantized path, before narrowing to the output type.
+ * The product of two offset int8s, or of two int16s, fits an int32. */
+static REF_ALWAYS_INLINE int32_t mul_rescaled(int32_t a, int32_t b,
+				   const mul_rescale *r)
+{
+	const int32_t product = (a + r->input1_offset) * (b + r->input2_offset);
+	const int32_t result = ref_multiply_by_quantized_multiplier(
+				       product, r->multiplier, r->shift) +
+			       r->output_offset;
+
+	return ref_clamp_int32(result, r->activation_min, r->activation_max);
+}
+
+/*
+ * The quantized path's offsets, multiplier and clamp for tensors of range
+ * [qmin, qmax].  `symmetric` requires zero points of 0 (int16, whose
+ * offset products would overflow an int32 otherwise, as TFLite requires).
+ */
+static opver_status mul_rescale_prepare(const opver_host *host,
+					const opver_node *node,
+					opver_activation activation,
+					bool symmetric, int32_t qmin,
+					int32_t qmax, mul_rescale *r)
+{
+	static const char *const roles[3] = { "input 1", "input 2", "output" };
+	const opver_tensor *tensors[3] = { node->inputs[0], node->inputs[1],
+					   node->outputs[0] };
+	float scales[3], product, rescale;
+	int32_t zero_points[3];
+	opver_status status = OPVER_OK;
+
+	for (int i = 0; i < 3 && status == OPVER_OK; i++) {
+		status = ref_per_tensor_quantization(host, roles[i],
+						     tensors[i], &scales[i],
+						     &zero_points[i]);
+		if (status == OPVER_OK && symmetric && zero_points[i] != 0) {
+			host->report_error(host,
+					   "%s '%s' has zero point %d; int16 MUL needs symmetric quantization (zero point 0)",
+					   roles[i], tensors[i]->name,
+					   (int)zero_points[i]);
+			status = OPVER_ERROR_INVALID_MODEL;
+		}
+	}
+	if (status != OPVER_OK)
+		return status;
+
+	/* As TFLite: the product and the quotient are rounded to float, and
+	 * only then widened to double. */
+	product = scales[0] * scales[1];
+	rescale = product / scales[2];
+	ref_quantize_multiplier((double)rescale, &r->multiplier, &r->shift);
+	if (r->shift > 30) {
+		host->report_error(host,
+				   "input 1 scale x input 2 scale / output scale is %g; rescale factors of 2^31 and more are not supported",
+				   (double)rescale);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	r->input1_offset = -zero_points[0];
+	r->input2_offset = -zero_points[1];
+	r->output_offset = zero_points[2];
+	return mul_activation_range(host, activation, tensors[2], qmin, qmax,
+				    scales[2], zero_points[2], r);
+}
+
+/* ---------------------------------------------------------------- int8 */
+
+static inline int8_t mul_int8_element(int8_t a, int8_t b,
+				      const mul_rescale *r)
+{
+	return (int8_t)mul_rescaled(a, b, r);
+}
+
+REF_BROADCAST_DEFINE(mul_int8_apply, int8_t, mul_rescale, mul_int8_element)
+
+static opver_status mul_int8_prepare(const opver_host *host, opver_node *node)
+{
+	mul_int8_data *data = node->op_data;
+	opver_mul_params params;
+	opver_status status;
+
+	status = mul_prepare_common(host, node, OPVER_TYPE_INT8, &params,
+				    &data->plan);
+	if (status != OPVER_OK)
+		return status;
+	return mul_rescale_prepare(host, node, params.activation, false,
+				   INT8_MIN, INT8_MAX, &data->rescale);
+}
+
+static opver_status mul_int8_invoke(const opver_host *host, opver_node *node)
+{
+	const mul_int8_data *data = node->op_data;
+
+	(void)host;
+	mul_int8_apply(&data->plan, node->inputs[0]->data,
+		       node->inputs[1]->data, node->outputs[0]->data,
+		       &data->rescale);
+	return OPVER_OK;
+}
+
+/* --------------------------------------------------------------- int16 */
+
+static inline int16_t mul_int16_quantized_element(int16_t a, int16_t b,
+						  const mul_rescale *r)
+{
+	return (int16_t)mul_rescaled(a, b, r);
+}
+
+static inline int16_t mul_int16_unquantized_element(int16_t a, int16_t b,
+						    const mul_rescale *r)
+{
+	/* Modulo 2^16, computed unsigned as TFLite's wrapping multiply. */
+	const int16_t product = (int16_t)(uint16_t)((uint32_t)(uint16_t)a *
+						    (uint32_t)(uint16_t)b);
+
+	return (int16_t)ref_clamp_int32(product, r->activation_min,
+					r->activation_max);
+}
+
+REF_BROADCAST_DEFINE(mul_int16_quantized_apply, int16_t, mul_rescale,
+		     mul_int16_quantized_element)
+REF_BROADCAST_DEFINE(mul_int16_unquantized_apply, int16_t, mul_rescale,
+		     mul_int16_unquantized_element)
+
+static bool is_quantized(const opver_tensor *t)
+{
+	return t->quant.count > 0;
+}
+
+static opver_status mul_int16_prepare(const opver_host *host,
+				      opver_node *node)
+{
+	mul_int16_data *data = node->op_data;
+	opver_mul_params params;
+	opver_status status;
+
+	status = mul_prepare_common(host, node, OPVER_TYPE_INT16, &params,
+				    &data->plan);
+	if (status != OPVER_OK)
+		return status;
+	data->quantized = is_quantized(node->inputs[0]) ||
+			  is_quantized(node->inputs[1]) ||
+			  is_quantized(node->outputs[0]);
+	if (data->quantized)
+		return mul_rescale_prepare(host, node, params.activation, true,
+					   INT16_MIN, INT16_MAX,
+					   &data->rescale);
+	/* Plain integers clamp like a quantization of scale 1 and zero
+	 * point 0. */
+	return mul_activation_range(host, params.activation, node->outputs[0],
+				    INT16_MIN, INT16_MAX, 1.0f, 0,
+				    &data->rescale);
+}
+
+static opver_status mul_int16_invoke(const opver_host *host,
+				     opver_node *node)
+{
+	const mul_int16_data *data = node->op_data;
+	const int16_t *in1 = node->inputs[0]->data;
+	const int16_t *in2 = node->inputs[1]->data;
+	int16_t *out = node->outputs[0]->data;
+
+	(void)host;
+	if (data->quantized)
+		mul_int16_quantized_apply(&data->plan, in1, in2, out,
+					  &data->rescale);
+	else
+		mul_int16_unquantized_apply(&data->plan, in1, in2, out,
+					    &data->rescale);
+	return OPVER_OK;
+}
+
+/* ------------------------------------------------------------- manifest */
+
+#define MUL_SIGNATURE(type)                                          \
+	{                                                            \
+		.inputs = { OPVER_TYPE_BIT(type), OPVER_TYPE_BIT(type) }, \
+		.output = OPVER_TYPE_BIT(type),                      \
+	}
+
+static const opver_type_signature mul_float32_signatures[] = {
+	MUL_SIGNATURE(OPVER_TYPE_FLOAT32)
+};
+static const opver_type_signature mul_int8_signatures[] = {
+	MUL_SIGNATURE(OPVER_TYPE_INT8)
+};
+static const opver_type_signature mul_int16_signatures[] = {
+	MUL_SIGNATURE(OPVER_TYPE_INT16)
+};
+
+const opver_kernel ref_mul_float32 = {
+	.struct_size = sizeof(opver_kernel),
+	.name = "mul_float32",
+	.op = OPVER_OP_MUL,
+	.min_version = 1,
+	.max_version = 8,
+	.signatures = mul_float32_signatures,
+	.num_signatures = 1,
+	.priority = REF_PRIORITY,
+	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(mul_float32_data),
+	.prepare = mul_float32_prepare,
+	.invoke = mul_float32_invoke,
+};
+
+const opver_kernel ref_mul_int8 = {
+	.struct_size = sizeof(opver_kernel),
+	.name = "mul_int8",
+	.op = OPVER_OP_MUL,
+	.min_version = 1,
+	.max_version = 8,
+	.signatures = mul_int8_signatures,
+	.num_signatures = 1,
+	.priority = REF_PRIORITY,
+	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(mul_int8_data),
+	.prepare = mul_int8_prepare,
+	.invoke = mul_int8_invoke,
+};
+
+const opver_kernel ref_mul_int16 = {
+	.struct_size = sizeof(opver_kernel),
+	.name = "mul_int16",
+	.op = OPVER_OP_MUL,
+	.min_version = 1,
+	.max_version = 8,
+	.signatures = mul_int16_signatures,
+	.num_signatures = 1,
+	.priority = REF_PRIORITY,
+	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(mul_int16_data),
+	.prepare = mul_int16_prepare,
+	.invoke = mul_int16_invoke,
+};

@@ -1,0 +1,374 @@
+/*
+ * quantize.c - QUANTIZE, computed as TensorFlow Lite's reference kernels
+ * compute it:
+ *
+ *   float32 -> int8, int16 (AffineQuantize): x / scale in float, rounded
+ *       half away from zero, plus the zero point, clamped to the output
+ *       type; one scale per tensor or one per channel.
+ *   int8, int16 -> int8, int16 (Requantize): (x - input zero point)
+ *       rescaled by input scale / output scale with TFLite's multiplier and
+ *       shift, plus the output zero point, clamped to the output type.
+ *
+ * Version ranges (TFLite's op_version rules for QUANTIZE):
+ *   1  float32 -> int8 or uint8, and requantizing
+ *   2  int16 output
+ *   3  per-channel output
+ *   4  int4, 5 uint4: not these kernels' types
+ * The float32 kernels quantize per channel, so cover 1..5.  Requantizing
+ * takes one output scale, as in TFLite, so those kernels cover 1..2.
+ */
+#include <math.h>
+
+#include "kernels.h"
+#include "node_checks.h"
+#include "quantization.h"
+
+#define QUANTIZE_USAGE "QUANTIZE takes one input and one output"
+
+typedef struct quantize_float32_data {
+	ref_channel_quantization layout; /* of the output */
+	float type_min;                  /* the output type's range */
+	float type_max;
+} quantize_float32_data;
+
+typedef struct requantize_data {
+	size_t count;
+	int32_t input_zero_point;
+	int32_t output_zero_point;
+	int32_t multiplier; /* input scale / output scale */
+	int shift;
+	int32_t type_min; /* the output type's range */
+	int32_t type_max;
+} requantize_data;
+
+/* Checks the node's tensors: one input of `in` and one output of `out`, of
+ * the same shape. */
+static opver_status quantize_check_tensors(const opver_host *host,
+					   const opver_node *node,
+					   opver_type in, opver_type out)
+{
+	opver_status status;
+
+	status = ref_check_arity(host, node, 1, 1, 1, QUANTIZE_USAGE);
+	if (status == OPVER_OK)
+		status = ref_expect_type(host, "input", node->inputs[0], in);
+	if (status == OPVER_OK)
+		status = ref_expect_type(host, "output", node->outputs[0], out);
+	if (status == OPVER_OK &&
+	    !ref_same_shape(node->inputs[0], node->outputs[0])) {
+		host->report_error(host,
+				   "output '%s' must have the shape of input '%s'",
+				   node->outputs[0]->name,
+				   node->inputs[0]->name);
+		status = OPVER_ERROR_INVALID_MODEL;
+	}
+	return status;
+}
+
+/* ------------------------------------------------------ float32 -> int */
+
+/*
+ * zero point + round(x / scale), clamped.  Clamped in float, before any
+ * conversion: TFLite converts to int32 first, which is undefined for values
+ * beyond it, so those saturate here; a NaN gives type_min.  Below 2^24 the
+ * float sum is exact, and beyond it the value clamps either way.
+ */
+static inline float quantize_value(float x, float scale, float zero_point,
+				   float type_min, float type_max)
+{
+	const float q = roundf(x / scale) + zero_point;
+
+	return fminf(fmaxf(q, type_min), type_max);
+}
+
+static opver_status quantize_float32_prepare(const opver_host *host,
+					     opver_node *node,
+					     opver_type out)
+{
+	quantize_float32_data *data = node->op_data;
+	int32_t min, max;
+	opver_status status;
+
+	status = quantize_check_tensors(host, node, OPVER_TYPE_FLOAT32, out);
+	if (status == OPVER_OK)
+		status = ref_channel_quantization_get(host, "output",
+						      node->outputs[0], true,
+						      &data->layout);
+	if (status != OPVER_OK)
+		return status;
+	ref_type_range(out, &min, &max);
+	data->type_min = (float)min;
+	data->type_max = (float)max;
+	return OPVER_OK;
+}
+
+static opver_status quantize_float32_int8_prepare(const opver_host *host,
+						  opver_node *node)
+{
+	return quantize_float32_prepare(host, node, OPVER_TYPE_INT8);
+}
+
+static opver_status quantize_float32_int16_prepare(const opver_host *host,
+						   opver_node *node)
+{
+	return quantize_float32_prepare(host, node, OPVER_TYPE_INT16);
+}
+
+static opver_status quantize_float32_int8_invoke(const opver_host *host,
+						 opver_node *node)
+{
+	const quantize_float32_data *data = node->op_data;
+	const ref_channel_quantization *q = &data->layout;
+	const float *in = node->inputs[0]->data;
+	int8_t *out = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t o = 0; o < q->outer; o++)
+		for (size_t c = 0; c < q->channels; c++) {
+			const float scale = q->scales[c];
+			const float zero = (float)q->zero_points[c];
+
+			for (size_t i = 0; i < q->inner; i++)
+				out[i] = (int8_t)quantize_value(
+					in[i], scale, zero, data->type_min,
+					data->type_max);
+			in += q->inner;
+			out += q->inner;
+		}
+	return OPVER_OK;
+}
+
+static opver_status quantize_float32_int16_invoke(const opver_host *host,
+						  opver_node *node)
+{
+	const quantize_float32_data *data = node->op_data;
+	const ref_channel_quantization *q = &data->layout;
+	const float *in = node->inputs[0]->data;
+	int16_t *out = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t o = 0; o < q->outer; o++)
+		for (size_t c = 0; c < q->channels; c++) {
+			const float scale = q->scales[c];
+			const float zero = (float)q->zero_points[c];
+
+			for (size_t i = 0; i < q->inner; i++)
+				out[i] = (int16_t)quantize_value(
+					in[i], scale, zero, data->type_min,
+					data->type_max);
+			in += q->inner;
+			out += q->inner;
+		}
+	return OPVER_OK;
+}
+
+/* ---------------------------------------------------------- requantize */
+
+/* The sum is taken in 64 bits: a rescale of 1 or more can bring the int32
+ * rescaled value next to its limits, where adding the zero point would
+ * overflow. */
+static inline int32_t requantize_value(int32_t x, const requantize_data *d)
+{
+	const int64_t q = (int64_t)ref_multiply_by_quantized_multiplier(
+				  x - d->input_zero_point, d->multiplier,
+				  d->shift) +
+			  d->output_zero_point;
+
+	return q < d->type_min ? d->type_min :
+	       q > d->type_max ? d->type_max :
+				 (int32_t)q;
+}
+
+static opver_status requantize_prepare(const opver_host *host,
+				       opver_node *node, opver_type in,
+				       opver_type out)
+{
+	requantize_data *data = node->op_data;
+	const opver_tensor *input = node->inputs[0];
+	const opver_tensor *output = node->outputs[0];
+	float input_scale, output_scale;
+	double rescale;
+	opver_status status;
+
+	status = quantize_check_tensors(host, node, in, out);
+	if (status == OPVER_OK)
+		status = ref_per_tensor_quantization(host, "input", input,
+						     &input_scale,
+						     &data->input_zero_point);
+	if (status == OPVER_OK)
+		status = ref_per_tensor_quantization(host, "output", output,
+						     &output_scale,
+						     &data->output_zero_point);
+	if (status != OPVER_OK)
+		return status;
+	if (in == OPVER_TYPE_INT16 && out == OPVER_TYPE_INT16 &&
+	    (data->input_zero_point != 0 || data->output_zero_point != 0)) {
+		host->report_error(host,
+				   "input '%s' and output '%s' have zero points %d and %d; int16 to int16 needs both 0, as in TFLite",
+				   input->name, output->name,
+				   (int)data->input_zero_point,
+				   (int)data->output_zero_point);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	rescale = (double)input_scale / (double)output_scale;
+	ref_quantize_multiplier(rescale, &data->multiplier, &data->shift);
+	if (data->shift > 30) {
+		host->report_error(host,
+				   "input scale / output scale is %g; rescale factors of 2^31 and more are not supported",
+				   rescale);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	data->count = opver_tensor_elements(input);
+	ref_type_range(out, &data->type_min, &data->type_max);
+	return OPVER_OK;
+}
+
+static opver_status requantize_int8_int8_prepare(const opver_host *host,
+						 opver_node *node)
+{
+	return requantize_prepare(host, node, OPVER_TYPE_INT8,
+				  OPVER_TYPE_INT8);
+}
+
+static opver_status requantize_int16_int8_prepare(const opver_host *host,
+						  opver_node *node)
+{
+	return requantize_prepare(host, node, OPVER_TYPE_INT16,
+				  OPVER_TYPE_INT8);
+}
+
+static opver_status requantize_int8_int16_prepare(const opver_host *host,
+						  opver_node *node)
+{
+	return requantize_prepare(host, node, OPVER_TYPE_INT8,
+				  OPVER_TYPE_INT16);
+}
+
+static opver_status requantize_int16_int16_prepare(const opver_host *host,
+						   opver_node *node)
+{
+	return requantize_prepare(host, node, OPVER_TYPE_INT16,
+				  OPVER_TYPE_INT16);
+}
+
+static opver_status requantize_int8_int8_invoke(const opver_host *host,
+						opver_node *node)
+{
+	const requantize_data *data = node->op_data;
+	const int8_t *in = node->inputs[0]->data;
+	int8_t *out = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t i = 0; i < data->count; i++)
+		out[i] = (int8_t)requantize_value(in[i], data);
+	return OPVER_OK;
+}
+
+static opver_status requantize_int16_int8_invoke(const opver_host *host,
+						 opver_node *node)
+{
+	const requantize_data *data = node->op_data;
+	const int16_t *in = node->inputs[0]->data;
+	int8_t *out = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t i = 0; i < data->count; i++)
+		out[i] = (int8_t)requantize_value(in[i], data);
+	return OPVER_OK;
+}
+
+static opver_status requantize_int8_int16_invoke(const opver_host *host,
+						 opver_node *node)
+{
+	const requantize_data *data = node->op_data;
+	const int8_t *in = node->inputs[0]->data;
+	int16_t *out = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t i = 0; i < data->count; i++)
+		out[i] = (int16_t)requantize_value(in[i], data);
+	return OPVER_OK;
+}
+
+static opver_status requantize_int16_int16_invoke(const opver_host *host,
+						  opver_node *node)
+{
+	const requantize_data *data = node->op_data;
+	const int16_t *in = node->inputs[0]->data;
+	int16_t *out = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t i = 0; i < data->count; i++)
+		out[i] = (int16_t)requantize_value(in[i], data);
+	return OPVER_OK;
+}
+
+/* ------------------------------------------------------------- manifest */
+
+#define QUANTIZE_SIGNATURE(in, out)                   \
+	{                                             \
+		.inputs = { OPVER_TYPE_BIT(in) },     \
+		.output = OPVER_TYPE_BIT(out),        \
+	}
+
+static const opver_type_signature float32_int8_signatures[] = {
+	QUANTIZE_SIGNATURE(OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8)
+};
+static const opver_type_signature float32_int16_signatures[] = {
+	QUANTIZE_SIGNATURE(OPVER_TYPE_FLOAT32, OPVER_TYPE_INT16)
+};
+static const opver_type_signature int8_int8_signatures[] = {
+	QUANTIZE_SIGNATURE(OPVER_TYPE_INT8, OPVER_TYPE_INT8)
+};
+static const opver_type_signature int16_int8_signatures[] = {
+	QUANTIZE_SIGNATURE(OPVER_TYPE_INT16, OPVER_TYPE_INT8)
+};
+static const opver_type_signature int8_int16_signatures[] = {
+	QUANTIZE_SIGNATURE(OPVER_TYPE_INT8, OPVER_TYPE_INT16)
+};
+static const opver_type_signature int16_int16_signatures[] = {
+	QUANTIZE_SIGNATURE(OPVER_TYPE_INT16, OPVER_TYPE_INT16)
+};
+
+#define QUANTIZE_KERNEL(kernel_name, max, signatures_, data_type, prepare_, \
+			invoke_)                                            \
+	{                                                                   \
+		.struct_size = sizeof(opver_kernel),                        \
+		.name = kernel_name,                                        \
+		.op = OPVER_OP_QUANTIZE,                                    \
+		.min_version = 1,                                           \
+		.max_version = max,                                         \
+		.signatures = signatures_,                                  \
+		.num_signatures = 1,                                        \
+		.priority = REF_PRIORITY,                                   \
+		.flags = OPVER_KERNEL_STATELESS,                            \
+		.op_data_size = sizeof(data_type),                          \
+		.prepare = prepare_,                                        \
+		.invoke = invoke_,                                          \
+	}
+
+const opver_kernel ref_quantize_float32_int8 = QUANTIZE_KERNEL(
+	"quantize_float32_int8", 5, float32_int8_signatures,
+	quantize_float32_data, quantize_float32_int8_prepare,
+	quantize_float32_int8_invoke);
+
+const opver_kernel ref_quantize_float32_int16 = QUANTIZE_KERNEL(
+	"quantize_float32_int16", 5, float32_int16_signatures,
+	quantize_float32_data, quantize_float32_int16_prepare,
+	quantize_float32_int16_invoke);
+
+const opver_kernel ref_quantize_int8_int8 = QUANTIZE_KERNEL(
+	"quantize_int8_int8", 2, int8_int8_signatures, requantize_data,
+	requantize_int8_int8_prepare, requantize_int8_int8_invoke);
+
+const opver_kernel ref_quantize_int16_int8 = QUANTIZE_KERNEL(
+	"quantize_int16_int8", 2, int16_int8_signatures, requantize_data,
+	requantize_int16_int8_prepare, requantize_int16_int8_invoke);
+
+const opver_kernel ref_quantize_int8_int16 = QUANTIZE_KERNEL(
+	"quantize_int8_int16", 2, int8_int16_signatures, requantize_data,
+	requantize_int8_int16_prepare, requantize_int8_int16_invoke);
+
+const opver_kernel ref_quantize_int16_int16 = QUANTIZE_KERNEL(
+	"quantize_int16_int16", 2, int16_int16_signatures, requantize_data,
+	requantize_int16_int16_prepare, requantize_int16_int16_invoke);
