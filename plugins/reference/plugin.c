@@ -9,6 +9,16 @@
 static const opver_kernel *const reference_kernels[] = {
 	&ref_fully_connected_float32,
 	&ref_fully_connected_int8,
+	&ref_average_pool_2d_float32,
+	&ref_average_pool_2d_int8,
+	&ref_average_pool_2d_int16,
+	&ref_max_pool_2d_float32,
+	&ref_max_pool_2d_int8,
+	&ref_max_pool_2d_int16,
+	&ref_reshape,
+	&ref_softmax_float32,
+	&ref_softmax_int8,
+	&ref_softmax_int16,
 };
 
 static const opver_plugin reference_plugin = {
