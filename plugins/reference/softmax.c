@@ -139,7 +139,7 @@ static opver_status softmax_check_output(const opver_host *host,
 	if (got_zero != zero_point ||
 	    fabs((double)got_scale - scale) > 0.001 * scale) {
 		host->report_error(host,
-				   "output '%s' has scale %g and zero point %d; a %s SOFTMAX output must have scale %s and zero point %d",
+				   "output '%s' has scale %g and zero point %d; %s SOFTMAX needs an output scale of %s and zero point %d",
 				   output->name, (double)got_scale,
 				   (int)got_zero, ref_type_name(output->type),
 				   scale_text, (int)zero_point);
@@ -225,8 +225,8 @@ static opver_status softmax_int8_prepare(const opver_host *host,
 	ref_quantize_multiplier(scaled_beta < max_multiplier ? scaled_beta
 							     : max_multiplier,
 				&data->diff_multiplier, &data->diff_shift);
-	/* The largest |difference| whose shifted value, 31 * 2^26 / 2^shift
-	 * of them, stays inside int32 before the multiplier reduces it
+	/* The largest |difference| that, shifted left by diff_shift, stays
+	 * within 31 x 2^26, inside int32 before the multiplier reduces it
 	 * (TFLite's CalculateInputRadius). */
 	radius = floor((double)((INT32_C(1) << SOFTMAX_DIFF_INTEGER_BITS) - 1) *
 		       (double)(INT32_C(1) << (31 - SOFTMAX_DIFF_INTEGER_BITS)) /
@@ -409,7 +409,8 @@ static opver_status softmax_int16_prepare(const opver_host *host,
 				   "out of memory for the exp and reciprocal tables");
 		return OPVER_ERROR_NOMEM;
 	}
-	/* exp(-10) * 32768 is 1.5: smaller exps add nothing to the sum. */
+	/* exp over [-10, 0]: lower differences are clamped to -10, whose exp
+	 * is 1.5 steps of 1/32768, as in TFLite. */
 	lut_fill(exp_of, -10.0, 0.0, tables);
 	lut_fill(one_over_one_plus, 0.0, 1.0, tables + SOFTMAX_LUT_SIZE);
 	data->exp_table = tables;
@@ -459,8 +460,9 @@ static opver_status softmax_int16_invoke(const opver_host *host,
 			out[c] = softmax_int16_exp(data, in[c] - max);
 			total += out[c];
 		}
-		/* Q16.15; TFLite's int32 would overflow only past 65536
-		 * elements, where the saturated sum gives outputs ~0. */
+		/* In Q16.15.  TFLite's int32 sum would overflow only past
+		 * 65536 elements, where every output is ~0 anyway; here it
+		 * saturates. */
 		sum = total < INT32_MAX ? (int32_t)total : INT32_MAX;
 		/* The sum scaled by a power of two into [1, 2), with 16
 		 * fractional bits; its fraction above 1, recentred onto
@@ -472,6 +474,7 @@ static opver_status softmax_int16_invoke(const opver_host *host,
 					  << (headroom_plus_one - 1)) +
 					 (1 << 13)) >>
 					14);
+		/* 98304 is 1 (65536) plus the recentring 32768. */
 		reciprocal = lut_lookup(
 			(int16_t)ref_clamp_int32(shifted_sum - 98304,
 						 INT16_MIN, INT16_MAX),
