@@ -471,18 +471,16 @@ ParameterizedTest(struct int_activation_case *c, pool_quantized, activations)
 					 "max_pool_2d_int8",
 					 "average_pool_2d_int16",
 					 "max_pool_2d_int16" };
+	static const int8_t x8[] = { -20, -11, -9, 0, 5, 100 };
+	static const int16_t x16[] = { -20, -11, -9, 0, 5, 100 };
 	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 1, 1, 1, 1,
 					  c->activation);
 
 	for (size_t k = 0; k < COUNT(kernels); k++) {
 		const opver_type type = k < 2 ? OPVER_TYPE_INT8
 					      : OPVER_TYPE_INT16;
-		const void *x = type == OPVER_TYPE_INT8
-					? (const void *)(int8_t[]){ -20, -11, -9,
-								    0, 5, 100 }
-					: (const void *)(int16_t[]){ -20, -11,
-								     -9, 0, 5,
-								     100 };
+		const void *x = type == OPVER_TYPE_INT8 ? (const void *)x8
+							: (const void *)x16;
 		opver_tensor *in = quantized("input", type,
 					     KH_DIMS(1, 1, 6, 1), x, 0.5f,
 					     -10);
@@ -540,56 +538,55 @@ static int32_t pad_before(int32_t in, int32_t filter, int32_t stride,
 	return total > 0 ? total / 2 : 0;
 }
 
-/*
- * Channel by channel, every filter tap tested against the input's
- * bounds: the sum (a double) and count of the taps inside, and their
- * maximum.
- */
+/* Every filter tap of one output element, tested against the input's
+ * bounds: the sum (a double), count and maximum of the taps inside. */
+static void naive_window(const struct shape_case *s, const double *x,
+			 int32_t n, int32_t top, int32_t left, int32_t c,
+			 double *sum, double *max, int32_t *count)
+{
+	*sum = 0.0;
+	*max = -INFINITY;
+	*count = 0;
+	for (int32_t fy = 0; fy < s->filter_h; fy++) {
+		for (int32_t fx = 0; fx < s->filter_w; fx++) {
+			const int32_t iy = top + fy, ix = left + fx;
+			double v;
+
+			if (iy < 0 || iy >= s->h || ix < 0 || ix >= s->w)
+				continue;
+			v = x[((n * s->h + iy) * s->w + ix) * s->c + c];
+			*sum += v;
+			*max = fmax(*max, v);
+			(*count)++;
+		}
+	}
+}
+
+/* Channel by channel, output element by output element. */
 static void naive_pool(const struct shape_case *s, const double *x,
-		       int32_t oh, int32_t ow, double *avg, double *max,
+		       int32_t oh, int32_t ow, double *sums, double *maxima,
 		       int32_t *counts)
 {
 	const int32_t ph = pad_before(s->h, s->filter_h, s->stride_h, oh);
 	const int32_t pw = pad_before(s->w, s->filter_w, s->stride_w, ow);
-	size_t o = 0;
 
-	for (int32_t n = 0; n < s->n; n++)
-		for (int32_t y = 0; y < oh; y++)
-			for (int32_t xo = 0; xo < ow; xo++)
-				for (int32_t c = 0; c < s->c; c++, o++) {
-					double sum = 0, m = -INFINITY;
-					int32_t count = 0;
+	for (int32_t c = 0; c < s->c; c++) {
+		for (int32_t n = 0; n < s->n; n++) {
+			for (int32_t y = 0; y < oh; y++) {
+				for (int32_t xo = 0; xo < ow; xo++) {
+					const size_t o =
+						(((size_t)n * oh + y) * ow +
+						 xo) * s->c + c;
 
-					for (int32_t fy = 0; fy < s->filter_h;
-					     fy++) {
-						for (int32_t fx = 0;
-						     fx < s->filter_w; fx++) {
-							const int32_t iy =
-								y * s->stride_h -
-								ph + fy;
-							const int32_t ix =
-								xo * s->stride_w -
-								pw + fx;
-							double v;
-
-							if (iy < 0 ||
-							    iy >= s->h ||
-							    ix < 0 ||
-							    ix >= s->w)
-								continue;
-							v = x[((n * s->h + iy) *
-								       s->w +
-							       ix) * s->c +
-							      c];
-							sum += v;
-							m = fmax(m, v);
-							count++;
-						}
-					}
-					avg[o] = sum;
-					max[o] = m;
-					counts[o] = count;
+					naive_window(s, x, n,
+						     y * s->stride_h - ph,
+						     xo * s->stride_w - pw, c,
+						     &sums[o], &maxima[o],
+						     &counts[o]);
 				}
+			}
+		}
+	}
 }
 
 ParameterizedTest(struct shape_case *s, pool_shapes, match_a_naive_reference)

@@ -228,9 +228,9 @@ static opver_status softmax_int8_prepare(const opver_host *host,
 	/* The largest |difference| that, shifted left by diff_shift, stays
 	 * within 31 x 2^26, inside int32 before the multiplier reduces it
 	 * (TFLite's CalculateInputRadius). */
-	radius = floor((double)((INT32_C(1) << SOFTMAX_DIFF_INTEGER_BITS) - 1) *
-		       (double)(INT32_C(1) << (31 - SOFTMAX_DIFF_INTEGER_BITS)) /
-		       ldexp(1.0, data->diff_shift));
+	radius = floor(ldexp((1 << SOFTMAX_DIFF_INTEGER_BITS) - 1,
+			     31 - SOFTMAX_DIFF_INTEGER_BITS -
+				     data->diff_shift));
 	data->diff_min = -(int32_t)radius;
 	return OPVER_OK;
 }
@@ -246,6 +246,23 @@ static inline int32_t softmax_int8_exp(const softmax_int8_data *data,
 	return ref_exp_on_negative_q5_26(
 		ref_saturating_rounding_doubling_high_mul(
 			shifted, data->diff_multiplier));
+}
+
+/* The output of an element diff below the row max: its exp times the
+ * reciprocal of the row's sum, shifted down by `exponent` to steps of
+ * 1/256, offset by the zero point -128. */
+static inline int8_t softmax_int8_output(const softmax_int8_data *data,
+					 int32_t diff, int32_t reciprocal,
+					 int exponent)
+{
+	int32_t q = 0;
+
+	if (diff >= data->diff_min && exponent <= 31)
+		q = ref_rounding_divide_by_pot(
+			ref_saturating_rounding_doubling_high_mul(
+				reciprocal, softmax_int8_exp(data, diff)),
+			exponent);
+	return (int8_t)ref_clamp_int32(q - 128, INT8_MIN, INT8_MAX);
 }
 
 static opver_status softmax_int8_invoke(const opver_host *host,
@@ -289,19 +306,9 @@ static opver_status softmax_int8_invoke(const opver_host *host,
 		 * support) leaves every probability at most 1/512, which
 		 * rounds to step 0. */
 		exponent = bits_over_unit + 31 - 8;
-		for (size_t c = 0; c < depth; c++) {
-			const int32_t diff = in[c] - max;
-			int32_t q = 0;
-
-			if (diff >= diff_min && exponent <= 31)
-				q = ref_rounding_divide_by_pot(
-					ref_saturating_rounding_doubling_high_mul(
-						reciprocal,
-						softmax_int8_exp(data, diff)),
-					exponent);
-			out[c] = (int8_t)ref_clamp_int32(q - 128, INT8_MIN,
-							 INT8_MAX);
-		}
+		for (size_t c = 0; c < depth; c++)
+			out[c] = softmax_int8_output(data, in[c] - max,
+						     reciprocal, exponent);
 	}
 	return OPVER_OK;
 }
