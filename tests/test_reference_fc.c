@@ -1317,10 +1317,13 @@ Test(reference_plugin, descriptor)
 	cr_expect_null(h.plugin->init);
 	cr_expect_null(h.plugin->fini);
 	cr_expect_null(h.plugin->delegate);
+	/* Every op file adds kernels: the list is checked for shape, not
+	 * length. */
 	cr_assert_gt(h.plugin->num_kernels, 0);
 	for (size_t i = 0; i < h.plugin->num_kernels; i++) {
 		const opver_kernel *k = h.plugin->kernels[i];
 
+		cr_assert_not_null(k, "kernel %zu", i);
 		cr_expect_eq(k->struct_size, sizeof(opver_kernel));
 		cr_expect(k->name != NULL && k->name[0] != '\0');
 		cr_expect(k->min_version >= 1 &&
@@ -1331,6 +1334,10 @@ Test(reference_plugin, descriptor)
 			     "lowest-priority fallback", k->name);
 		cr_expect(k->prepare != NULL && k->invoke != NULL, "%s",
 			  k->name);
+		for (size_t j = 0; j < i; j++)
+			cr_expect_str_neq(k->name, h.plugin->kernels[j]->name,
+					  "kernels %zu and %zu share a name", j,
+					  i);
 	}
 }
 

@@ -64,6 +64,22 @@ extern const opver_kernel ref_quantize_int16_int16;
 #define REF_ALWAYS_INLINE inline
 #endif
 
+/* pooling.c */
+extern const opver_kernel ref_average_pool_2d_float32;
+extern const opver_kernel ref_average_pool_2d_int8;
+extern const opver_kernel ref_average_pool_2d_int16;
+extern const opver_kernel ref_max_pool_2d_float32;
+extern const opver_kernel ref_max_pool_2d_int8;
+extern const opver_kernel ref_max_pool_2d_int16;
+
+/* reshape.c */
+extern const opver_kernel ref_reshape;
+
+/* softmax.c */
+extern const opver_kernel ref_softmax_float32;
+extern const opver_kernel ref_softmax_int8;
+extern const opver_kernel ref_softmax_int16;
+
 /*
  * True when the core filled `field` of the node's parameter struct `type`.
  * A field it did not fill (an older core, or a model older than the field's

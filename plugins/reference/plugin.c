@@ -10,6 +10,9 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_add_float32,
 	&ref_add_int8,
 	&ref_add_int16,
+	&ref_average_pool_2d_float32,
+	&ref_average_pool_2d_int8,
+	&ref_average_pool_2d_int16,
 	&ref_conv_2d_float32,
 	&ref_conv_2d_int8,
 	&ref_conv_2d_hybrid,
@@ -21,6 +24,9 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_fully_connected_float32,
 	&ref_fully_connected_int8,
 	&ref_fully_connected_hybrid,
+	&ref_max_pool_2d_float32,
+	&ref_max_pool_2d_int8,
+	&ref_max_pool_2d_int16,
 	&ref_mul_float32,
 	&ref_mul_int8,
 	&ref_mul_int16,
@@ -30,6 +36,10 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_quantize_int16_int8,
 	&ref_quantize_int8_int16,
 	&ref_quantize_int16_int16,
+	&ref_reshape,
+	&ref_softmax_float32,
+	&ref_softmax_int8,
+	&ref_softmax_int16,
 };
 
 static const opver_plugin reference_plugin = {

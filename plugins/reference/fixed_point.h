@@ -1,0 +1,164 @@
+/*
+ * fixed_point.h - the fixed-point math of TensorFlow Lite's quantized
+ * SOFTMAX, computed exactly as gemmlowp's fixedpoint.h computes it (the
+ * library TFLite's reference kernels use), so results match TFLite bit for
+ * bit.
+ *
+ * Numbers are int32 "Qm.n" values: m integer bits, n = 31 - m fractional
+ * bits, real = raw / 2^n.  Q0.31 covers [-1, 1), with 1 itself stood in for
+ * by INT32_MAX.  A product of Qa and Qb values is a Q(a+b) value, computed
+ * by ref_saturating_rounding_doubling_high_mul() on the raw integers.  Every
+ * rounding, saturation and constant below is gemmlowp's: the same inputs
+ * give the same raw bits.
+ *
+ * Static inline so kernel loops inline them.  Internal to the plugin.
+ */
+#ifndef OPVER_REFERENCE_FIXED_POINT_H
+#define OPVER_REFERENCE_FIXED_POINT_H
+
+#include <stdint.h>
+
+#include "quantization.h"
+
+/* 1 in Q0.31, as gemmlowp approximates it. */
+#define REF_Q0_ONE INT32_MAX
+
+/* Leading zero bits of x; 32 for 0.  Used once per row, so a loop. */
+static inline int ref_count_leading_zeros(uint32_t x)
+{
+	int zeros = 0;
+
+	for (uint32_t bit = UINT32_C(1) << 31; bit != 0 && !(x & bit);
+	     bit >>= 1)
+		zeros++;
+	return zeros;
+}
+
+/* x * 2^exponent for exponent in [1, 30], saturating to the int32 range
+ * where |x| exceeds 2^(31 - exponent) - 1 (so -2^(31 - exponent) itself
+ * saturates too, as in gemmlowp). */
+static inline int32_t ref_saturating_shift_left(int32_t x, int exponent)
+{
+	const int32_t threshold = (INT32_C(1) << (31 - exponent)) - 1;
+
+	if (x > threshold)
+		return INT32_MAX;
+	if (x < -threshold)
+		return INT32_MIN;
+	return x * (INT32_C(1) << exponent);
+}
+
+/* (a + b) / 2 rounded to nearest, ties away from zero. */
+static inline int32_t ref_rounding_half_sum(int32_t a, int32_t b)
+{
+	const int64_t sum = (int64_t)a + (int64_t)b;
+
+	return (int32_t)((sum + (sum >= 0 ? 1 : -1)) / 2);
+}
+
+/* exp(a) for a in [-1/4, 0), both Q0.31: a fourth-order Taylor expansion
+ * around -1/8. */
+static inline int32_t ref_exp_on_quarter_interval(int32_t a)
+{
+	const int32_t exp_minus_one_eighth = 1895147668; /* exp(-1/8) */
+	const int32_t one_third = 715827883;
+	const int32_t x = a + (INT32_C(1) << 28); /* a + 1/8 */
+	const int32_t x2 = ref_saturating_rounding_doubling_high_mul(x, x);
+	const int32_t x3 = ref_saturating_rounding_doubling_high_mul(x2, x);
+	const int32_t x4 = ref_saturating_rounding_doubling_high_mul(x2, x2);
+	const int32_t x4_over_4 = ref_rounding_divide_by_pot(x4, 2);
+	/* x^4/24 + x^3/6 + x^2/2 as ((x^4/4 + x^3) / 3 + x^2) / 2 */
+	const int32_t higher_terms = ref_rounding_divide_by_pot(
+		ref_saturating_rounding_doubling_high_mul(x4_over_4 + x3,
+							  one_third) +
+			x2,
+		1);
+
+	return exp_minus_one_eighth +
+	       ref_saturating_rounding_doubling_high_mul(exp_minus_one_eighth,
+							 x + higher_terms);
+}
+
+/* Fractional bits of the Q5.26 input of ref_exp_on_negative_q5_26(). */
+#define REF_Q5_26_FRACTIONAL_BITS 26
+
+/*
+ * exp(a) in Q0.31 for a Q5.26 value a <= 0 (a >= -32).  a is split into
+ * its remainder modulo 1/4, shifted into [-1/4, 0) for the Taylor
+ * expansion, and the multiples of 1/4, 1/2, 1, ..., 16 it dropped, each
+ * applied as a multiplication by exp(-2^k) when its bit is set.
+ */
+static inline int32_t ref_exp_on_negative_q5_26(int32_t a)
+{
+	/* exp(-2^k) in Q0.31 for k = -2 .. 4. */
+	static const int32_t exp_of_minus_power_of_two[] = {
+		1672461947, 1302514674, 790015084, 290630308,
+		39332535,   720401,     242,
+	};
+	const int32_t quarter = INT32_C(1) << (REF_Q5_26_FRACTIONAL_BITS - 2);
+	const int32_t modulo_quarter = (a & (quarter - 1)) - quarter;
+	/* What was dropped: a non-negative multiple of 1/4. */
+	const int32_t dropped = modulo_quarter - a;
+	/* Q5.26 to Q0.31; the value is in [-1/4, 0), so nothing saturates. */
+	int32_t result =
+		ref_exp_on_quarter_interval(ref_saturating_shift_left(
+			modulo_quarter, 31 - REF_Q5_26_FRACTIONAL_BITS));
+
+	for (int k = 0; k < 7; k++) {
+		const int32_t bit =
+			INT32_C(1) << (REF_Q5_26_FRACTIONAL_BITS - 2 + k);
+
+		if (dropped & bit)
+			result = ref_saturating_rounding_doubling_high_mul(
+				result, exp_of_minus_power_of_two[k]);
+	}
+	return a == 0 ? REF_Q0_ONE : result;
+}
+
+/*
+ * 1 / (1 + a) in Q0.31 for a in [0, 1) in Q0.31: three Newton-Raphson
+ * steps on the half denominator (1 + a) / 2, in Q2.29, from the start
+ * 48/17 - 32/17 * d.
+ */
+static inline int32_t ref_one_over_one_plus_x(int32_t a)
+{
+	const int32_t q2_one = INT32_C(1) << 29;
+	const int32_t half_denominator = ref_rounding_half_sum(a, REF_Q0_ONE);
+	int32_t x = 1515870810 + /* 48/17 */
+		    ref_saturating_rounding_doubling_high_mul(
+			    half_denominator, -1010580540 /* -32/17 */);
+
+	for (int i = 0; i < 3; i++) {
+		const int32_t error =
+			q2_one - ref_saturating_rounding_doubling_high_mul(
+					 half_denominator, x);
+
+		/* x * error is Q4.27; back to Q2.29. */
+		x += ref_saturating_shift_left(
+			ref_saturating_rounding_doubling_high_mul(x, error), 2);
+	}
+	/* x approximates 1 / d = 2 / (1 + a): halving it is reading it as
+	 * Q1.30, then Q1.30 to Q0.31. */
+	return ref_saturating_shift_left(x, 1);
+}
+
+/*
+ * The reciprocal of x > 0 given in Q(integer_bits).(31 - integer_bits), as
+ * TFLite's GetReciprocal: x is scaled by a power of two into [1, 2), that
+ * is divided by 2^*bits_over_unit, and the result is 1 / that, in Q0.31
+ * (so 1 / x is the result divided by 2^*bits_over_unit).
+ */
+static inline int32_t ref_reciprocal(int32_t x, int integer_bits,
+				     int *bits_over_unit)
+{
+	const int headroom_plus_one = ref_count_leading_zeros((uint32_t)x);
+	/* x shifted so its leading one is the 2^31 bit, minus that bit: the
+	 * fraction above 1 in Q0.31. */
+	const uint32_t fraction =
+		((uint32_t)x << headroom_plus_one) - (UINT32_C(1) << 31);
+
+	*bits_over_unit = integer_bits - headroom_plus_one;
+	return ref_one_over_one_plus_x((int32_t)fraction);
+}
+
+#endif /* OPVER_REFERENCE_FIXED_POINT_H */

@@ -1,0 +1,201 @@
+/*
+ * reshape.c - RESHAPE: the input's bytes, unchanged, under the output's
+ * shape, for every element type of fixed size.
+ *
+ * The new shape comes, as in TFLite, from the optional second input when
+ * it is a 1-D INT32 tensor, else from the new_shape option (where [0] is
+ * TFLite's legacy spelling of a scalar), else, with neither, from the
+ * output tensor itself.  One entry may be -1: it stands for what the
+ * element count leaves.  Prepare checks that shape against the output
+ * tensor, whose shape opver fixes before running: a shape tensor that is
+ * not constant has no values before invoke, so only its length is checked
+ * and the output's shape stands (its element count is still checked
+ * against the input's, so the bytes copied are the same either way).
+ *
+ * Version range: TFLite has only RESHAPE version 1.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "node_checks.h"
+
+enum { RESHAPE_INPUT = 0, RESHAPE_SHAPE = 1 };
+
+typedef struct reshape_data {
+	size_t bytes; /* of the input and of the output */
+} reshape_data;
+
+/* A new shape of `count` dimensions, from `what`, has the output's rank. */
+static opver_status reshape_check_rank(const opver_host *host, int32_t count,
+				       const char *what,
+				       const opver_tensor *output)
+{
+	if (count == output->rank)
+		return OPVER_OK;
+	host->report_error(host, "%s has %d dimensions; output '%s' has rank %d",
+			   what, (int)count, output->name, (int)output->rank);
+	return OPVER_ERROR_INVALID_MODEL;
+}
+
+/* Checks the new shape `dims` (count entries, from `what`) against the
+ * output tensor: same rank, at most one -1 and no other negative entry,
+ * and every other entry, and the inferred one, equal to the output's. */
+static opver_status reshape_match(const opver_host *host,
+				  const int32_t *dims, int32_t count,
+				  const char *what, size_t elements,
+				  const opver_tensor *output)
+{
+	int32_t stretch = -1;
+	size_t known = 1;
+	opver_status status;
+
+	status = reshape_check_rank(host, count, what, output);
+	if (status != OPVER_OK)
+		return status;
+	for (int32_t i = 0; i < count; i++) {
+		if (dims[i] >= 0) {
+			known *= (size_t)dims[i];
+		} else if (dims[i] == -1 && stretch < 0) {
+			stretch = i;
+		} else {
+			host->report_error(host,
+					   "%s has dimension %d of %d; only one dimension may be -1 (inferred) and none otherwise negative",
+					   what, (int)i, (int)dims[i]);
+			return OPVER_ERROR_INVALID_MODEL;
+		}
+	}
+	for (int32_t i = 0; i < count; i++) {
+		/* With no element, any -1 fits: the output's stands. */
+		const size_t want = i != stretch ? (size_t)dims[i]
+				    : known != 0 ? elements / known
+						 : (size_t)output->dims[i];
+
+		if (want != (size_t)output->dims[i]) {
+			host->report_error(host,
+					   "%s gives dimension %d size %zu; output '%s' has %d",
+					   what, (int)i, want, output->name,
+					   (int)output->dims[i]);
+			return OPVER_ERROR_INVALID_MODEL;
+		}
+	}
+	return OPVER_OK;
+}
+
+/* Checks the shape the node asks for, from the shape tensor or the
+ * option, against the output; with neither there is nothing to check. */
+static opver_status reshape_check_new_shape(const opver_host *host,
+					    const opver_node *node,
+					    size_t elements)
+{
+	const opver_tensor *output = node->outputs[0];
+	const opver_tensor *shape = node->num_inputs > RESHAPE_SHAPE
+					    ? node->inputs[RESHAPE_SHAPE]
+					    : NULL;
+	const opver_reshape_params *params = node->params;
+	char what[80];
+	int32_t count;
+
+	/* TFLite reads a shape tensor only when it is 1-D. */
+	if (shape != NULL && shape->rank == 1) {
+		opver_status status = ref_expect_type(host, "shape", shape,
+						      OPVER_TYPE_INT32);
+
+		if (status != OPVER_OK)
+			return status;
+		snprintf(what, sizeof(what), "shape tensor '%s'", shape->name);
+		/* Not constant: its values exist only at invoke. */
+		if (!shape->is_constant)
+			return reshape_check_rank(host, shape->dims[0], what,
+						  output);
+		return reshape_match(host, shape->data, shape->dims[0], what,
+				     elements, output);
+	}
+	if (!REF_PARAM_PRESENT(node, opver_reshape_params, dims) ||
+	    params->num_dims == 0)
+		return OPVER_OK;
+	count = params->num_dims;
+	if (count == 1 && params->dims[0] == 0)
+		count = 0;
+	return reshape_match(host, params->dims, count, "option new_shape",
+			     elements, output);
+}
+
+static opver_status reshape_prepare(const opver_host *host, opver_node *node)
+{
+	reshape_data *data = node->op_data;
+	const opver_tensor *input, *output;
+	size_t elements;
+	opver_status status;
+
+	status = ref_check_arity(host, node, 1, 2, 1,
+				 "RESHAPE takes an input, an optional shape tensor and one output");
+	if (status != OPVER_OK)
+		return status;
+	input = node->inputs[RESHAPE_INPUT];
+	output = node->outputs[0];
+	if (output->type != input->type) {
+		host->report_error(host,
+				   "output '%s' has type %s; RESHAPE keeps the type of input '%s', %s",
+				   output->name, ref_type_name(output->type),
+				   input->name, ref_type_name(input->type));
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	elements = opver_tensor_elements(input);
+	if (opver_tensor_elements(output) != elements) {
+		host->report_error(host,
+				   "output '%s' has %zu elements; input '%s' has %zu",
+				   output->name,
+				   opver_tensor_elements(output), input->name,
+				   elements);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	status = reshape_check_new_shape(host, node, elements);
+	if (status != OPVER_OK)
+		return status;
+	data->bytes = output->bytes;
+	return OPVER_OK;
+}
+
+static opver_status reshape_invoke(const opver_host *host, opver_node *node)
+{
+	const reshape_data *data = node->op_data;
+	const void *input = node->inputs[RESHAPE_INPUT]->data;
+	void *output = node->outputs[0]->data;
+
+	(void)host;
+	/* The planner may give the output the input's memory. */
+	if (data->bytes > 0 && output != input)
+		memmove(output, input, data->bytes);
+	return OPVER_OK;
+}
+
+/* ------------------------------------------------------------- manifest */
+
+/* Every type whose elements have a fixed size. */
+#define RESHAPE_SIZED_TYPE(name, value, size) \
+	| ((size) > 0 ? OPVER_TYPE_BIT(OPVER_TYPE_##name) : 0)
+#define RESHAPE_SIZED_TYPES (0 OPVER_TYPE_MAP(RESHAPE_SIZED_TYPE))
+
+static const opver_type_signature reshape_signatures[] = { {
+	.inputs = {
+		RESHAPE_SIZED_TYPES,
+		OPVER_TYPE_BIT(OPVER_TYPE_INT32) | OPVER_TYPE_BIT_ABSENT,
+	},
+	.output = RESHAPE_SIZED_TYPES,
+} };
+
+const opver_kernel ref_reshape = {
+	.struct_size = sizeof(opver_kernel),
+	.name = "reshape",
+	.op = OPVER_OP_RESHAPE,
+	.min_version = 1,
+	.max_version = 1,
+	.signatures = reshape_signatures,
+	.num_signatures = 1,
+	.priority = REF_PRIORITY,
+	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(reshape_data),
+	.prepare = reshape_prepare,
+	.invoke = reshape_invoke,
+};

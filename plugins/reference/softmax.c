@@ -1,0 +1,562 @@
+/*
+ * softmax.c - SOFTMAX along the last dimension, float32, int8 and int16,
+ * computed as TensorFlow Lite's reference kernels compute it.
+ *
+ *   float32  exp(beta * (x - row max)) divided by the row's sum.
+ *   int8     gemmlowp fixed point: the difference from the row max, scaled
+ *            by beta * input scale into Q5.26, exp() in Q0.31, the sum in
+ *            Q12.19, its reciprocal, and a rounding shift to the output,
+ *            whose quantization TFLite fixes at scale 1/256, zero point
+ *            -128.  Differences too negative for Q5.26 give exp 0.
+ *   int16    two 513-entry lookup tables with linear interpolation, exp()
+ *            over [-10, 0] and 1 / (1 + x) over [0, 1], built at prepare;
+ *            input and output symmetric, output scale 1/32768.
+ *
+ * Version ranges (TFLite's op_version rules for SOFTMAX):
+ *   1  float32, uint8
+ *   2  int8
+ *   3  int16
+ * A version adds only other tensor types, so every kernel covers 1..3.
+ */
+#include <float.h>
+#include <math.h>
+
+#include "fixed_point.h"
+#include "kernels.h"
+#include "node_checks.h"
+#include "quantization.h"
+
+/* The rows the softmax runs along: the input as [rows, depth]. */
+typedef struct softmax_shape {
+	size_t rows;
+	size_t depth; /* the last dimension */
+} softmax_shape;
+
+typedef struct softmax_float32_data {
+	softmax_shape shape;
+	float beta;
+} softmax_float32_data;
+
+/* Integer bits of the scaled differences (Q5.26) and of the sum of exps
+ * (Q12.19), as TFLite's reference kernel. */
+enum { SOFTMAX_DIFF_INTEGER_BITS = 5, SOFTMAX_SUM_INTEGER_BITS = 12 };
+
+typedef struct softmax_int8_data {
+	softmax_shape shape;
+	/* beta * input scale in Q5.26 per input step: multiplier, left shift */
+	int32_t diff_multiplier;
+	int diff_shift;
+	/* The most negative difference from the row max whose scaled value
+	 * fits Q5.26; smaller ones count as exp 0. */
+	int32_t diff_min;
+} softmax_int8_data;
+
+/* Entries of an int16 lookup table: 512 intervals and their end. */
+enum { SOFTMAX_LUT_SIZE = 513 };
+
+typedef struct softmax_int16_data {
+	softmax_shape shape;
+	/* beta * input scale per input step, in units of 10 / 65535 (the
+	 * exp table's input step) */
+	int32_t diff_multiplier;
+	int diff_shift;
+	/* Persistent memory of the node, SOFTMAX_LUT_SIZE entries each. */
+	const int16_t *exp_table;
+	const int16_t *reciprocal_table;
+} softmax_int16_data;
+
+/* beta, or its schema default 0 when the core did not fill it. */
+static float softmax_beta(const opver_node *node)
+{
+	const opver_softmax_params *params = node->params;
+
+	return REF_PARAM_PRESENT(node, opver_softmax_params, beta)
+		       ? params->beta
+		       : 0.0f;
+}
+
+/* Everything the kernels check: one input and one output of `type` and the
+ * same shape, rank 1 or more, and a finite beta.  Fills the row shape. */
+static opver_status softmax_prepare_common(const opver_host *host,
+					   const opver_node *node,
+					   opver_type type, float *beta,
+					   softmax_shape *shape)
+{
+	const opver_tensor *input, *output;
+	opver_status status;
+
+	status = ref_check_arity(host, node, 1, 1, 1,
+				 "SOFTMAX takes one input and one output");
+	if (status != OPVER_OK)
+		return status;
+	input = node->inputs[0];
+	output = node->outputs[0];
+	status = ref_expect_type(host, "input", input, type);
+	if (status == OPVER_OK)
+		status = ref_expect_type(host, "output", output, type);
+	if (status != OPVER_OK)
+		return status;
+	if (input->rank < 1) {
+		host->report_error(host,
+				   "input '%s' is a scalar; SOFTMAX needs rank 1 or more",
+				   input->name);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	if (!ref_same_shape(input, output)) {
+		host->report_error(host,
+				   "output '%s' must have the shape of input '%s'",
+				   output->name, input->name);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	*beta = softmax_beta(node);
+	if (!isfinite(*beta)) {
+		host->report_error(host, "beta is %g; it must be finite",
+				   (double)*beta);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	shape->rows = 1;
+	for (int32_t i = 0; i + 1 < input->rank; i++)
+		shape->rows *= (size_t)input->dims[i];
+	shape->depth = (size_t)input->dims[input->rank - 1];
+	return OPVER_OK;
+}
+
+/* The output quantization TFLite fixes for quantized SOFTMAX: scale within
+ * 0.1% of `scale`, zero point exactly `zero_point`. */
+static opver_status softmax_check_output(const opver_host *host,
+					 const opver_tensor *output,
+					 double scale, int32_t zero_point,
+					 const char *scale_text)
+{
+	float got_scale;
+	int32_t got_zero;
+	opver_status status;
+
+	status = ref_per_tensor_quantization(host, "output", output,
+					     &got_scale, &got_zero);
+	if (status != OPVER_OK)
+		return status;
+	if (got_zero != zero_point ||
+	    fabs((double)got_scale - scale) > 0.001 * scale) {
+		host->report_error(host,
+				   "output '%s' has scale %g and zero point %d; %s SOFTMAX needs an output scale of %s and zero point %d",
+				   output->name, (double)got_scale,
+				   (int)got_zero, ref_type_name(output->type),
+				   scale_text, (int)zero_point);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	return OPVER_OK;
+}
+
+/* ------------------------------------------------------------- float32 */
+
+static opver_status softmax_float32_prepare(const opver_host *host,
+					    opver_node *node)
+{
+	softmax_float32_data *data = node->op_data;
+
+	return softmax_prepare_common(host, node, OPVER_TYPE_FLOAT32,
+				      &data->beta, &data->shape);
+}
+
+static opver_status softmax_float32_invoke(const opver_host *host,
+					   opver_node *node)
+{
+	const softmax_float32_data *data = node->op_data;
+	const size_t depth = data->shape.depth;
+	const float beta = data->beta;
+	const float *input = node->inputs[0]->data;
+	float *output = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t r = 0; r < data->shape.rows; r++) {
+		const float *in = input + r * depth;
+		float *out = output + r * depth;
+		float max = -FLT_MAX, sum = 0.0f;
+
+		/* Written as TFLite's std::max, so a NaN is passed over. */
+		for (size_t c = 0; c < depth; c++)
+			max = max < in[c] ? in[c] : max;
+		for (size_t c = 0; c < depth; c++) {
+			out[c] = expf((in[c] - max) * beta);
+			sum += out[c];
+		}
+		for (size_t c = 0; c < depth; c++)
+			out[c] = out[c] / sum;
+	}
+	return OPVER_OK;
+}
+
+/* ----------------------------------------------------------------- int8 */
+
+static opver_status softmax_int8_prepare(const opver_host *host,
+					 opver_node *node)
+{
+	softmax_int8_data *data = node->op_data;
+	const double max_multiplier = 2147483647.0;
+	float beta, input_scale;
+	int32_t input_zero;
+	double scaled_beta, radius;
+	opver_status status;
+
+	status = softmax_prepare_common(host, node, OPVER_TYPE_INT8, &beta,
+					&data->shape);
+	if (status == OPVER_OK)
+		status = ref_per_tensor_quantization(host, "input",
+						     node->inputs[0],
+						     &input_scale, &input_zero);
+	if (status == OPVER_OK)
+		status = softmax_check_output(host, node->outputs[0],
+					      1.0 / 256.0, -128, "1/256");
+	if (status != OPVER_OK)
+		return status;
+
+	/* One input step in Q5.26 (TFLite's PreprocessSoftmaxScaling):
+	 * capped, since any larger factor already sends every difference but
+	 * 0 below diff_min. */
+	scaled_beta = (double)beta * (double)input_scale *
+		      (double)(INT32_C(1) << (31 - SOFTMAX_DIFF_INTEGER_BITS));
+	if (!(scaled_beta > 1.0)) {
+		host->report_error(host,
+				   "beta %g x input scale %g is too small: int8 SOFTMAX needs beta x input scale x 2^26 > 1",
+				   (double)beta, (double)input_scale);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	ref_quantize_multiplier(scaled_beta < max_multiplier ? scaled_beta
+							     : max_multiplier,
+				&data->diff_multiplier, &data->diff_shift);
+	/* The largest |difference| that, shifted left by diff_shift, stays
+	 * within 31 x 2^26, inside int32 before the multiplier reduces it
+	 * (TFLite's CalculateInputRadius). */
+	radius = floor(ldexp((1 << SOFTMAX_DIFF_INTEGER_BITS) - 1,
+			     31 - SOFTMAX_DIFF_INTEGER_BITS -
+				     data->diff_shift));
+	data->diff_min = -(int32_t)radius;
+	return OPVER_OK;
+}
+
+/* exp(beta * input scale * diff) in Q0.31 for diff_min <= diff <= 0.  The
+ * left shift cannot overflow: |diff| * 2^shift <= 31 * 2^26 there. */
+static inline int32_t softmax_int8_exp(const softmax_int8_data *data,
+				       int32_t diff)
+{
+	const int32_t shifted =
+		(int32_t)((int64_t)diff * (INT64_C(1) << data->diff_shift));
+
+	return ref_exp_on_negative_q5_26(
+		ref_saturating_rounding_doubling_high_mul(
+			shifted, data->diff_multiplier));
+}
+
+/* The output of an element diff below the row max: its exp times the
+ * reciprocal of the row's sum, shifted down by `exponent` to steps of
+ * 1/256, offset by the zero point -128. */
+static inline int8_t softmax_int8_output(const softmax_int8_data *data,
+					 int32_t diff, int32_t reciprocal,
+					 int exponent)
+{
+	int32_t q = 0;
+
+	if (diff >= data->diff_min && exponent <= 31)
+		q = ref_rounding_divide_by_pot(
+			ref_saturating_rounding_doubling_high_mul(
+				reciprocal, softmax_int8_exp(data, diff)),
+			exponent);
+	return (int8_t)ref_clamp_int32(q - 128, INT8_MIN, INT8_MAX);
+}
+
+static opver_status softmax_int8_invoke(const opver_host *host,
+					opver_node *node)
+{
+	const softmax_int8_data *data = node->op_data;
+	const size_t depth = data->shape.depth;
+	const int32_t diff_min = data->diff_min;
+	const int8_t *input = node->inputs[0]->data;
+	int8_t *output = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t r = 0; r < data->shape.rows; r++) {
+		const int8_t *in = input + r * depth;
+		int8_t *out = output + r * depth;
+		int32_t max = INT8_MIN, reciprocal;
+		int64_t sum = 0;
+		int bits_over_unit, exponent;
+
+		for (size_t c = 0; c < depth; c++)
+			max = in[c] > max ? in[c] : max;
+		/* In Q12.19: each Q0.31 exp divided by 2^12.  TFLite's int32
+		 * sum would overflow past 4095 exps of 1; saturated, it
+		 * gives outputs of step 0, as they should be (each
+		 * probability is below 1/4096). */
+		for (size_t c = 0; c < depth; c++) {
+			const int32_t diff = in[c] - max;
+
+			if (diff >= diff_min)
+				sum += ref_rounding_divide_by_pot(
+					softmax_int8_exp(data, diff),
+					SOFTMAX_SUM_INTEGER_BITS);
+		}
+		reciprocal = ref_reciprocal(sum < INT32_MAX ? (int32_t)sum
+							    : INT32_MAX,
+					    SOFTMAX_SUM_INTEGER_BITS,
+					    &bits_over_unit);
+		/* From Q0.31 to steps of 1/256.  The row max gives exp 1,
+		 * so the sum is at least 1 and bits_over_unit >= 0.  A sum
+		 * of 512 or more (exponent > 31, a shift TFLite does not
+		 * support) leaves every probability at most 1/512, which
+		 * rounds to step 0. */
+		exponent = bits_over_unit + 31 - 8;
+		for (size_t c = 0; c < depth; c++)
+			out[c] = softmax_int8_output(data, in[c] - max,
+						     reciprocal, exponent);
+	}
+	return OPVER_OK;
+}
+
+/* ---------------------------------------------------------------- int16 */
+
+static double exp_of(double x)
+{
+	return exp(x);
+}
+
+static double one_over_one_plus(double x)
+{
+	return 1.0 / (1.0 + x);
+}
+
+static int16_t lut_entry(double value)
+{
+	return (int16_t)fmin(fmax(value, -32768.0), 32767.0);
+}
+
+/*
+ * Samples f over [min, max] into SOFTMAX_LUT_SIZE Q0.15 entries, as
+ * TFLite's gen_lut: each sample but the last is lowered by half the error
+ * that linear interpolation makes at its interval's midpoint, so that
+ * interpolation errs evenly above and below f.
+ */
+static void lut_fill(double (*f)(double), double min, double max,
+		     int16_t *table)
+{
+	const double step = (max - min) / (SOFTMAX_LUT_SIZE - 1);
+
+	for (int i = 0; i < SOFTMAX_LUT_SIZE - 1; i++) {
+		const double sample = round(f(min + i * step) * 32768.0);
+		const double next = f(min + (i + 1) * step) * 32768.0;
+		const double midpoint =
+			round(f(min + i * step + step / 2.0) * 32768.0);
+		const double interpolated = round((next + sample) / 2.0);
+
+		table[i] = lut_entry(sample -
+				     round((interpolated - midpoint) / 2.0));
+	}
+	table[SOFTMAX_LUT_SIZE - 1] = lut_entry(round(f(max) * 32768.0));
+}
+
+/* f(value) by linear interpolation in a table from lut_fill() whose range
+ * is mapped onto int16: 128 input steps per interval (TFLite's
+ * generic_int16_table_lookup, with its int16 wrap-around). */
+static inline int16_t lut_lookup(int16_t value, const int16_t *table)
+{
+	const int32_t index = 256 + (value >> 7);
+	const int32_t offset = value & 0x7f;
+	const int16_t slope = (int16_t)(table[index + 1] - table[index]);
+
+	return (int16_t)(table[index] + ((slope * offset + 64) >> 7));
+}
+
+static opver_status softmax_int16_prepare(const opver_host *host,
+					  opver_node *node)
+{
+	softmax_int16_data *data = node->op_data;
+	const opver_tensor *input;
+	float beta, input_scale;
+	int32_t input_zero;
+	double rescale;
+	int16_t *tables;
+	opver_status status;
+
+	status = softmax_prepare_common(host, node, OPVER_TYPE_INT16, &beta,
+					&data->shape);
+	if (status != OPVER_OK)
+		return status;
+	input = node->inputs[0];
+	status = ref_per_tensor_quantization(host, "input", input,
+					     &input_scale, &input_zero);
+	if (status == OPVER_OK && input_zero != 0) {
+		host->report_error(host,
+				   "input '%s' has zero point %d; int16 SOFTMAX takes a symmetric input (zero point 0)",
+				   input->name, (int)input_zero);
+		status = OPVER_ERROR_INVALID_MODEL;
+	}
+	if (status == OPVER_OK)
+		status = softmax_check_output(host, node->outputs[0],
+					      1.0 / 32768.0, 0, "1/32768");
+	if (status != OPVER_OK)
+		return status;
+
+	/* Differences scaled so that -65535 is -10, the exp table's lower
+	 * end.  As TFLite: scale x beta rounded to float, divided in
+	 * double. */
+	rescale = (double)(input_scale * beta) / (10.0 / 65535.0);
+	ref_quantize_multiplier(rescale, &data->diff_multiplier,
+				&data->diff_shift);
+	if (data->diff_shift > 30) {
+		host->report_error(host,
+				   "beta x input scale / (10 / 65535) is %g; rescale factors of 2^31 and more are not supported",
+				   rescale);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+
+	tables = host->allocate_persistent(host, 2 * SOFTMAX_LUT_SIZE *
+							 sizeof(*tables));
+	if (tables == NULL) {
+		host->report_error(host,
+				   "out of memory for the exp and reciprocal tables");
+		return OPVER_ERROR_NOMEM;
+	}
+	/* exp over [-10, 0]: lower differences are clamped to -10, whose exp
+	 * is 1.5 steps of 1/32768, as in TFLite. */
+	lut_fill(exp_of, -10.0, 0.0, tables);
+	lut_fill(one_over_one_plus, 0.0, 1.0, tables + SOFTMAX_LUT_SIZE);
+	data->exp_table = tables;
+	data->reciprocal_table = tables + SOFTMAX_LUT_SIZE;
+	return OPVER_OK;
+}
+
+/* exp(beta * input scale * diff) in Q0.15 for diff <= 0: the scaled
+ * difference recentred from [-65535, 0] onto the int16 range.  In int64
+ * because a negative beta makes the scaled difference positive, where
+ * recentring could overflow int32. */
+static inline int16_t softmax_int16_exp(const softmax_int16_data *data,
+					int32_t diff)
+{
+	const int64_t recentred =
+		(int64_t)ref_multiply_by_quantized_multiplier(
+			diff, data->diff_multiplier, data->diff_shift) +
+		32767;
+
+	return lut_lookup((int16_t)(recentred < INT16_MIN   ? INT16_MIN
+				    : recentred > INT16_MAX ? INT16_MAX
+							    : recentred),
+			  data->exp_table);
+}
+
+static opver_status softmax_int16_invoke(const opver_host *host,
+					 opver_node *node)
+{
+	const softmax_int16_data *data = node->op_data;
+	const size_t depth = data->shape.depth;
+	const int16_t *input = node->inputs[0]->data;
+	int16_t *output = node->outputs[0]->data;
+
+	(void)host;
+	for (size_t r = 0; r < data->shape.rows; r++) {
+		const int16_t *in = input + r * depth;
+		int16_t *out = output + r * depth;
+		int32_t max = INT16_MIN, sum, shifted_sum, reciprocal;
+		int64_t total = 0, round_half;
+		int headroom_plus_one, right_shift;
+
+		for (size_t c = 0; c < depth; c++)
+			max = in[c] > max ? in[c] : max;
+		/* The exps go to the output first, as in TFLite: the row is
+		 * read before its element is written, so in place works. */
+		for (size_t c = 0; c < depth; c++) {
+			out[c] = softmax_int16_exp(data, in[c] - max);
+			total += out[c];
+		}
+		/* In Q16.15.  TFLite's int32 sum would overflow only past
+		 * 65536 elements, where every output is ~0 anyway; here it
+		 * saturates. */
+		sum = total < INT32_MAX ? (int32_t)total : INT32_MAX;
+		/* The sum scaled by a power of two into [1, 2), with 16
+		 * fractional bits; its fraction above 1, recentred onto
+		 * int16, is the x of the 1 / (1 + x) table.  The row max's
+		 * exp makes the sum at least 2^14, so every shift below is
+		 * in range. */
+		headroom_plus_one = ref_count_leading_zeros((uint32_t)sum);
+		shifted_sum = (int32_t)((((int64_t)sum
+					  << (headroom_plus_one - 1)) +
+					 (1 << 13)) >>
+					14);
+		/* 98304 is 1 (65536) plus the recentring 32768. */
+		reciprocal = lut_lookup(
+			(int16_t)ref_clamp_int32(shifted_sum - 98304,
+						 INT16_MIN, INT16_MAX),
+			data->reciprocal_table);
+		right_shift = 31 - headroom_plus_one;
+		round_half = INT64_C(1) << (right_shift - 1);
+		for (size_t c = 0; c < depth; c++) {
+			const int64_t q =
+				((int64_t)out[c] * reciprocal + round_half) >>
+				right_shift;
+
+			out[c] = (int16_t)(q < 0 ? 0 : q > 32767 ? 32767 : q);
+		}
+	}
+	return OPVER_OK;
+}
+
+/* ------------------------------------------------------------- manifest */
+
+static const opver_type_signature softmax_float32_signatures[] = { {
+	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
+	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+} };
+
+static const opver_type_signature softmax_int8_signatures[] = { {
+	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT8) },
+	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT8),
+} };
+
+static const opver_type_signature softmax_int16_signatures[] = { {
+	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT16) },
+	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT16),
+} };
+
+const opver_kernel ref_softmax_float32 = {
+	.struct_size = sizeof(opver_kernel),
+	.name = "softmax_float32",
+	.op = OPVER_OP_SOFTMAX,
+	.min_version = 1,
+	.max_version = 3,
+	.signatures = softmax_float32_signatures,
+	.num_signatures = 1,
+	.priority = REF_PRIORITY,
+	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(softmax_float32_data),
+	.prepare = softmax_float32_prepare,
+	.invoke = softmax_float32_invoke,
+};
+
+const opver_kernel ref_softmax_int8 = {
+	.struct_size = sizeof(opver_kernel),
+	.name = "softmax_int8",
+	.op = OPVER_OP_SOFTMAX,
+	.min_version = 1,
+	.max_version = 3,
+	.signatures = softmax_int8_signatures,
+	.num_signatures = 1,
+	.priority = REF_PRIORITY,
+	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(softmax_int8_data),
+	.prepare = softmax_int8_prepare,
+	.invoke = softmax_int8_invoke,
+};
+
+const opver_kernel ref_softmax_int16 = {
+	.struct_size = sizeof(opver_kernel),
+	.name = "softmax_int16",
+	.op = OPVER_OP_SOFTMAX,
+	.min_version = 1,
+	.max_version = 3,
+	.signatures = softmax_int16_signatures,
+	.num_signatures = 1,
+	.priority = REF_PRIORITY,
+	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(softmax_int16_data),
+	.prepare = softmax_int16_prepare,
+	.invoke = softmax_int16_invoke,
+};
