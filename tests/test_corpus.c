@@ -17,11 +17,25 @@
 
 #include "corpus.h"
 
-/* Models whose every case must pass; extended as kernels land. */
+/* Models whose every case must pass: the whole corpus. */
 static const char *const required_models[] = {
 	"hello_world_float",
 	"hello_world_int8",
+	"litert_mul_add_signature_def",
+	"litert_single_mul_a8w8",
+	"litert_test_model_versioned_ops",
+	"magic_wand",
+	"micro_speech_quantized",
+	"mlperf_ic_resnet_float",
+	"mlperf_ic_resnet_int8",
+	"mlperf_kws_ref_model_float32",
+	"mlperf_kws_ref_model_int8",
+	"mlperf_vww_96_float",
 	"network_tester_model",
+	"person_detect",
+	"seanet_add0_int16",
+	"simple_add_model",
+	"test_conv_model",
 };
 
 /* One test's parameter: a row, or why there are no rows. */

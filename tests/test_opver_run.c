@@ -932,3 +932,35 @@ Test(opver_run, strict_versions_resolves_at_the_required_version)
 	cr_assert(strstr(r.err, "(stored as 3;") != NULL, "%s", r.err);
 	free_result(&r);
 }
+
+/* The corpus's stored-below-required nodes, as its README lists them:
+ * litert_single_mul_a8w8 stores its int8 MUL as version 1 (TFLite's rules
+ * give 2) and person_detect its int8 CONV_2D as version 2 (rules: 3). */
+Test(opver_run, explain_json_flags_the_corpus_stored_below_required_nodes)
+{
+	static const struct {
+		const char *model;
+		const char *node;
+	} cases[] = {
+		{ "litert_single_mul_a8w8.tflite",
+		  "\"op\":\"MUL\",\"custom_name\":null,\"version\":1,\"required_version\":2," },
+		{ "person_detect.tflite",
+		  "\"op\":\"CONV_2D\",\"custom_name\":null,\"version\":2,\"required_version\":3," },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char model[4096];
+		struct result r;
+
+		corpus_file(model, sizeof(model), cases[i].model);
+		run_tool(&r, "--explain", "--json", "--config", config, model,
+			 NULL);
+		assert_status(&r, 0);
+		cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
+		cr_assert(strstr(without_space(r.out), cases[i].node) != NULL,
+			  "%s: %s", cases[i].model, r.out);
+		cr_assert(strstr(r.out, "\"stored_below_required\":true") != NULL,
+			  "%s", r.out);
+		free_result(&r);
+	}
+}

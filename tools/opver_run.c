@@ -702,7 +702,7 @@ static int explain(struct session *s)
 		       below, below == 1 ? "" : "s", below == 1 ? "s" : "",
 		       s->cmd.strict_versions ?
 			       "--strict-versions resolved them at the required version" :
-			       "they resolve at the stored version (--strict-versions uses the required one)");
+			       "nodes resolve at the stored version (--strict-versions uses the required one)");
 	/* Only an inspect-only interpreter has unbound nodes. */
 	return unbound == 0 ? EXIT_SUCCESS : EXIT_UNRESOLVED;
 }
