@@ -964,3 +964,21 @@ Test(opver_run, explain_json_flags_the_corpus_stored_below_required_nodes)
 		free_result(&r);
 	}
 }
+
+/* Without a plugin for its custom op, the corpus's versioned-ops model
+ * exits 4 naming the op and the version it needs. */
+Test(opver_run, missing_custom_op_exits_4)
+{
+	char model[4096], in0[4096], in1[4096];
+	struct result r;
+
+	corpus_file(model, sizeof(model), "litert_test_model_versioned_ops.tflite");
+	corpus_file(in0, sizeof(in0), "cases/litert_test_model_versioned_ops/load_only/in0.raw");
+	corpus_file(in1, sizeof(in1), "cases/litert_test_model_versioned_ops/load_only/in1.raw");
+	run_tool(&r, "--config", config, model, "-i", in0, "-i", in1, NULL);
+	assert_status(&r, 4);
+	assert_one_error_line(&r);
+	cr_assert(strstr(r.err, "node 1 (testing_op): the model needs testing_op version 2") != NULL,
+		  "%s", r.err);
+	free_result(&r);
+}
