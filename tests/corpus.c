@@ -32,6 +32,9 @@ static bool parse_row(char *line, corpus_case *c)
 			return false;
 	}
 	c->num_inputs = (int)strtol(fields[2], &end, 10);
+	/* The source column follows; what matters of it is whether the
+	 * expected output is the second engine's. */
+	c->second_engine = rest != NULL && strstr(rest, "second engine") != NULL;
 	return *fields[2] != '\0' && *end == '\0' && c->num_inputs >= 0 &&
 	       copy_field(c->model, sizeof(c->model), fields[0]) &&
 	       copy_field(c->name, sizeof(c->name), fields[1]) &&

@@ -10,6 +10,7 @@
 #ifndef OPVER_TESTS_CORPUS_H
 #define OPVER_TESTS_CORPUS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define CORPUS_FIELD_SIZE 64
@@ -23,6 +24,9 @@ typedef struct corpus_case {
 	int num_inputs;
 	/* Checks joined with ';', e.g. "argmax:2;int:2". */
 	char check[CORPUS_CHECK_SIZE];
+	/* The source column says the expected output is the second engine's
+	 * (Arm NN, whose integer rescale rounds once). */
+	bool second_engine;
 } corpus_case;
 
 /*

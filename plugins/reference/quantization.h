@@ -176,6 +176,32 @@ static inline int32_t ref_rounding_divide_by_pot(int32_t x, int exponent)
 	return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
 
+#ifdef REF_SINGLE_ROUNDING
+/*
+ * x * multiplier * 2^shift / 2^31 for a multiplier and shift from
+ * ref_quantize_multiplier() with shift in [-31, 30], rounded once, half
+ * up: TFLite built with TFLITE_SINGLE_ROUNDING (and float engines such as
+ * Arm NN's reference backend) compute this.  The result of a valid rescale
+ * fits an int32; anything else is clamped.
+ */
+static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
+							   int32_t multiplier,
+							   int shift)
+{
+	const int total_shift = 31 - shift;
+	const int64_t product = (int64_t)x * (int64_t)multiplier +
+				(INT64_C(1) << (total_shift - 1));
+	/* Division rounding toward minus infinity, as the arithmetic shift
+	 * TFLite uses. */
+	const int64_t divisor = INT64_C(1) << total_shift;
+	int64_t result = product / divisor;
+
+	if (product % divisor < 0)
+		result--;
+	return result > INT32_MAX ? INT32_MAX :
+	       result < INT32_MIN ? INT32_MIN : (int32_t)result;
+}
+#else
 /*
  * x * multiplier * 2^shift / 2^31 for a multiplier and shift from
  * ref_quantize_multiplier() with shift in [-31, 30].  A positive shift is
@@ -194,6 +220,7 @@ static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
 		ref_saturating_rounding_doubling_high_mul(shifted, multiplier),
 		right);
 }
+#endif
 
 /*
  * The same rescale of a 64-bit accumulator, as TFLite's int64 overload of
