@@ -532,6 +532,8 @@ OPVER_API opver_status opver_interpreter_node_info(const opver_interpreter *it,
 	info->version = state->node.version;
 	info->required_version = it->graph->nodes[index].required_version;
 	info->version_reason = it->graph->nodes[index].version_reason;
+	info->resolved_version = opver__resolution_version(
+		&it->graph->nodes[index], it->runtime->strict_versions);
 	info->num_inputs = it->graph->nodes[index].num_inputs;
 	info->input_types = state->input_types;
 	if (state->partition >= 0) {

@@ -53,9 +53,7 @@ static void describe_plugin_offer(opver__text *text,
 			   opver__node_label(node));
 }
 
-/* The version a node resolves at: the stored one, or with strict_versions
- * the larger of it and the version TFLite's rules require. */
-static int32_t resolution_version(const opver__graph_node *node,
+int32_t opver__resolution_version(const opver__graph_node *node,
 				  bool strict_versions)
 {
 	if (strict_versions && node->required_version > node->version)
@@ -122,7 +120,8 @@ opver_status opver__resolve_node(const opver__registry *registry,
 				 opver__binding *binding)
 {
 	const opver__graph_node *node = &graph->nodes[node_index];
-	const int32_t version = resolution_version(node, strict_versions);
+	const int32_t version = opver__resolution_version(node,
+							  strict_versions);
 	const opver__registered_kernel *preferred = NULL;
 
 	memset(binding, 0, sizeof(*binding));

@@ -24,6 +24,11 @@ typedef struct opver__binding {
 	const opver__registered_kernel *preferred;
 } opver__binding;
 
+/* The version a node resolves at: its stored version, or with
+ * strict_versions the larger of that and its required version. */
+int32_t opver__resolution_version(const opver__graph_node *node,
+				  bool strict_versions);
+
 /*
  * Resolves node `node_index` of `graph` at its stored version, or with
  * strict_versions at the larger of that and its required version.

@@ -124,6 +124,8 @@ Test(interpreter, node_info_tells_how_each_node_was_bound)
 	cr_assert_eq(info.op, OPVER_OP_CUSTOM);
 	cr_assert_str_eq(info.custom_name, "ADD_ONE");
 	cr_assert_eq(info.version, 2);
+	/* Stored 2, required 1: resolved at the stored version. */
+	cr_assert_eq(info.resolved_version, 2);
 	cr_assert_eq(info.num_inputs, 1);
 	cr_assert_eq(info.input_types[0], OPVER_TYPE_FLOAT32);
 	cr_assert_str_eq(info.plugin, "add_one");

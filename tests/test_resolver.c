@@ -289,6 +289,8 @@ Test(resolver, strict_versions_resolves_at_the_required_version)
 	node.version = 2;
 	node.required_version = 4;
 	node.version_reason = "int8 input and weights, int8 output";
+	cr_assert_eq(opver__resolution_version(&node, false), 2);
+	cr_assert_eq(opver__resolution_version(&node, true), 4);
 	cr_assert_eq(resolve(plugins, 1, false, &registry, &binding), OPVER_OK);
 	cr_assert_str_eq(binding.chosen->kernel->name, "fc_old");
 	opver__registry_free(&registry);
@@ -297,8 +299,10 @@ Test(resolver, strict_versions_resolves_at_the_required_version)
 	cr_assert_str_eq(binding.chosen->kernel->name, "fc_new");
 	opver__registry_free(&registry);
 
-	/* A stored version above the required one is kept. */
+	/* A stored version above the required one is kept (fc_new covers
+	 * both, so the version itself is what shows it). */
 	node.version = 6;
+	cr_assert_eq(opver__resolution_version(&node, true), 6);
 	cr_assert_eq(resolve_versions(plugins, 1, false, true, &registry, &binding), OPVER_OK);
 	cr_assert_str_eq(binding.chosen->kernel->name, "fc_new");
 	opver__registry_free(&registry);

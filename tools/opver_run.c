@@ -707,11 +707,10 @@ static int explain(struct session *s)
 	return unbound == 0 ? EXIT_SUCCESS : EXIT_UNRESOLVED;
 }
 
-/* True when nodes a and b need the same missing (op, version, types). */
-static bool same_need(const opver_node_info *a, const opver_node_info *b,
-		      int32_t version_a, int32_t version_b)
+/* True when nodes a and b need the same (op, version, input types). */
+static bool same_need(const opver_node_info *a, const opver_node_info *b)
 {
-	if (a->op != b->op || version_a != version_b ||
+	if (a->op != b->op || a->resolved_version != b->resolved_version ||
 	    a->num_inputs != b->num_inputs ||
 	    (a->custom_name == NULL) != (b->custom_name == NULL) ||
 	    (a->custom_name != NULL &&
@@ -723,34 +722,55 @@ static bool same_need(const opver_node_info *a, const opver_node_info *b,
 	return true;
 }
 
-/* The version a node was resolved at (see --strict-versions). */
-static int32_t resolved_version(const struct session *s,
-				const opver_node_info *node)
+/* Lists nodes[first] and every later unlisted node that needs the same,
+ * marking them listed. */
+static void list_missing(struct session *s, const opver_node_info *nodes,
+			 bool *listed, size_t count, size_t first)
 {
-	if (s->cmd.strict_versions && node->required_version > node->version)
-		return node->required_version;
-	return node->version;
-}
+	const opver_node_info *need = &nodes[first];
+	json_writer *w = &s->json;
+	char op[96], types[160];
+	size_t sharing = 0;
 
-/* True when `node` is unbound and needs what the unbound `need` needs. */
-static bool needs_the_same(const struct session *s,
-			   const opver_node_info *node,
-			   const opver_node_info *need)
-{
-	return node->plugin == NULL &&
-	       same_need(node, need, resolved_version(s, node),
-			 resolved_version(s, need));
-}
-
-/* True when a node after nodes[first] needs the same as it. */
-static bool needed_by_several(const struct session *s,
-			      const opver_node_info *nodes, size_t count,
-			      size_t first)
-{
 	for (size_t j = first + 1; j < count; j++)
-		if (needs_the_same(s, &nodes[j], &nodes[first]))
-			return true;
-	return false;
+		sharing += !listed[j] && same_need(&nodes[j], need);
+	if (s->cmd.json) {
+		json_begin_object(w);
+		json_key(w, "op");
+		json_string(w, opver_op_name(need->op));
+		json_key(w, "custom_name");
+		json_string(w, need->custom_name);
+		json_key(w, "version");
+		json_int(w, need->resolved_version);
+		json_key(w, "input_types");
+		json_begin_array(w);
+		for (int32_t t = 0; t < need->num_inputs; t++)
+			json_string(w, need->input_types[t] < 0 ? NULL :
+				    opver_type_name(need->input_types[t]));
+		json_end_array(w);
+		json_key(w, "nodes");
+		json_begin_array(w);
+	} else {
+		format_op(need->op, need->custom_name, op, sizeof(op));
+		format_input_types(need, types, sizeof(types));
+		printf("  %s version %d for (%s): node%s", op,
+		       need->resolved_version, types, sharing > 0 ? "s" : "");
+	}
+	for (size_t j = first; j < count; j++) {
+		if (listed[j] || !same_need(&nodes[j], need))
+			continue;
+		listed[j] = true;
+		if (s->cmd.json)
+			json_int(w, nodes[j].index);
+		else
+			printf("%s %d", j == first ? "" : ",", nodes[j].index);
+	}
+	if (s->cmd.json) {
+		json_end_array(w);
+		json_end_object(w);
+	} else {
+		putchar('\n');
+	}
 }
 
 /*
@@ -762,22 +782,26 @@ static int check(struct session *s)
 {
 	size_t count = opver_interpreter_node_count(s->interpreter);
 	opver_node_info *nodes = calloc(count > 0 ? count : 1, sizeof(*nodes));
-	json_writer *w = &s->json;
+	/* Bound nodes, and unbound ones already listed with an earlier one. */
+	bool *listed = calloc(count > 0 ? count : 1, sizeof(*listed));
 	size_t missing = 0;
 
-	if (nodes == NULL) {
+	if (nodes == NULL || listed == NULL) {
+		free(nodes);
+		free(listed);
 		fputs("opver-run: out of memory\n", stderr);
 		return EXIT_RUN_FAILED;
 	}
 	for (size_t i = 0; i < count; i++) {
 		(void)opver_interpreter_node_info(s->interpreter, i, &nodes[i]);
-		missing += nodes[i].plugin == NULL;
+		listed[i] = nodes[i].plugin != NULL;
+		missing += !listed[i];
 	}
 	if (s->cmd.json) {
-		json_key(w, "runnable");
-		json_bool(w, missing == 0);
-		json_key(w, "missing");
-		json_begin_array(w);
+		json_key(&s->json, "runnable");
+		json_bool(&s->json, missing == 0);
+		json_key(&s->json, "missing");
+		json_begin_array(&s->json);
 	} else if (missing == 0) {
 		printf("%s: can run: every node has a kernel or delegate\n",
 		       s->cmd.model);
@@ -785,61 +809,13 @@ static int check(struct session *s)
 		printf("%s: cannot run: no kernel or delegate handles\n",
 		       s->cmd.model);
 	}
-	for (size_t i = 0; i < count; i++) {
-		const opver_node_info *need = &nodes[i];
-		int32_t version = resolved_version(s, need);
-		char op[96], types[160];
-		bool first = true;
-
-		if (need->plugin != NULL)
-			continue;
-		/* Listed with the first node that needs it. */
-		for (size_t j = 0; j < i && first; j++)
-			first = !needs_the_same(s, &nodes[j], need);
-		if (!first)
-			continue;
-		format_op(need->op, need->custom_name, op, sizeof(op));
-		format_input_types(need, types, sizeof(types));
-		if (s->cmd.json) {
-			json_begin_object(w);
-			json_key(w, "op");
-			json_string(w, opver_op_name(need->op));
-			json_key(w, "custom_name");
-			json_string(w, need->custom_name);
-			json_key(w, "version");
-			json_int(w, version);
-			json_key(w, "input_types");
-			json_begin_array(w);
-			for (int32_t t = 0; t < need->num_inputs; t++)
-				json_string(w, need->input_types[t] < 0 ? NULL :
-					    opver_type_name(need->input_types[t]));
-			json_end_array(w);
-			json_key(w, "nodes");
-			json_begin_array(w);
-		} else {
-			printf("  %s version %d for (%s): node%s", op, version,
-			       types,
-			       needed_by_several(s, nodes, count, i) ? "s" : "");
-		}
-		for (size_t j = i; j < count; j++) {
-			if (!needs_the_same(s, &nodes[j], need))
-				continue;
-			if (s->cmd.json)
-				json_int(w, nodes[j].index);
-			else
-				printf("%s %d", j == i ? "" : ",",
-				       nodes[j].index);
-		}
-		if (s->cmd.json) {
-			json_end_array(w);
-			json_end_object(w);
-		} else {
-			putchar('\n');
-		}
-	}
+	for (size_t i = 0; i < count; i++)
+		if (!listed[i])
+			list_missing(s, nodes, listed, count, i);
 	if (s->cmd.json)
-		json_end_array(w);
+		json_end_array(&s->json);
 	free(nodes);
+	free(listed);
 	return missing == 0 ? EXIT_SUCCESS : EXIT_UNRESOLVED;
 }
 

@@ -222,6 +222,9 @@ typedef struct opver_node_info {
 	/* Why: which tensor type or parameter decided required_version.
 	 * Borrowed; valid until the interpreter is destroyed. */
 	const char *version_reason;
+	/* The version the node was resolved at: `version`, or with the
+	 * runtime's strict_versions the larger of it and required_version. */
+	int32_t resolved_version;
 	int32_t num_inputs;
 	/* Type of each input; -1 for an omitted optional input. */
 	const int32_t *input_types;
