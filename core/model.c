@@ -21,22 +21,29 @@ struct opver_model {
 static opver_status assign_versions(opver__graph *graph,
 				    const opver__reporter *reporter)
 {
+	opver__tensor_signature *tensors;
+	size_t largest = 1;
+
+	/* One signature array, sized for the node with the most tensors. */
+	for (int32_t n = 0; n < graph->num_nodes; n++) {
+		size_t count = (size_t)graph->nodes[n].num_inputs +
+			       (size_t)graph->nodes[n].num_outputs;
+
+		if (count > largest)
+			largest = count;
+	}
+	tensors = calloc(largest, sizeof(*tensors));
+	if (tensors == NULL)
+		goto nomem;
 	for (int32_t n = 0; n < graph->num_nodes; n++) {
 		opver__graph_node *node = &graph->nodes[n];
-		size_t count = (size_t)node->num_inputs +
-			       (size_t)node->num_outputs;
-		opver__tensor_signature *tensors;
 		opver__op_signature sig;
 		char reason[OPVER__VERSION_REASON_SIZE];
 		const char *release;
 
-		tensors = calloc(count > 0 ? count : 1, sizeof(*tensors));
-		if (tensors == NULL)
-			goto nomem;
 		opver__op_signature_from_graph(graph, n, &sig, tensors);
 		node->required_version =
 			opver__op_required_version(&sig, reason, sizeof(reason));
-		free(tensors);
 		node->version_reason = strdup(reason);
 		if (node->version_reason == NULL)
 			goto nomem;
@@ -50,8 +57,10 @@ static opver_status assign_versions(opver__graph *graph,
 			     release, graph->computed_runtime_version) > 0))
 			graph->computed_runtime_version = release;
 	}
+	free(tensors);
 	return OPVER_OK;
 nomem:
+	free(tensors);
 	opver__error(reporter, "out of memory computing op versions");
 	return OPVER_ERROR_NOMEM;
 }

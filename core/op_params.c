@@ -42,9 +42,9 @@ static bool read_enum(options_reader *r, unsigned id, const char *field,
 }
 
 static bool read_bool(options_reader *r, unsigned id, const char *field,
-		      bool *out)
+		      bool def, bool *out)
 {
-	if (!opver__fb_bool(r->fb, r->table, id, field, false, out)) {
+	if (!opver__fb_bool(r->fb, r->table, id, field, def, out)) {
 		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
 		return false;
 	}
@@ -112,10 +112,10 @@ static bool decode_fully_connected(options_reader *r, void *params)
 	if (!read_activation(r, FC_ACTIVATION, &p->activation) ||
 	    !read_enum(r, FC_WEIGHTS_FORMAT, "weights_format",
 		       OPVER_FC_WEIGHTS_SHUFFLED4x16INT8, &weights_format) ||
-	    !read_bool(r, FC_KEEP_NUM_DIMS, "keep_num_dims",
+	    !read_bool(r, FC_KEEP_NUM_DIMS, "keep_num_dims", false,
 		       &p->keep_num_dims) ||
 	    !read_bool(r, FC_ASYMMETRIC_QUANTIZE_INPUTS,
-		       "asymmetric_quantize_inputs",
+		       "asymmetric_quantize_inputs", false,
 		       &p->asymmetric_quantize_inputs) ||
 	    !read_tensor_type(r, FC_QUANTIZED_BIAS_TYPE, "quantized_bias_type",
 			      &p->quantized_bias_type))
@@ -225,14 +225,9 @@ static bool decode_add(options_reader *r, void *params)
 {
 	opver_add_params *p = params;
 
-	if (!read_activation(r, ADD_ACTIVATION, &p->activation))
-		return false;
-	if (!opver__fb_bool(r->fb, r->table, ADD_POT_SCALE_INT16,
-			    "pot_scale_int16", true, &p->pot_scale_int16)) {
-		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
-		return false;
-	}
-	return true;
+	return read_activation(r, ADD_ACTIVATION, &p->activation) &&
+	       read_bool(r, ADD_POT_SCALE_INT16, "pot_scale_int16", true,
+			 &p->pot_scale_int16);
 }
 
 /* MulOptions field ids. */

@@ -84,9 +84,10 @@ static opver_status stand_in_conv_invoke(const opver_host *host,
 	const float *input = node->inputs[0]->data;
 	const float *filter = node->inputs[1]->data;
 	float *output = node->outputs[0]->data;
+	size_t n = opver_tensor_elements(node->outputs[0]);
 
 	(void)host;
-	for (size_t i = 0; i < opver_tensor_elements(node->outputs[0]); i++)
+	for (size_t i = 0; i < n; i++)
 		output[i] = input[0] * filter[i];
 	return OPVER_OK;
 }
