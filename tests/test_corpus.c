@@ -57,14 +57,20 @@ struct corpus_param {
 	char problem[256];
 };
 
-/* The config naming the plugins, written by each test. */
-static char config_path[] = "/tmp/opver-corpus-XXXXXX";
-
-/* A config loading the reference plugin (built with single rounding when
- * `single_rounding`), and the custom-op plugin when `with_custom_op`. */
-static void write_plugins_config(bool with_custom_op, bool single_rounding)
+/*
+ * Runs `row` with a temporary config loading the reference plugin (built
+ * with single rounding when `single_rounding`), and the custom-op plugin
+ * when `with_custom_op`.  The config is removed as soon as the case has
+ * run, so no test leaves one behind whether it passes, fails or skips.
+ */
+static corpus_outcome run_with_plugins(const char *dir, const corpus_case *row,
+				       bool with_custom_op,
+				       bool single_rounding, char *message,
+				       size_t message_size)
 {
+	char config_path[] = "/tmp/opver-corpus-XXXXXX";
 	int fd = mkstemp(config_path);
+	corpus_outcome outcome;
 	FILE *file;
 
 	cr_assert(fd >= 0, "cannot create a temporary config");
@@ -78,17 +84,14 @@ static void write_plugins_config(bool with_custom_op, bool single_rounding)
 	if (with_custom_op)
 		fprintf(file, "[plugin.testing_op]\nlibrary = %s/testing_op.so\n",
 			TEST_PLUGIN_DIR);
-	cr_assert(fclose(file) == 0, "cannot write %s", config_path);
-}
-
-static void write_reference_only_config(void)
-{
-	write_plugins_config(false, false);
-}
-
-static void remove_config(void)
-{
+	if (fclose(file) != 0) {
+		unlink(config_path);
+		cr_assert_fail("cannot write %s", config_path);
+	}
+	outcome = corpus_run_case(dir, config_path, row, message,
+				  message_size);
 	unlink(config_path);
+	return outcome;
 }
 
 static void free_params(struct criterion_test_params *params)
@@ -133,34 +136,29 @@ static bool is_required(const char *model)
 	return false;
 }
 
-ParameterizedTest(struct corpus_param *param, corpus, case_passes,
-		  .fini = remove_config)
+ParameterizedTest(struct corpus_param *param, corpus, case_passes)
 {
 	const corpus_case *row = &param->row;
 	corpus_outcome outcome;
 	char message[2048];
 
-	/* Criterion runs .fini after a pass or a failure, not after a skip. */
 	if (param->no_corpus)
 		cr_skip_test("OPVER_MODEL_CORPUS is not set: corpus cases skipped");
 	cr_assert(param->problem[0] == '\0', "%s", param->problem);
-	write_plugins_config(true, row->second_engine);
 	cr_log_info("corpus case %s/%s (%s; %s rounding)", row->model,
 		    row->name, row->check,
 		    row->second_engine ? "single" : "TFLite's default double");
-	outcome = corpus_run_case(getenv("OPVER_MODEL_CORPUS"), config_path,
-				  row, message, sizeof(message));
-	if (outcome == CORPUS_UNRESOLVED && !is_required(row->model)) {
-		remove_config();
+	outcome = run_with_plugins(getenv("OPVER_MODEL_CORPUS"), row, true,
+				   row->second_engine, message,
+				   sizeof(message));
+	if (outcome == CORPUS_UNRESOLVED && !is_required(row->model))
 		cr_skip_test("%s", message);
-	}
 	cr_assert(outcome == CORPUS_PASSED, "%s", message);
 }
 
 /* Without a plugin for its custom op, the versioned-ops model is refused
  * with the custom op's name and the version it needs. */
-Test(corpus, custom_op_needs_its_plugin,
-     .init = write_reference_only_config, .fini = remove_config)
+Test(corpus, custom_op_needs_its_plugin)
 {
 	const char *dir = getenv("OPVER_MODEL_CORPUS");
 	const corpus_case row = { .model = "litert_test_model_versioned_ops",
@@ -168,12 +166,10 @@ Test(corpus, custom_op_needs_its_plugin,
 				  .check = "none" };
 	char message[2048];
 
-	if (dir == NULL || *dir == '\0') {
-		remove_config();
+	if (dir == NULL || *dir == '\0')
 		cr_skip_test("OPVER_MODEL_CORPUS is not set");
-	}
-	cr_assert_eq(corpus_run_case(dir, config_path, &row, message,
-				     sizeof(message)),
+	cr_assert_eq(run_with_plugins(dir, &row, false, false, message,
+				      sizeof(message)),
 		     CORPUS_UNRESOLVED, "%s", message);
 	cr_assert(strstr(message, "node 1 (testing_op): the model needs testing_op version 2") != NULL,
 		  "%s", message);
