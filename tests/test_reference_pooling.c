@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -101,6 +102,40 @@ static void expect_rejected(opver_node *node, opver_status status,
 		  h.errors);
 }
 
+/* Runs `kernel` with `p` from `in` into `out`; it must succeed. */
+static void run_pool(const char *kernel, const opver_pool_params *p,
+		     opver_tensor *in, opver_tensor *out)
+{
+	cr_assert_eq(kh_run(&h, pool_node(kernel, p, in, out)), OPVER_OK,
+		     "%s: %s", kernel, h.errors);
+}
+
+/* Runs the average and the max pool of in's type with `p` from `in` into
+ * two new outputs "avg" and "max" of shape `dims`, quantized as `in` is
+ * (when it is); both must succeed. */
+static void run_both_pools(const opver_pool_params *p, opver_tensor *in,
+			   int32_t rank, const int32_t *dims,
+			   opver_tensor **avg_out, opver_tensor **max_out)
+{
+	const char *type = in->type == OPVER_TYPE_FLOAT32 ? "float32"
+			   : in->type == OPVER_TYPE_INT8  ? "int8"
+							  : "int16";
+	char avg_kernel[32], max_kernel[32];
+
+	snprintf(avg_kernel, sizeof(avg_kernel), "average_pool_2d_%s", type);
+	snprintf(max_kernel, sizeof(max_kernel), "max_pool_2d_%s", type);
+	*avg_out = kh_tensor(&h, "avg", in->type, rank, dims, NULL);
+	*max_out = kh_tensor(&h, "max", in->type, rank, dims, NULL);
+	if (in->quant.count > 0) {
+		kh_quantize(&h, *avg_out, in->quant.scale[0],
+			    in->quant.zero_point[0]);
+		kh_quantize(&h, *max_out, in->quant.scale[0],
+			    in->quant.zero_point[0]);
+	}
+	run_pool(avg_kernel, p, in, *avg_out);
+	run_pool(max_kernel, p, in, *max_out);
+}
+
 /* ------------------------------------------------------- float, by hand */
 
 TestSuite(pool_float32, .init = setup, .fini = teardown);
@@ -122,16 +157,7 @@ Test(pool_float32, valid_2x2_stride_2)
 		x[i] = (float)(i + 1);
 	in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32, KH_DIMS(1, 4, 4, 1),
 		       x);
-	avg_out = kh_tensor(&h, "avg", OPVER_TYPE_FLOAT32,
-			    KH_DIMS(1, 2, 2, 1), NULL);
-	max_out = kh_tensor(&h, "max", OPVER_TYPE_FLOAT32,
-			    KH_DIMS(1, 2, 2, 1), NULL);
-	cr_assert_eq(kh_run(&h, pool_node("average_pool_2d_float32", &p, in,
-					  avg_out)),
-		     OPVER_OK, "%s", h.errors);
-	cr_assert_eq(kh_run(&h, pool_node("max_pool_2d_float32", &p, in,
-					  max_out)),
-		     OPVER_OK, "%s", h.errors);
+	run_both_pools(&p, in, KH_DIMS(1, 2, 2, 1), &avg_out, &max_out);
 	expect_floats(avg_out, (float[]){ 3.5f, 5.5f, 11.5f, 13.5f }, 4);
 	expect_floats(max_out, (float[]){ 6, 8, 14, 16 }, 4);
 }
@@ -155,16 +181,7 @@ Test(pool_float32, same_3x3_leaves_padding_out_of_the_average)
 		x[i] = (float)(i + 1);
 	in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32, KH_DIMS(1, 3, 3, 1),
 		       x);
-	avg_out = kh_tensor(&h, "avg", OPVER_TYPE_FLOAT32,
-			    KH_DIMS(1, 3, 3, 1), NULL);
-	max_out = kh_tensor(&h, "max", OPVER_TYPE_FLOAT32,
-			    KH_DIMS(1, 3, 3, 1), NULL);
-	cr_assert_eq(kh_run(&h, pool_node("average_pool_2d_float32", &p, in,
-					  avg_out)),
-		     OPVER_OK, "%s", h.errors);
-	cr_assert_eq(kh_run(&h, pool_node("max_pool_2d_float32", &p, in,
-					  max_out)),
-		     OPVER_OK, "%s", h.errors);
+	run_both_pools(&p, in, KH_DIMS(1, 3, 3, 1), &avg_out, &max_out);
 	expect_floats(avg_out,
 		      (float[]){ 3, 3.5f, 4, 4.5f, 5, 5.5f, 6, 6.5f, 7 }, 9);
 	expect_floats(max_out, (float[]){ 5, 6, 6, 8, 9, 9, 8, 9, 9 }, 9);
@@ -227,19 +244,10 @@ ParameterizedTest(struct line_case *c, pool_float32, lines)
 					      c->stride, OPVER_ACTIVATION_NONE);
 		opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
 					     KH_DIMS(1, in_h, in_w, 1), c->x);
-		opver_tensor *avg_out =
-			kh_tensor(&h, "avg", OPVER_TYPE_FLOAT32,
-				  KH_DIMS(1, out_h, out_w, 1), NULL);
-		opver_tensor *max_out =
-			kh_tensor(&h, "max", OPVER_TYPE_FLOAT32,
-				  KH_DIMS(1, out_h, out_w, 1), NULL);
+		opver_tensor *avg_out, *max_out;
 
-		cr_assert_eq(kh_run(&h, pool_node("average_pool_2d_float32",
-						  &p, in, avg_out)),
-			     OPVER_OK, "%s", h.errors);
-		cr_assert_eq(kh_run(&h, pool_node("max_pool_2d_float32", &p,
-						  in, max_out)),
-			     OPVER_OK, "%s", h.errors);
+		run_both_pools(&p, in, KH_DIMS(1, out_h, out_w, 1), &avg_out,
+			       &max_out);
 		expect_floats(avg_out, c->avg, (size_t)c->out);
 		expect_floats(max_out, c->max, (size_t)c->out);
 	}
@@ -264,16 +272,7 @@ Test(pool_float32, batches_and_channels)
 					(float)(100 * n + 10 * c + i);
 	in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32, KH_DIMS(2, 2, 2, 3),
 		       x);
-	avg_out = kh_tensor(&h, "avg", OPVER_TYPE_FLOAT32,
-			    KH_DIMS(2, 1, 1, 3), NULL);
-	max_out = kh_tensor(&h, "max", OPVER_TYPE_FLOAT32,
-			    KH_DIMS(2, 1, 1, 3), NULL);
-	cr_assert_eq(kh_run(&h, pool_node("average_pool_2d_float32", &p, in,
-					  avg_out)),
-		     OPVER_OK, "%s", h.errors);
-	cr_assert_eq(kh_run(&h, pool_node("max_pool_2d_float32", &p, in,
-					  max_out)),
-		     OPVER_OK, "%s", h.errors);
+	run_both_pools(&p, in, KH_DIMS(2, 1, 1, 3), &avg_out, &max_out);
 	expect_floats(avg_out,
 		      (float[]){ 1.5f, 11.5f, 21.5f, 101.5f, 111.5f, 121.5f },
 		      6);
@@ -314,8 +313,7 @@ ParameterizedTest(struct float_activation_case *c, pool_float32, activations)
 		opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
 					      KH_DIMS(1, 1, 5, 1), NULL);
 
-		cr_assert_eq(kh_run(&h, pool_node(kernels[k], &p, in, out)),
-			     OPVER_OK, "%s", h.errors);
+		run_pool(kernels[k], &p, in, out);
 		expect_floats(out, c->expected, 5);
 	}
 }
@@ -331,8 +329,7 @@ Test(pool_float32, max_starts_below_every_finite_value)
 	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 1, 2, 1, 1,
 					  OPVER_ACTIVATION_NONE);
 
-	cr_assert_eq(kh_run(&h, pool_node("max_pool_2d_float32", &p, in, out)),
-		     OPVER_OK, "%s", h.errors);
+	run_pool("max_pool_2d_float32", &p, in, out);
 	expect_floats(out, (float[]){ -3e38f }, 1);
 }
 
@@ -357,9 +354,7 @@ Test(pool_quantized, int8_averages_round_half_away_from_zero)
 	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 1, 2, 1, 2,
 					  OPVER_ACTIVATION_NONE);
 
-	cr_assert_eq(kh_run(&h, pool_node("average_pool_2d_int8", &p, in,
-					  out)),
-		     OPVER_OK, "%s", h.errors);
+	run_pool("average_pool_2d_int8", &p, in, out);
 	expect_ints(out, (int32_t[]){ -3, -2, -1, 1, 2, 0, 127, -128 }, 8);
 }
 
@@ -376,9 +371,7 @@ Test(pool_quantized, int16_averages_of_three)
 	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 1, 3, 1, 3,
 					  OPVER_ACTIVATION_NONE);
 
-	cr_assert_eq(kh_run(&h, pool_node("average_pool_2d_int16", &p, in,
-					  out)),
-		     OPVER_OK, "%s", h.errors);
+	run_pool("average_pool_2d_int16", &p, in, out);
 	expect_ints(out, (int32_t[]){ -2, 1, 0, -1, 2 }, 5);
 }
 
@@ -390,19 +383,11 @@ Test(pool_quantized, int16_extremes)
 				     -32768, -32767, 32766, 32767 };
 	opver_tensor *in = quantized("input", OPVER_TYPE_INT16,
 				     KH_DIMS(1, 1, 8, 1), x, 0.01f, 0);
-	opver_tensor *avg_out = quantized("avg", OPVER_TYPE_INT16,
-					  KH_DIMS(1, 1, 4, 1), NULL, 0.01f, 0);
-	opver_tensor *max_out = quantized("max", OPVER_TYPE_INT16,
-					  KH_DIMS(1, 1, 4, 1), NULL, 0.01f, 0);
+	opver_tensor *avg_out, *max_out;
 	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 1, 2, 1, 2,
 					  OPVER_ACTIVATION_NONE);
 
-	cr_assert_eq(kh_run(&h, pool_node("average_pool_2d_int16", &p, in,
-					  avg_out)),
-		     OPVER_OK, "%s", h.errors);
-	cr_assert_eq(kh_run(&h, pool_node("max_pool_2d_int16", &p, in,
-					  max_out)),
-		     OPVER_OK, "%s", h.errors);
+	run_both_pools(&p, in, KH_DIMS(1, 1, 4, 1), &avg_out, &max_out);
 	expect_ints(avg_out, (int32_t[]){ 32767, -32768, -32768, 32767 }, 4);
 	expect_ints(max_out, (int32_t[]){ 32767, -32768, -32767, 32767 }, 4);
 }
@@ -425,16 +410,7 @@ Test(pool_quantized, int8_same_padding_with_a_zero_point)
 		x[i] = (int8_t)(i + 1 - 10);
 	in = quantized("input", OPVER_TYPE_INT8, KH_DIMS(1, 3, 3, 1), x, 0.25f,
 		       -10);
-	avg_out = quantized("avg", OPVER_TYPE_INT8, KH_DIMS(1, 3, 3, 1), NULL,
-			    0.25f, -10);
-	max_out = quantized("max", OPVER_TYPE_INT8, KH_DIMS(1, 3, 3, 1), NULL,
-			    0.25f, -10);
-	cr_assert_eq(kh_run(&h, pool_node("average_pool_2d_int8", &p, in,
-					  avg_out)),
-		     OPVER_OK, "%s", h.errors);
-	cr_assert_eq(kh_run(&h, pool_node("max_pool_2d_int8", &p, in,
-					  max_out)),
-		     OPVER_OK, "%s", h.errors);
+	run_both_pools(&p, in, KH_DIMS(1, 3, 3, 1), &avg_out, &max_out);
 	expect_ints(avg_out,
 		    (int32_t[]){ -7, -7, -6, -6, -5, -5, -4, -4, -3 }, 9);
 	expect_ints(max_out,
@@ -488,8 +464,7 @@ ParameterizedTest(struct int_activation_case *c, pool_quantized, activations)
 					      KH_DIMS(1, 1, 6, 1), NULL, 0.5f,
 					      -10);
 
-		cr_assert_eq(kh_run(&h, pool_node(kernels[k], &p, in, out)),
-			     OPVER_OK, "%s: %s", kernels[k], h.errors);
+		run_pool(kernels[k], &p, in, out);
 		expect_ints(out, c->expected, 6);
 	}
 }
@@ -612,12 +587,6 @@ ParameterizedTest(struct shape_case *s, pool_shapes, match_a_naive_reference)
 					: pass == 1 ? OPVER_TYPE_INT8
 						    : OPVER_TYPE_INT16;
 		const int32_t range = pass == 2 ? 65536 : 256;
-		const char *avg_kernel = pass == 0   ? "average_pool_2d_float32"
-					 : pass == 1 ? "average_pool_2d_int8"
-						     : "average_pool_2d_int16";
-		const char *max_kernel = pass == 0   ? "max_pool_2d_float32"
-					 : pass == 1 ? "max_pool_2d_int8"
-						     : "max_pool_2d_int16";
 		const void *data = pass == 0   ? (const void *)xf
 				   : pass == 1 ? (const void *)x8
 					       : (const void *)x16;
@@ -647,19 +616,10 @@ ParameterizedTest(struct shape_case *s, pool_shapes, match_a_naive_reference)
 		}
 		in = kh_tensor(&h, "input", type, KH_DIMS(s->n, s->h, s->w, s->c),
 			       data);
-		avg_out = kh_tensor(&h, "avg", type, KH_DIMS(s->n, oh, ow, s->c),
-				    NULL);
-		max_out = kh_tensor(&h, "max", type, KH_DIMS(s->n, oh, ow, s->c),
-				    NULL);
-		if (type != OPVER_TYPE_FLOAT32) {
+		if (type != OPVER_TYPE_FLOAT32)
 			kh_quantize(&h, in, 0.5f, 3);
-			kh_quantize(&h, avg_out, 0.5f, 3);
-			kh_quantize(&h, max_out, 0.5f, 3);
-		}
-		cr_assert_eq(kh_run(&h, pool_node(avg_kernel, &p, in, avg_out)),
-			     OPVER_OK, "%s", h.errors);
-		cr_assert_eq(kh_run(&h, pool_node(max_kernel, &p, in, max_out)),
-			     OPVER_OK, "%s", h.errors);
+		run_both_pools(&p, in, KH_DIMS(s->n, oh, ow, s->c), &avg_out,
+			       &max_out);
 		if (type == OPVER_TYPE_FLOAT32) {
 			expect_floats(avg_out, want_f, n_out);
 			expect_floats(max_out, want_max_f, n_out);
@@ -673,6 +633,19 @@ ParameterizedTest(struct shape_case *s, pool_shapes, match_a_naive_reference)
 /* ------------------------------------------------------ prepare rejects */
 
 TestSuite(pool_prepare, .init = setup, .fini = teardown);
+
+/* A float32 node for `kernel` from an input to an output of the given
+ * shapes. */
+static opver_node *float_node(const char *kernel, const opver_pool_params *p,
+			      int32_t in_rank, const int32_t *in_dims,
+			      int32_t out_rank, const int32_t *out_dims)
+{
+	return pool_node(kernel, p,
+			 kh_tensor(&h, "input", OPVER_TYPE_FLOAT32, in_rank,
+				   in_dims, NULL),
+			 kh_tensor(&h, "output", OPVER_TYPE_FLOAT32, out_rank,
+				   out_dims, NULL));
+}
 
 /* A valid int8 average pool 2 x 2 VALID over [1, 4, 4, 2] but for the
  * output quantization the test gives. */
@@ -741,29 +714,23 @@ Test(pool_prepare, rejects_an_unquantized_input)
 
 Test(pool_prepare, rejects_a_wrong_output_shape)
 {
-	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
-				     KH_DIMS(1, 5, 5, 2), NULL);
-	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
-				      KH_DIMS(1, 2, 2, 2), NULL);
 	/* SAME with stride 2 gives ceil(5 / 2) = 3 */
 	opver_pool_params p = pool_params(OPVER_PADDING_SAME, 2, 2, 2, 2,
 					  OPVER_ACTIVATION_NONE);
 
-	expect_rejected(pool_node("average_pool_2d_float32", &p, in, out),
+	expect_rejected(float_node("average_pool_2d_float32", &p,
+				   KH_DIMS(1, 5, 5, 2), KH_DIMS(1, 2, 2, 2)),
 			OPVER_ERROR_INVALID_MODEL,
 			"output 'output' has shape [1, 2, 2, 2]; the input and window give [1, 3, 3, 2]");
 }
 
 Test(pool_prepare, rejects_a_zero_stride)
 {
-	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
-				     KH_DIMS(1, 4, 4, 1), NULL);
-	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
-				      KH_DIMS(1, 2, 2, 1), NULL);
 	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 2, 2, 0, 2,
 					  OPVER_ACTIVATION_NONE);
 
-	expect_rejected(pool_node("max_pool_2d_float32", &p, in, out),
+	expect_rejected(float_node("max_pool_2d_float32", &p,
+				   KH_DIMS(1, 4, 4, 1), KH_DIMS(1, 2, 2, 1)),
 			OPVER_ERROR_INVALID_MODEL,
 			"height: input 4, filter 2, stride 0 and dilation 1 must all be positive");
 }
@@ -783,42 +750,33 @@ Test(pool_prepare, without_params_rejects_the_zero_filter)
 
 Test(pool_prepare, rejects_a_valid_filter_larger_than_the_input)
 {
-	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
-				     KH_DIMS(1, 4, 2, 1), NULL);
-	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
-				      KH_DIMS(1, 1, 1, 1), NULL);
 	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 2, 3, 1, 1,
 					  OPVER_ACTIVATION_NONE);
 
-	expect_rejected(pool_node("average_pool_2d_float32", &p, in, out),
+	expect_rejected(float_node("average_pool_2d_float32", &p,
+				   KH_DIMS(1, 4, 2, 1), KH_DIMS(1, 1, 1, 1)),
 			OPVER_ERROR_INVALID_MODEL,
 			"width: a filter spanning 3 elements does not fit the input's 2 with VALID padding");
 }
 
 Test(pool_prepare, rejects_a_tanh_activation)
 {
-	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
-				     KH_DIMS(1, 2, 2, 1), NULL);
-	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
-				      KH_DIMS(1, 1, 1, 1), NULL);
 	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 2, 2, 2, 2,
 					  OPVER_ACTIVATION_TANH);
 
-	expect_rejected(pool_node("average_pool_2d_float32", &p, in, out),
+	expect_rejected(float_node("average_pool_2d_float32", &p,
+				   KH_DIMS(1, 2, 2, 1), KH_DIMS(1, 1, 1, 1)),
 			OPVER_ERROR_UNSUPPORTED,
 			"fused activation 4 is not supported");
 }
 
 Test(pool_prepare, rejects_rank_3)
 {
-	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
-				     KH_DIMS(4, 4, 1), NULL);
-	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
-				      KH_DIMS(1, 2, 2, 1), NULL);
 	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 2, 2, 2, 2,
 					  OPVER_ACTIVATION_NONE);
 
-	expect_rejected(pool_node("max_pool_2d_float32", &p, in, out),
+	expect_rejected(float_node("max_pool_2d_float32", &p,
+				   KH_DIMS(4, 4, 1), KH_DIMS(1, 2, 2, 1)),
 			OPVER_ERROR_INVALID_MODEL,
 			"input 'input' has rank 3; it must have rank 4");
 }

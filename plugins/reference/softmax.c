@@ -315,11 +315,6 @@ static opver_status softmax_int8_invoke(const opver_host *host,
 
 /* ---------------------------------------------------------------- int16 */
 
-static double exp_of(double x)
-{
-	return exp(x);
-}
-
 static double one_over_one_plus(double x)
 {
 	return 1.0 / (1.0 + x);
@@ -418,7 +413,7 @@ static opver_status softmax_int16_prepare(const opver_host *host,
 	}
 	/* exp over [-10, 0]: lower differences are clamped to -10, whose exp
 	 * is 1.5 steps of 1/32768, as in TFLite. */
-	lut_fill(exp_of, -10.0, 0.0, tables);
+	lut_fill(exp, -10.0, 0.0, tables);
 	lut_fill(one_over_one_plus, 0.0, 1.0, tables + SOFTMAX_LUT_SIZE);
 	data->exp_table = tables;
 	data->reciprocal_table = tables + SOFTMAX_LUT_SIZE;
@@ -456,7 +451,7 @@ static opver_status softmax_int16_invoke(const opver_host *host,
 		const int16_t *in = input + r * depth;
 		int16_t *out = output + r * depth;
 		int32_t max = INT16_MIN, sum, shifted_sum, reciprocal;
-		int64_t total = 0, round_half;
+		int64_t total = 0;
 		int headroom_plus_one, right_shift;
 
 		for (size_t c = 0; c < depth; c++)
@@ -475,26 +470,24 @@ static opver_status softmax_int16_invoke(const opver_host *host,
 		 * fractional bits; its fraction above 1, recentred onto
 		 * int16, is the x of the 1 / (1 + x) table.  The row max's
 		 * exp makes the sum at least 2^14, so every shift below is
-		 * in range. */
+		 * in range.  TFLite rounds its shifts by adding half and
+		 * shifting; on the non-negative values here that is
+		 * ref_rounding_divide_by_pot(). */
 		headroom_plus_one = ref_count_leading_zeros((uint32_t)sum);
-		shifted_sum = (int32_t)((((int64_t)sum
-					  << (headroom_plus_one - 1)) +
-					 (1 << 13)) >>
-					14);
+		shifted_sum = ref_rounding_divide_by_pot(
+			(int32_t)((uint32_t)sum << (headroom_plus_one - 1)), 14);
 		/* 98304 is 1 (65536) plus the recentring 32768. */
 		reciprocal = lut_lookup(
 			(int16_t)ref_clamp_int32(shifted_sum - 98304,
 						 INT16_MIN, INT16_MAX),
 			data->reciprocal_table);
+		/* Both int16: the product fits an int32. */
 		right_shift = 31 - headroom_plus_one;
-		round_half = INT64_C(1) << (right_shift - 1);
-		for (size_t c = 0; c < depth; c++) {
-			const int64_t q =
-				((int64_t)out[c] * reciprocal + round_half) >>
-				right_shift;
-
-			out[c] = (int16_t)(q < 0 ? 0 : q > 32767 ? 32767 : q);
-		}
+		for (size_t c = 0; c < depth; c++)
+			out[c] = (int16_t)ref_clamp_int32(
+				ref_rounding_divide_by_pot(out[c] * reciprocal,
+							   right_shift),
+				0, INT16_MAX);
 	}
 	return OPVER_OK;
 }
