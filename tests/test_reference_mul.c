@@ -465,8 +465,10 @@ ParameterizedTest(struct kernel_case *c, mul_manifest, kernels)
 		     "5, 6 and 8 add other types");
 	cr_expect_eq(k->flags, OPVER_KERNEL_STATELESS);
 	cr_expect_gt(k->op_data_size, 0);
+	cr_expect_null(k->init);
 	cr_assert_eq(k->num_signatures, 1);
 	cr_expect_eq(s->inputs[0], OPVER_TYPE_BIT(c->type));
 	cr_expect_eq(s->inputs[1], OPVER_TYPE_BIT(c->type));
+	cr_expect_eq(s->inputs[2], 0);
 	cr_expect_eq(s->output, OPVER_TYPE_BIT(c->type));
 }
