@@ -311,3 +311,55 @@ bool kh_error_contains(const kernel_harness *h, const char *text)
 {
 	return strstr(h->errors, text) != NULL;
 }
+
+opver_tensor *kh_quantized(kernel_harness *h, const char *name,
+			   opver_type type, int32_t rank, const int32_t *dims,
+			   const void *data, float scale, int64_t zero_point)
+{
+	opver_tensor *t = kh_tensor(h, name, type, rank, dims, data);
+
+	kh_quantize(h, t, scale, zero_point);
+	return t;
+}
+
+void kh_expect_floats(const opver_tensor *tensor, const float *want,
+		      size_t count)
+{
+	const float *got = tensor->data;
+
+	cr_assert_eq(opver_tensor_elements(tensor), count);
+	for (size_t i = 0; i < count; i++)
+		cr_expect(got[i] == want[i], "element %zu: got %.9g, want %.9g",
+			  i, (double)got[i], (double)want[i]);
+}
+
+void kh_expect_int8s(const opver_tensor *tensor, const int8_t *want,
+		     size_t count)
+{
+	const int8_t *got = tensor->data;
+
+	cr_assert_eq(opver_tensor_elements(tensor), count);
+	for (size_t i = 0; i < count; i++)
+		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
+			     got[i], want[i]);
+}
+
+void kh_expect_int16s(const opver_tensor *tensor, const int16_t *want,
+		      size_t count)
+{
+	const int16_t *got = tensor->data;
+
+	cr_assert_eq(opver_tensor_elements(tensor), count);
+	for (size_t i = 0; i < count; i++)
+		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
+			     got[i], want[i]);
+}
+
+void kh_expect_rejected(kernel_harness *h, opver_node *node,
+			opver_status status, const char *text)
+{
+	cr_assert_eq(kh_prepare(h, node), status, "got: %s", h->errors);
+	cr_expect_eq(h->num_errors, 1, "messages: %s", h->errors);
+	cr_expect(kh_error_contains(h, text), "wanted '%s' in: %s", text,
+		  h->errors);
+}

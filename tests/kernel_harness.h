@@ -132,4 +132,23 @@ opver_status kh_run(kernel_harness *h, opver_node *node);
 /* True when some reported error contains `text`. */
 bool kh_error_contains(const kernel_harness *h, const char *text);
 
+/* kh_tensor() then kh_quantize(): a tensor quantized per tensor. */
+opver_tensor *kh_quantized(kernel_harness *h, const char *name,
+			   opver_type type, int32_t rank, const int32_t *dims,
+			   const void *data, float scale, int64_t zero_point);
+
+/* Expects `tensor` to hold exactly `count` elements, equal to `want` (the
+ * floats compared with ==); fails the test on a count that differs. */
+void kh_expect_floats(const opver_tensor *tensor, const float *want,
+		      size_t count);
+void kh_expect_int8s(const opver_tensor *tensor, const int8_t *want,
+		     size_t count);
+void kh_expect_int16s(const opver_tensor *tensor, const int16_t *want,
+		      size_t count);
+
+/* Expects kh_prepare() of `node` to fail with `status` and exactly one
+ * message, containing `text`. */
+void kh_expect_rejected(kernel_harness *h, opver_node *node,
+			opver_status status, const char *text);
+
 #endif /* OPVER_TESTS_KERNEL_HARNESS_H */

@@ -45,60 +45,6 @@ static opver_node *add_node(const char *kernel, int32_t version,
 		       KH_TENSORS(in1, in2), KH_TENSORS(out));
 }
 
-static opver_tensor *quantized(const char *name, opver_type type,
-			       int32_t rank, const int32_t *dims,
-			       const void *data, float scale,
-			       int64_t zero_point)
-{
-	opver_tensor *t = kh_tensor(&h, name, type, rank, dims, data);
-
-	kh_quantize(&h, t, scale, zero_point);
-	return t;
-}
-
-static void expect_floats(const opver_tensor *tensor, const float *want,
-			  size_t count)
-{
-	const float *got = tensor->data;
-
-	cr_assert_eq(opver_tensor_elements(tensor), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect(got[i] == want[i], "element %zu: got %g, want %g", i,
-			  (double)got[i], (double)want[i]);
-}
-
-static void expect_int8s(const opver_tensor *tensor, const int8_t *want,
-			 size_t count)
-{
-	const int8_t *got = tensor->data;
-
-	cr_assert_eq(opver_tensor_elements(tensor), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
-			     got[i], want[i]);
-}
-
-static void expect_int16s(const opver_tensor *tensor, const int16_t *want,
-			  size_t count)
-{
-	const int16_t *got = tensor->data;
-
-	cr_assert_eq(opver_tensor_elements(tensor), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
-			     got[i], want[i]);
-}
-
-/* Prepare fails with `status` and exactly one message containing `text`. */
-static void expect_rejected(opver_node *node, opver_status status,
-			    const char *text)
-{
-	cr_assert_eq(kh_prepare(&h, node), status, "got: %s", h.errors);
-	cr_expect_eq(h.num_errors, 1, "messages: %s", h.errors);
-	cr_expect(kh_error_contains(&h, text), "wanted '%s' in: %s", text,
-		  h.errors);
-}
-
 /* -------------------------------------------------------------- float32 */
 
 TestSuite(add_float32, .init = setup, .fini = teardown);
@@ -117,7 +63,7 @@ Test(add_float32, same_shape)
 				    true, a, b, out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
-	expect_floats(out, (float[]){ 3, -2, 0, -1 }, 4);
+	kh_expect_floats(out, (float[]){ 3, -2, 0, -1 }, 4);
 	cr_expect_eq(h.num_errors, 0);
 }
 
@@ -152,7 +98,7 @@ ParameterizedTest(struct float_activation_case *c, add_float32, activations)
 				    out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
-	expect_floats(out, c->expected, 5);
+	kh_expect_floats(out, c->expected, 5);
 }
 
 /* A tensor of shape `s`; the harness copies dims and data. */
@@ -194,7 +140,7 @@ ParameterizedTest(bs_case *c, add_float32, broadcasts)
 			out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
-	expect_floats(out, expected, no);
+	kh_expect_floats(out, expected, no);
 }
 
 Test(add_float32, without_params_uses_defaults)
@@ -210,7 +156,7 @@ Test(add_float32, without_params_uses_defaults)
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
 	/* No activation: -2 stays. */
-	expect_floats(out, (float[]){ -2, 7 }, 2);
+	kh_expect_floats(out, (float[]){ -2, 7 }, 2);
 }
 
 /* ------------------------------------------------------- broadcast plan */
@@ -313,37 +259,37 @@ Test(add_int8, rescales_and_rounds_as_tflite)
 	 *   (2, -5):  -2 x 0.25 = -0.5, a tie, away        -> -1 + 5 = 4
 	 *   (0, 0):   -2 x 0.5 + 3 x 0.25 = -0.25          -> 0 + 5 = 5
 	 */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(7),
-				    (int8_t[]){ 10, 7, -3, 2, 2, 2, 0 }, 0.5f,
-				    2);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT8, KH_DIMS(7),
-				    (int8_t[]){ -7, -3, -3, -2, -1, -5, 0 },
-				    0.25f, -3);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(7), NULL,
-				      1.0f, 5);
+	opver_tensor *a =
+		kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(7),
+			     (int8_t[]){ 10, 7, -3, 2, 2, 2, 0 }, 0.5f, 2);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT8, KH_DIMS(7),
+				       (int8_t[]){ -7, -3, -3, -2, -1, -5, 0 },
+				       0.25f, -3);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(7),
+					 NULL, 1.0f, 5);
 	opver_node *node = add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true,
 				    a, b, out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ 8, 8, 2, 5, 6, 4, 5 }, 7);
+	kh_expect_int8s(out, (int8_t[]){ 8, 8, 2, 5, 6, 4, 5 }, 7);
 }
 
 Test(add_int8, saturates_at_the_type_edges)
 {
 	/* All scales 1, zero points 0: the plain sum, clamped. */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(5),
-				    (int8_t[]){ 100, -100, 127, 127, -128 },
-				    1.0f, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT8, KH_DIMS(5),
-				    (int8_t[]){ 100, -100, -128, 0, -128 },
-				    1.0f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(5), NULL,
-				      1.0f, 0);
+	opver_tensor *a =
+		kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(5),
+			     (int8_t[]){ 100, -100, 127, 127, -128 }, 1.0f, 0);
+	opver_tensor *b =
+		kh_quantized(&h, "b", OPVER_TYPE_INT8, KH_DIMS(5),
+			     (int8_t[]){ 100, -100, -128, 0, -128 }, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(5),
+					 NULL, 1.0f, 0);
 	opver_node *node = add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true,
 				    a, b, out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ 127, -128, -1, 127, -128 }, 5);
+	kh_expect_int8s(out, (int8_t[]){ 127, -128, -1, 127, -128 }, 5);
 }
 
 struct int8_activation_case {
@@ -371,17 +317,17 @@ ParameterizedTestParameters(add_int8, activations)
 
 ParameterizedTest(struct int8_activation_case *c, add_int8, activations)
 {
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(4),
-				    (int8_t[]){ -2, 1, 4, 6 }, 1.0f, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT8, KH_DIMS(1),
-				    (int8_t[]){ 1 }, 1.0f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(4), NULL,
-				      0.125f, -20);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(4),
+				       (int8_t[]){ -2, 1, 4, 6 }, 1.0f, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT8, KH_DIMS(1),
+				       (int8_t[]){ 1 }, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(4),
+					 NULL, 0.125f, -20);
 	opver_node *node = add_node(ADD_INT8, 2, c->activation, true, a, b,
 				    out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
-	expect_int8s(out, c->expected, 4);
+	kh_expect_int8s(out, c->expected, 4);
 }
 
 ParameterizedTestParameters(add_int8, broadcasts)
@@ -411,25 +357,26 @@ ParameterizedTest(bs_case *c, add_int8, broadcasts)
 		wide_a[i] = a[bs_source(&c->a, &o, i)];
 		wide_b[i] = b[bs_source(&c->b, &o, i)];
 	}
-	out = quantized("out", OPVER_TYPE_INT8, o.rank, o.dims, NULL, 0.7f, 1);
+	out = kh_quantized(&h, "out", OPVER_TYPE_INT8, o.rank, o.dims, NULL,
+			   0.7f, 1);
 	node = add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true,
-			quantized("a", OPVER_TYPE_INT8, c->a.rank, c->a.dims,
-				  a, 0.5f, 3),
-			quantized("b", OPVER_TYPE_INT8, c->b.rank, c->b.dims,
-				  b, 0.3f, -5),
+			kh_quantized(&h, "a", OPVER_TYPE_INT8, c->a.rank,
+				     c->a.dims, a, 0.5f, 3),
+			kh_quantized(&h, "b", OPVER_TYPE_INT8, c->b.rank,
+				     c->b.dims, b, 0.3f, -5),
 			out);
-	flat_out = quantized("flat_out", OPVER_TYPE_INT8, o.rank, o.dims,
-			     NULL, 0.7f, 1);
+	flat_out = kh_quantized(&h, "flat_out", OPVER_TYPE_INT8, o.rank, o.dims,
+				NULL, 0.7f, 1);
 	flat = add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true,
-			quantized("wide_a", OPVER_TYPE_INT8, o.rank, o.dims,
-				  wide_a, 0.5f, 3),
-			quantized("wide_b", OPVER_TYPE_INT8, o.rank, o.dims,
-				  wide_b, 0.3f, -5),
+			kh_quantized(&h, "wide_a", OPVER_TYPE_INT8, o.rank,
+				     o.dims, wide_a, 0.5f, 3),
+			kh_quantized(&h, "wide_b", OPVER_TYPE_INT8, o.rank,
+				     o.dims, wide_b, 0.3f, -5),
 			flat_out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
 	cr_assert_eq(kh_run(&h, flat), OPVER_OK, "%s", h.errors);
-	expect_int8s(out, flat_out->data, no);
+	kh_expect_int8s(out, flat_out->data, no);
 }
 
 /* ---------------------------------------------------------------- int16 */
@@ -444,12 +391,12 @@ static opver_tensor *int16_add(bool pot_scale_int16, float scale1,
 			       size_t count)
 {
 	const int32_t dims[1] = { (int32_t)count };
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, 1, dims, in1,
-				    scale1, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT16, 1, dims, in2,
-				    scale2, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, 1, dims, NULL,
-				      output_scale, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT16, 1, dims, in1,
+				       scale1, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT16, 1, dims, in2,
+				       scale2, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16, 1, dims,
+					 NULL, output_scale, 0);
 	opver_node *node = add_node(ADD_INT16, 3, OPVER_ACTIVATION_NONE,
 				    pot_scale_int16, a, b, out);
 
@@ -476,7 +423,7 @@ Test(add_int16, power_of_two_scales_take_the_power_of_two_path)
 	opver_tensor *out = int16_add(true, 0x1p-10f, 0x1p-12f, 0x1p-10f,
 				      pot_in1, pot_in2, COUNT(pot_in1));
 
-	expect_int16s(out, (int16_t[]){ 0, 5, -5, 103, 32767, -32768 }, 6);
+	kh_expect_int16s(out, (int16_t[]){ 0, 5, -5, 103, 32767, -32768 }, 6);
 }
 
 Test(add_int16, pot_scale_int16_false_takes_the_general_path)
@@ -493,7 +440,7 @@ Test(add_int16, pot_scale_int16_false_takes_the_general_path)
 	opver_tensor *out = int16_add(false, 0x1p-10f, 0x1p-12f, 0x1p-10f,
 				      pot_in1, pot_in2, COUNT(pot_in1));
 
-	expect_int16s(out, (int16_t[]){ 1, 5, -5, 103, 32767, -32768 }, 6);
+	kh_expect_int16s(out, (int16_t[]){ 1, 5, -5, 103, 32767, -32768 }, 6);
 }
 
 Test(add_int16, scales_not_powers_of_two_take_the_general_path)
@@ -511,7 +458,7 @@ Test(add_int16, scales_not_powers_of_two_take_the_general_path)
 		true, 0.5f, 0.25f, 1.5f, (int16_t[]){ 3, 0, 9, -3, 30000 },
 		(int16_t[]){ 0, 6, 6, -3, 30000 }, 5);
 
-	expect_int16s(out, (int16_t[]){ 1, 1, 4, -2, 15000 }, 5);
+	kh_expect_int16s(out, (int16_t[]){ 1, 1, 4, -2, 15000 }, 5);
 }
 
 Test(add_int16, nonzero_zero_points_take_the_general_path)
@@ -523,51 +470,52 @@ Test(add_int16, nonzero_zero_points_take_the_general_path)
 	 *   (20, -10): 10 / 2 = 5 -> 8;   (11, -10): 0.5 -> 1 -> 4
 	 *   (9, -10): -0.5 -> -1 -> 2
 	 */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, KH_DIMS(3),
-				    (int16_t[]){ 20, 11, 9 }, 1.0f, 10);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT16, KH_DIMS(3),
-				    (int16_t[]){ -10, -10, -10 }, 1.0f, -10);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(3),
-				      NULL, 2.0f, 3);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT16, KH_DIMS(3),
+				       (int16_t[]){ 20, 11, 9 }, 1.0f, 10);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT16, KH_DIMS(3),
+				       (int16_t[]){ -10, -10, -10 }, 1.0f, -10);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(3), NULL, 2.0f, 3);
 	opver_node *node = add_node(ADD_INT16, 1, OPVER_ACTIVATION_NONE, true,
 				    a, b, out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
-	expect_int16s(out, (int16_t[]){ 8, 4, 2 }, 3);
+	kh_expect_int16s(out, (int16_t[]){ 8, 4, 2 }, 3);
 }
 
 Test(add_int16, power_of_two_path_with_a_relu6)
 {
 	/* Scales 2^-8 (both inputs and output): 6.0 is q 1536.  Sums 1000,
 	 * 2000 and -5 clamp to [0, 1536]. */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, KH_DIMS(3),
-				    (int16_t[]){ 500, 1000, -10 }, 0x1p-8f, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT16, KH_DIMS(3),
-				    (int16_t[]){ 500, 1000, 5 }, 0x1p-8f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(3),
-				      NULL, 0x1p-8f, 0);
+	opver_tensor *a =
+		kh_quantized(&h, "a", OPVER_TYPE_INT16, KH_DIMS(3),
+			     (int16_t[]){ 500, 1000, -10 }, 0x1p-8f, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT16, KH_DIMS(3),
+				       (int16_t[]){ 500, 1000, 5 }, 0x1p-8f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(3), NULL, 0x1p-8f, 0);
 	opver_node *node = add_node(ADD_INT16, 1, OPVER_ACTIVATION_RELU6, true,
 				    a, b, out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
-	expect_int16s(out, (int16_t[]){ 1000, 1536, 0 }, 3);
+	kh_expect_int16s(out, (int16_t[]){ 1000, 1536, 0 }, 3);
 }
 
 Test(add_int16, without_params_defaults_to_the_power_of_two_path)
 {
 	/* pot_scale_int16 defaults to true: 1 + round(-0.5) = 0 as on the
 	 * power-of-two path (the general path would give 1). */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, KH_DIMS(1),
-				    (int16_t[]){ 1 }, 0x1p-10f, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT16, KH_DIMS(1),
-				    (int16_t[]){ -2 }, 0x1p-12f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(1),
-				      NULL, 0x1p-10f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT16, KH_DIMS(1),
+				       (int16_t[]){ 1 }, 0x1p-10f, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT16, KH_DIMS(1),
+				       (int16_t[]){ -2 }, 0x1p-12f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(1), NULL, 0x1p-10f, 0);
 	opver_node *node = kh_node(&h, kh_kernel(&h, ADD_INT16), 1, NULL, 0,
 				   KH_TENSORS(a, b), KH_TENSORS(out));
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
-	expect_int16s(out, (int16_t[]){ 0 }, 1);
+	kh_expect_int16s(out, (int16_t[]){ 0 }, 1);
 }
 
 /* A core that fills only the activation (a model from before ADD
@@ -575,12 +523,12 @@ Test(add_int16, without_params_defaults_to_the_power_of_two_path)
  * bytes past the filled prefix say. */
 Test(add_int16, reads_only_the_filled_params_prefix)
 {
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, KH_DIMS(1),
-				    (int16_t[]){ 1 }, 0x1p-10f, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT16, KH_DIMS(1),
-				    (int16_t[]){ -2 }, 0x1p-12f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(1),
-				      NULL, 0x1p-10f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT16, KH_DIMS(1),
+				       (int16_t[]){ 1 }, 0x1p-10f, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT16, KH_DIMS(1),
+				       (int16_t[]){ -2 }, 0x1p-12f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(1), NULL, 0x1p-10f, 0);
 	const opver_add_params p = { .activation = OPVER_ACTIVATION_NONE,
 				     .pot_scale_int16 = false };
 	opver_node *node =
@@ -590,7 +538,7 @@ Test(add_int16, reads_only_the_filled_params_prefix)
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
 	/* The power-of-two path's 0, not the general path's 1. */
-	expect_int16s(out, (int16_t[]){ 0 }, 1);
+	kh_expect_int16s(out, (int16_t[]){ 0 }, 1);
 }
 
 Test(add_int16, unquantized_wraps_and_clamps_as_tflite)
@@ -614,9 +562,9 @@ Test(add_int16, unquantized_wraps_and_clamps_as_tflite)
 	cr_assert_eq(kh_run(&h, add_node(ADD_INT16, 5, OPVER_ACTIVATION_RELU6,
 					 true, a, b, relu6)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int16s(none, (int16_t[]){ -25536, 25536, 7 }, 3);
+	kh_expect_int16s(none, (int16_t[]){ -25536, 25536, 7 }, 3);
 	/* RELU6 on plain integers clamps to [0, 6]. */
-	expect_int16s(relu6, (int16_t[]){ 0, 6, 6 }, 3);
+	kh_expect_int16s(relu6, (int16_t[]){ 0, 6, 6 }, 3);
 }
 
 ParameterizedTestParameters(add_int16, broadcasts)
@@ -648,29 +596,29 @@ ParameterizedTest(bs_case *c, add_int16, broadcasts)
 		const float s1 = pot ? 0x1p-8f : 0.3f;
 		const float s2 = pot ? 0x1p-11f : 0.7f;
 		const float so = pot ? 0x1p-8f : 1.1f;
-		opver_tensor *out = quantized("out", OPVER_TYPE_INT16, o.rank,
-					      o.dims, NULL, so, 0);
-		opver_tensor *flat_out = quantized("flat_out",
-						   OPVER_TYPE_INT16, o.rank,
-						   o.dims, NULL, so, 0);
-		opver_node *node = add_node(
-			ADD_INT16, 3, OPVER_ACTIVATION_NONE, pot,
-			quantized("a", OPVER_TYPE_INT16, c->a.rank, c->a.dims,
-				  a, s1, 0),
-			quantized("b", OPVER_TYPE_INT16, c->b.rank, c->b.dims,
-				  b, s2, 0),
-			out);
-		opver_node *flat = add_node(
-			ADD_INT16, 3, OPVER_ACTIVATION_NONE, pot,
-			quantized("wide_a", OPVER_TYPE_INT16, o.rank, o.dims,
-				  wide_a, s1, 0),
-			quantized("wide_b", OPVER_TYPE_INT16, o.rank, o.dims,
-				  wide_b, s2, 0),
-			flat_out);
+		opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+						 o.rank, o.dims, NULL, so, 0);
+		opver_tensor *flat_out =
+			kh_quantized(&h, "flat_out", OPVER_TYPE_INT16, o.rank,
+				     o.dims, NULL, so, 0);
+		opver_node *node =
+			add_node(ADD_INT16, 3, OPVER_ACTIVATION_NONE, pot,
+				 kh_quantized(&h, "a", OPVER_TYPE_INT16,
+					      c->a.rank, c->a.dims, a, s1, 0),
+				 kh_quantized(&h, "b", OPVER_TYPE_INT16,
+					      c->b.rank, c->b.dims, b, s2, 0),
+				 out);
+		opver_node *flat =
+			add_node(ADD_INT16, 3, OPVER_ACTIVATION_NONE, pot,
+				 kh_quantized(&h, "wide_a", OPVER_TYPE_INT16,
+					      o.rank, o.dims, wide_a, s1, 0),
+				 kh_quantized(&h, "wide_b", OPVER_TYPE_INT16,
+					      o.rank, o.dims, wide_b, s2, 0),
+				 flat_out);
 
 		cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
 		cr_assert_eq(kh_run(&h, flat), OPVER_OK, "%s", h.errors);
-		expect_int16s(out, flat_out->data, no);
+		kh_expect_int16s(out, flat_out->data, no);
 	}
 }
 
@@ -691,48 +639,52 @@ static opver_node *float_add(int32_t ra, const int32_t *da, int32_t rb,
 
 Test(add_prepare, rejects_shapes_that_do_not_broadcast)
 {
-	expect_rejected(float_add(KH_DIMS(2, 3), KH_DIMS(2, 4),
-				  KH_DIMS(2, 4)),
-			OPVER_ERROR_INVALID_MODEL,
-			"inputs 'a' [2, 3] and 'b' [2, 4] do not broadcast");
+	kh_expect_rejected(
+		&h, float_add(KH_DIMS(2, 3), KH_DIMS(2, 4), KH_DIMS(2, 4)),
+		OPVER_ERROR_INVALID_MODEL,
+		"inputs 'a' [2, 3] and 'b' [2, 4] do not broadcast");
 }
 
 Test(add_prepare, rejects_an_output_of_another_shape)
 {
-	expect_rejected(float_add(KH_DIMS(2, 3), KH_DIMS(3), KH_DIMS(3, 3)),
-			OPVER_ERROR_INVALID_MODEL,
-			"output 'out' has shape [3, 3]; inputs [2, 3] and [3] broadcast to a different shape");
+	kh_expect_rejected(&h,
+			   float_add(KH_DIMS(2, 3), KH_DIMS(3), KH_DIMS(3, 3)),
+			   OPVER_ERROR_INVALID_MODEL,
+			   "output 'out' has shape [3, 3]; inputs [2, 3] and "
+			   "[3] broadcast to a different shape");
 }
 
 Test(add_prepare, rejects_an_output_of_another_rank)
 {
-	expect_rejected(float_add(KH_DIMS(2, 3), KH_DIMS(3),
-				  KH_DIMS(1, 2, 3)),
-			OPVER_ERROR_INVALID_MODEL,
-			"output 'out' has shape [1, 2, 3]");
+	kh_expect_rejected(
+		&h, float_add(KH_DIMS(2, 3), KH_DIMS(3), KH_DIMS(1, 2, 3)),
+		OPVER_ERROR_INVALID_MODEL, "output 'out' has shape [1, 2, 3]");
 }
 
 Test(add_prepare, rejects_more_than_six_dimensions)
 {
-	expect_rejected(float_add(KH_DIMS(1, 1, 1, 1, 1, 1, 2), KH_DIMS(2),
-				  KH_DIMS(1, 1, 1, 1, 1, 1, 2)),
-			OPVER_ERROR_UNSUPPORTED,
-			"input 1 'a' has rank 7; broadcasting takes at most 6 dimensions");
+	kh_expect_rejected(&h,
+			   float_add(KH_DIMS(1, 1, 1, 1, 1, 1, 2), KH_DIMS(2),
+				     KH_DIMS(1, 1, 1, 1, 1, 1, 2)),
+			   OPVER_ERROR_UNSUPPORTED,
+			   "input 1 'a' has rank 7; broadcasting takes at most "
+			   "6 dimensions");
 }
 
 Test(add_prepare, rejects_mismatched_input_types)
 {
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				    1.0f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(2),
+				       NULL, 1.0f, 0);
 	opver_tensor *b = kh_tensor(&h, "b", OPVER_TYPE_FLOAT32, KH_DIMS(2),
 				    NULL);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				      1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
+					 NULL, 1.0f, 0);
 
-	expect_rejected(add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true, a,
-				 b, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"input 2 'b' has type FLOAT32; this kernel takes INT8");
+	kh_expect_rejected(
+		&h,
+		add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true, a, b, out),
+		OPVER_ERROR_UNSUPPORTED,
+		"input 2 'b' has type FLOAT32; this kernel takes INT8");
 }
 
 Test(add_prepare, rejects_a_third_input)
@@ -746,8 +698,9 @@ Test(add_prepare, rejects_a_third_input)
 				   sizeof(p), KH_TENSORS(a, a, a),
 				   KH_TENSORS(out));
 
-	expect_rejected(node, OPVER_ERROR_INVALID_MODEL,
-			"has 3 inputs and 1 outputs; ADD takes two inputs and one output");
+	kh_expect_rejected(&h, node, OPVER_ERROR_INVALID_MODEL,
+			   "has 3 inputs and 1 outputs; ADD takes two inputs "
+			   "and one output");
 }
 
 Test(add_prepare, rejects_a_fused_tanh)
@@ -757,98 +710,106 @@ Test(add_prepare, rejects_a_fused_tanh)
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(2), NULL);
 
-	expect_rejected(add_node(ADD_FLOAT32, 1, OPVER_ACTIVATION_TANH, true,
-				 a, a, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"fused activation 4 is not supported");
+	kh_expect_rejected(&h,
+			   add_node(ADD_FLOAT32, 1, OPVER_ACTIVATION_TANH, true,
+				    a, a, out),
+			   OPVER_ERROR_UNSUPPORTED,
+			   "fused activation 4 is not supported");
 }
 
 Test(add_prepare, rejects_an_unquantized_int8_input)
 {
 	opver_tensor *a = kh_tensor(&h, "a", OPVER_TYPE_INT8, KH_DIMS(2), NULL);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				    1.0f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				      1.0f, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT8, KH_DIMS(2),
+				       NULL, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
+					 NULL, 1.0f, 0);
 
-	expect_rejected(add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true, a,
-				 b, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"input 1 'a' is not quantized");
+	kh_expect_rejected(
+		&h,
+		add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true, a, b, out),
+		OPVER_ERROR_INVALID_MODEL, "input 1 'a' is not quantized");
 }
 
 Test(add_prepare, rejects_int16_quantized_only_in_part)
 {
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, KH_DIMS(2), NULL,
-				    1.0f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT16, KH_DIMS(2),
+				       NULL, 1.0f, 0);
 	opver_tensor *b = kh_tensor(&h, "b", OPVER_TYPE_INT16, KH_DIMS(2),
 				    NULL);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(2),
-				      NULL, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(2), NULL, 1.0f, 0);
 
-	expect_rejected(add_node(ADD_INT16, 3, OPVER_ACTIVATION_NONE, false,
-				 a, b, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"input 2 'b' is not quantized");
+	kh_expect_rejected(
+		&h,
+		add_node(ADD_INT16, 3, OPVER_ACTIVATION_NONE, false, a, b, out),
+		OPVER_ERROR_INVALID_MODEL, "input 2 'b' is not quantized");
 }
 
 Test(add_prepare, rejects_an_output_scale_too_fine_for_the_inputs)
 {
 	/* 2 x 1 / (2^20 x 2^-20) = 2: TFLite needs it below 1. */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				    1.0f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				      0x1p-20f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(2),
+				       NULL, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
+					 NULL, 0x1p-20f, 0);
 
-	expect_rejected(add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true, a,
-				 a, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"output 'out' has scale 9.53674e-07, too fine for input scales 1 and 1");
+	kh_expect_rejected(
+		&h,
+		add_node(ADD_INT8, 2, OPVER_ACTIVATION_NONE, true, a, a, out),
+		OPVER_ERROR_UNSUPPORTED,
+		"output 'out' has scale 9.53674e-07, too fine for input scales "
+		"1 and 1");
 }
 
 Test(add_prepare, rejects_a_power_of_two_input_coarser_than_the_output)
 {
 	/* Scales 2^-8 and 2^-6 with output 2^-8: input 2 would need a
 	 * left shift, which TFLite's power-of-two path refuses. */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, KH_DIMS(2), NULL,
-				    0x1p-8f, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT16, KH_DIMS(2), NULL,
-				    0x1p-6f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(2),
-				      NULL, 0x1p-8f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT16, KH_DIMS(2),
+				       NULL, 0x1p-8f, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT16, KH_DIMS(2),
+				       NULL, 0x1p-6f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(2), NULL, 0x1p-8f, 0);
 
-	expect_rejected(add_node(ADD_INT16, 1, OPVER_ACTIVATION_NONE, true, a,
-				 b, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"power-of-two scales 2^-8 and 2^-6 for the inputs and 2^-8 for the output");
+	kh_expect_rejected(
+		&h,
+		add_node(ADD_INT16, 1, OPVER_ACTIVATION_NONE, true, a, b, out),
+		OPVER_ERROR_INVALID_MODEL,
+		"power-of-two scales 2^-8 and 2^-6 for the inputs and 2^-8 for "
+		"the output");
 }
 
 Test(add_prepare, rejects_power_of_two_inputs_both_finer_than_the_output)
 {
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, KH_DIMS(2), NULL,
-				    0x1p-9f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(2),
-				      NULL, 0x1p-8f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT16, KH_DIMS(2),
+				       NULL, 0x1p-9f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(2), NULL, 0x1p-8f, 0);
 
-	expect_rejected(add_node(ADD_INT16, 1, OPVER_ACTIVATION_NONE, true, a,
-				 a, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"one input needs the output's scale");
+	kh_expect_rejected(
+		&h,
+		add_node(ADD_INT16, 1, OPVER_ACTIVATION_NONE, true, a, a, out),
+		OPVER_ERROR_INVALID_MODEL,
+		"one input needs the output's scale");
 }
 
 Test(add_prepare, rejects_a_power_of_two_shift_past_15_bits)
 {
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, KH_DIMS(2), NULL,
-				    1.0f, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT16, KH_DIMS(2), NULL,
-				    0x1p-16f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(2),
-				      NULL, 1.0f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT16, KH_DIMS(2),
+				       NULL, 1.0f, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT16, KH_DIMS(2),
+				       NULL, 0x1p-16f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(2), NULL, 1.0f, 0);
 
-	expect_rejected(add_node(ADD_INT16, 1, OPVER_ACTIVATION_NONE, true, a,
-				 b, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"more than 2^15 times finer than the output's is not supported");
+	kh_expect_rejected(
+		&h,
+		add_node(ADD_INT16, 1, OPVER_ACTIVATION_NONE, true, a, b, out),
+		OPVER_ERROR_UNSUPPORTED,
+		"more than 2^15 times finer than the output's is not "
+		"supported");
 }
 
 /* --------------------------------------------------------------- plugin */

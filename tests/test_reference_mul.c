@@ -41,59 +41,6 @@ static opver_node *mul_node(const char *kernel, int32_t version,
 		       KH_TENSORS(in1, in2), KH_TENSORS(out));
 }
 
-static opver_tensor *quantized(const char *name, opver_type type,
-			       int32_t rank, const int32_t *dims,
-			       const void *data, float scale,
-			       int64_t zero_point)
-{
-	opver_tensor *t = kh_tensor(&h, name, type, rank, dims, data);
-
-	kh_quantize(&h, t, scale, zero_point);
-	return t;
-}
-
-static void expect_floats(const opver_tensor *tensor, const float *want,
-			  size_t count)
-{
-	const float *got = tensor->data;
-
-	cr_assert_eq(opver_tensor_elements(tensor), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect(got[i] == want[i], "element %zu: got %g, want %g", i,
-			  (double)got[i], (double)want[i]);
-}
-
-static void expect_int8s(const opver_tensor *tensor, const int8_t *want,
-			 size_t count)
-{
-	const int8_t *got = tensor->data;
-
-	cr_assert_eq(opver_tensor_elements(tensor), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
-			     got[i], want[i]);
-}
-
-static void expect_int16s(const opver_tensor *tensor, const int16_t *want,
-			  size_t count)
-{
-	const int16_t *got = tensor->data;
-
-	cr_assert_eq(opver_tensor_elements(tensor), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
-			     got[i], want[i]);
-}
-
-static void expect_rejected(opver_node *node, opver_status status,
-			    const char *text)
-{
-	cr_assert_eq(kh_prepare(&h, node), status, "got: %s", h.errors);
-	cr_expect_eq(h.num_errors, 1, "messages: %s", h.errors);
-	cr_expect(kh_error_contains(&h, text), "wanted '%s' in: %s", text,
-		  h.errors);
-}
-
 /* -------------------------------------------------------------- float32 */
 
 TestSuite(mul_float32, .init = setup, .fini = teardown);
@@ -129,7 +76,7 @@ ParameterizedTest(struct float_activation_case *c, mul_float32, activations)
 	cr_assert_eq(kh_run(&h, mul_node(MUL_FLOAT32, 1, c->activation, a, b,
 					 out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_floats(out, c->expected, 5);
+	kh_expect_floats(out, c->expected, 5);
 }
 
 ParameterizedTestParameters(mul_float32, broadcasts)
@@ -165,7 +112,7 @@ ParameterizedTest(bs_case *c, mul_float32, broadcasts)
 						   c->b.rank, c->b.dims, b),
 					 out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_floats(out, expected, no);
+	kh_expect_floats(out, expected, no);
 }
 
 /* ----------------------------------------------------------------- int8 */
@@ -184,17 +131,19 @@ Test(mul_int8, rescale_of_1_or_more)
 	 *   (11, 9):    10 x 10 = 100 -> 200         -> 127
 	 *   (-128, 127): -129 x 128 -> -33024        -> -128
 	 */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(5),
-				    (int8_t[]){ 3, 1, -1, 11, -128 }, 0.5f, 1);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT8, KH_DIMS(5),
-				    (int8_t[]){ 1, -1, 3, 9, 127 }, 0.5f, -1);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(5), NULL,
-				      0.125f, 3);
+	opver_tensor *a =
+		kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(5),
+			     (int8_t[]){ 3, 1, -1, 11, -128 }, 0.5f, 1);
+	opver_tensor *b =
+		kh_quantized(&h, "b", OPVER_TYPE_INT8, KH_DIMS(5),
+			     (int8_t[]){ 1, -1, 3, 9, 127 }, 0.5f, -1);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(5),
+					 NULL, 0.125f, 3);
 
 	cr_assert_eq(kh_run(&h, mul_node(MUL_INT8, 3, OPVER_ACTIVATION_NONE, a,
 					 b, out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ 11, 3, -13, 127, -128 }, 5);
+	kh_expect_int8s(out, (int8_t[]){ 11, 3, -13, 127, -128 }, 5);
 }
 
 Test(mul_int8, rounds_twice_as_tflite)
@@ -210,36 +159,36 @@ Test(mul_int8, rounds_twice_as_tflite)
 	 *   6:   3, 1.5 -> 2;  -6: -3, -1.5 -> -2
 	 *   100: 50, 25
 	 */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(7),
-				    (int8_t[]){ 5, -5, 3, -3, 6, -6, 10 }, 1.0f,
-				    0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT8, KH_DIMS(7),
-				    (int8_t[]){ 1, 1, 1, 1, 1, 1, 10 }, 1.0f,
-				    0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(7), NULL,
-				      4.0f, 0);
+	opver_tensor *a =
+		kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(7),
+			     (int8_t[]){ 5, -5, 3, -3, 6, -6, 10 }, 1.0f, 0);
+	opver_tensor *b =
+		kh_quantized(&h, "b", OPVER_TYPE_INT8, KH_DIMS(7),
+			     (int8_t[]){ 1, 1, 1, 1, 1, 1, 10 }, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(7),
+					 NULL, 4.0f, 0);
 
 	cr_assert_eq(kh_run(&h, mul_node(MUL_INT8, 1, OPVER_ACTIVATION_NONE, a,
 					 b, out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ 2, -1, 1, -1, 2, -2, 25 }, 7);
+	kh_expect_int8s(out, (int8_t[]){ 2, -1, 1, -1, 2, -2, 25 }, 7);
 }
 
 Test(mul_int8, relu6)
 {
 	/* Scales 1, 1 and 0.5, output zero point -100: 6.0 is -88.
 	 * Products -4, 3 and 20 are q -108 -> -100, -94, -60 -> -88. */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(3),
-				    (int8_t[]){ -2, 3, 4 }, 1.0f, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT8, KH_DIMS(3),
-				    (int8_t[]){ 2, 1, 5 }, 1.0f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(3), NULL,
-				      0.5f, -100);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(3),
+				       (int8_t[]){ -2, 3, 4 }, 1.0f, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT8, KH_DIMS(3),
+				       (int8_t[]){ 2, 1, 5 }, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(3),
+					 NULL, 0.5f, -100);
 
 	cr_assert_eq(kh_run(&h, mul_node(MUL_INT8, 2, OPVER_ACTIVATION_RELU6,
 					 a, b, out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ -100, -94, -88 }, 3);
+	kh_expect_int8s(out, (int8_t[]){ -100, -94, -88 }, 3);
 }
 
 ParameterizedTestParameters(mul_int8, broadcasts)
@@ -268,29 +217,29 @@ ParameterizedTest(bs_case *c, mul_int8, broadcasts)
 		wide_a[i] = a[bs_source(&c->a, &o, i)];
 		wide_b[i] = b[bs_source(&c->b, &o, i)];
 	}
-	out = quantized("out", OPVER_TYPE_INT8, o.rank, o.dims, NULL, 0.07f,
-			-4);
-	flat_out = quantized("flat_out", OPVER_TYPE_INT8, o.rank, o.dims, NULL,
-			     0.07f, -4);
+	out = kh_quantized(&h, "out", OPVER_TYPE_INT8, o.rank, o.dims, NULL,
+			   0.07f, -4);
+	flat_out = kh_quantized(&h, "flat_out", OPVER_TYPE_INT8, o.rank, o.dims,
+				NULL, 0.07f, -4);
 	cr_assert_eq(kh_run(&h, mul_node(MUL_INT8, 2, OPVER_ACTIVATION_NONE,
-					 quantized("a", OPVER_TYPE_INT8,
-						   c->a.rank, c->a.dims, a,
-						   0.02f, 3),
-					 quantized("b", OPVER_TYPE_INT8,
-						   c->b.rank, c->b.dims, b,
-						   0.03f, -5),
+					 kh_quantized(&h, "a", OPVER_TYPE_INT8,
+						      c->a.rank, c->a.dims, a,
+						      0.02f, 3),
+					 kh_quantized(&h, "b", OPVER_TYPE_INT8,
+						      c->b.rank, c->b.dims, b,
+						      0.03f, -5),
 					 out)),
 		     OPVER_OK, "%s", h.errors);
-	cr_assert_eq(kh_run(&h, mul_node(MUL_INT8, 2, OPVER_ACTIVATION_NONE,
-					 quantized("wide_a", OPVER_TYPE_INT8,
-						   o.rank, o.dims, wide_a,
-						   0.02f, 3),
-					 quantized("wide_b", OPVER_TYPE_INT8,
-						   o.rank, o.dims, wide_b,
-						   0.03f, -5),
-					 flat_out)),
-		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out, flat_out->data, no);
+	cr_assert_eq(
+		kh_run(&h,
+		       mul_node(MUL_INT8, 2, OPVER_ACTIVATION_NONE,
+				kh_quantized(&h, "wide_a", OPVER_TYPE_INT8,
+					     o.rank, o.dims, wide_a, 0.02f, 3),
+				kh_quantized(&h, "wide_b", OPVER_TYPE_INT8,
+					     o.rank, o.dims, wide_b, 0.03f, -5),
+				flat_out)),
+		OPVER_OK, "%s", h.errors);
+	kh_expect_int8s(out, flat_out->data, no);
 }
 
 /* ---------------------------------------------------------------- int16 */
@@ -308,20 +257,20 @@ Test(mul_int16, quantized)
 	 *   (3, 5):  15 -> 7.5 -> 8, then 2      (1.875)
 	 *   (1, 3):  3 -> 1.5 -> 2, then 0.5 -> 1 (0.375 rounded once is 0)
 	 */
-	opver_tensor *a = quantized(
-		"a", OPVER_TYPE_INT16, KH_DIMS(6),
+	opver_tensor *a = kh_quantized(
+		&h, "a", OPVER_TYPE_INT16, KH_DIMS(6),
 		(int16_t[]){ 300, -300, 32767, -32768, 3, 1 }, 1.0f, 0);
-	opver_tensor *b = quantized(
-		"b", OPVER_TYPE_INT16, KH_DIMS(6),
+	opver_tensor *b = kh_quantized(
+		&h, "b", OPVER_TYPE_INT16, KH_DIMS(6),
 		(int16_t[]){ 200, 200, 32767, 32767, 5, 3 }, 0.5f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(6),
-				      NULL, 4.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(6), NULL, 4.0f, 0);
 
 	cr_assert_eq(kh_run(&h, mul_node(MUL_INT16, 4, OPVER_ACTIVATION_NONE,
 					 a, b, out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int16s(out,
-		      (int16_t[]){ 7500, -7500, 32767, -32768, 2, 1 }, 6);
+	kh_expect_int16s(out, (int16_t[]){ 7500, -7500, 32767, -32768, 2, 1 },
+			 6);
 }
 
 Test(mul_int16, unquantized_wraps_and_clamps_as_tflite)
@@ -343,8 +292,8 @@ Test(mul_int16, unquantized_wraps_and_clamps_as_tflite)
 	cr_assert_eq(kh_run(&h, mul_node(MUL_INT16, 7, OPVER_ACTIVATION_RELU,
 					 a, b, relu)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int16s(none, (int16_t[]){ 24464, 5536, -12 }, 3);
-	expect_int16s(relu, (int16_t[]){ 24464, 5536, 0 }, 3);
+	kh_expect_int16s(none, (int16_t[]){ 24464, 5536, -12 }, 3);
+	kh_expect_int16s(relu, (int16_t[]){ 24464, 5536, 0 }, 3);
 }
 
 ParameterizedTestParameters(mul_int16, broadcasts)
@@ -371,29 +320,29 @@ ParameterizedTest(bs_case *c, mul_int16, broadcasts)
 		wide_a[i] = a[bs_source(&c->a, &o, i)];
 		wide_b[i] = b[bs_source(&c->b, &o, i)];
 	}
-	out = quantized("out", OPVER_TYPE_INT16, o.rank, o.dims, NULL, 3e-4f,
-			0);
-	flat_out = quantized("flat_out", OPVER_TYPE_INT16, o.rank, o.dims,
-			     NULL, 3e-4f, 0);
-	cr_assert_eq(kh_run(&h, mul_node(MUL_INT16, 4, OPVER_ACTIVATION_NONE,
-					 quantized("a", OPVER_TYPE_INT16,
-						   c->a.rank, c->a.dims, a,
-						   1e-4f, 0),
-					 quantized("b", OPVER_TYPE_INT16,
-						   c->b.rank, c->b.dims, b,
-						   2e-4f, 0),
-					 out)),
-		     OPVER_OK, "%s", h.errors);
-	cr_assert_eq(kh_run(&h, mul_node(MUL_INT16, 4, OPVER_ACTIVATION_NONE,
-					 quantized("wide_a", OPVER_TYPE_INT16,
-						   o.rank, o.dims, wide_a,
-						   1e-4f, 0),
-					 quantized("wide_b", OPVER_TYPE_INT16,
-						   o.rank, o.dims, wide_b,
-						   2e-4f, 0),
-					 flat_out)),
-		     OPVER_OK, "%s", h.errors);
-	expect_int16s(out, flat_out->data, no);
+	out = kh_quantized(&h, "out", OPVER_TYPE_INT16, o.rank, o.dims, NULL,
+			   3e-4f, 0);
+	flat_out = kh_quantized(&h, "flat_out", OPVER_TYPE_INT16, o.rank,
+				o.dims, NULL, 3e-4f, 0);
+	cr_assert_eq(
+		kh_run(&h,
+		       mul_node(MUL_INT16, 4, OPVER_ACTIVATION_NONE,
+				kh_quantized(&h, "a", OPVER_TYPE_INT16,
+					     c->a.rank, c->a.dims, a, 1e-4f, 0),
+				kh_quantized(&h, "b", OPVER_TYPE_INT16,
+					     c->b.rank, c->b.dims, b, 2e-4f, 0),
+				out)),
+		OPVER_OK, "%s", h.errors);
+	cr_assert_eq(
+		kh_run(&h,
+		       mul_node(MUL_INT16, 4, OPVER_ACTIVATION_NONE,
+				kh_quantized(&h, "wide_a", OPVER_TYPE_INT16,
+					     o.rank, o.dims, wide_a, 1e-4f, 0),
+				kh_quantized(&h, "wide_b", OPVER_TYPE_INT16,
+					     o.rank, o.dims, wide_b, 2e-4f, 0),
+				flat_out)),
+		OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, flat_out->data, no);
 }
 
 /* ------------------------------------------------------ prepare rejects */
@@ -402,31 +351,32 @@ TestSuite(mul_prepare, .init = setup, .fini = teardown);
 
 Test(mul_prepare, rejects_int16_zero_points)
 {
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT16, KH_DIMS(2), NULL,
-				    1.0f, 0);
-	opver_tensor *b = quantized("b", OPVER_TYPE_INT16, KH_DIMS(2), NULL,
-				    1.0f, 7);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(2),
-				      NULL, 1.0f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT16, KH_DIMS(2),
+				       NULL, 1.0f, 0);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT16, KH_DIMS(2),
+				       NULL, 1.0f, 7);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(2), NULL, 1.0f, 0);
 
-	expect_rejected(mul_node(MUL_INT16, 4, OPVER_ACTIVATION_NONE, a, b,
-				 out),
-			OPVER_ERROR_INVALID_MODEL,
-			"input 2 'b' has zero point 7; int16 MUL needs symmetric quantization");
+	kh_expect_rejected(
+		&h, mul_node(MUL_INT16, 4, OPVER_ACTIVATION_NONE, a, b, out),
+		OPVER_ERROR_INVALID_MODEL,
+		"input 2 'b' has zero point 7; int16 MUL needs symmetric "
+		"quantization");
 }
 
 Test(mul_prepare, rejects_a_rescale_of_2_to_the_31)
 {
 	/* 100 x 100 / 1e-6 = 1e10 */
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				    100.0f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				      1e-6f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(2),
+				       NULL, 100.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
+					 NULL, 1e-6f, 0);
 
-	expect_rejected(mul_node(MUL_INT8, 3, OPVER_ACTIVATION_NONE, a, a,
-				 out),
-			OPVER_ERROR_UNSUPPORTED,
-			"rescale factors of 2^31 and more are not supported");
+	kh_expect_rejected(
+		&h, mul_node(MUL_INT8, 3, OPVER_ACTIVATION_NONE, a, a, out),
+		OPVER_ERROR_UNSUPPORTED,
+		"rescale factors of 2^31 and more are not supported");
 }
 
 Test(mul_prepare, rejects_shapes_that_do_not_broadcast)
@@ -438,10 +388,10 @@ Test(mul_prepare, rejects_shapes_that_do_not_broadcast)
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(3, 3), NULL);
 
-	expect_rejected(mul_node(MUL_FLOAT32, 1, OPVER_ACTIVATION_NONE, a, b,
-				 out),
-			OPVER_ERROR_INVALID_MODEL,
-			"inputs 'a' [3, 2] and 'b' [3] do not broadcast");
+	kh_expect_rejected(
+		&h, mul_node(MUL_FLOAT32, 1, OPVER_ACTIVATION_NONE, a, b, out),
+		OPVER_ERROR_INVALID_MODEL,
+		"inputs 'a' [3, 2] and 'b' [3] do not broadcast");
 }
 
 Test(mul_prepare, rejects_a_missing_input)
@@ -451,22 +401,24 @@ Test(mul_prepare, rejects_a_missing_input)
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(2), NULL);
 
-	expect_rejected(mul_node(MUL_FLOAT32, 1, OPVER_ACTIVATION_NONE, a, NULL,
-				 out),
-			OPVER_ERROR_INVALID_MODEL,
-			"input 1 is omitted; MUL takes two inputs and one output");
+	kh_expect_rejected(
+		&h,
+		mul_node(MUL_FLOAT32, 1, OPVER_ACTIVATION_NONE, a, NULL, out),
+		OPVER_ERROR_INVALID_MODEL,
+		"input 1 is omitted; MUL takes two inputs and one output");
 }
 
 Test(mul_prepare, rejects_a_float_output_for_int8_inputs)
 {
-	opver_tensor *a = quantized("a", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				    1.0f, 0);
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(2),
+				       NULL, 1.0f, 0);
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(2), NULL);
 
-	expect_rejected(mul_node(MUL_INT8, 2, OPVER_ACTIVATION_NONE, a, a, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"output 'out' has type FLOAT32; this kernel takes INT8");
+	kh_expect_rejected(
+		&h, mul_node(MUL_INT8, 2, OPVER_ACTIVATION_NONE, a, a, out),
+		OPVER_ERROR_UNSUPPORTED,
+		"output 'out' has type FLOAT32; this kernel takes INT8");
 }
 
 Test(mul_prepare, rejects_a_fused_sign_bit)
@@ -474,10 +426,10 @@ Test(mul_prepare, rejects_a_fused_sign_bit)
 	opver_tensor *a = kh_tensor(&h, "a", OPVER_TYPE_FLOAT32, KH_DIMS(2),
 				    NULL);
 
-	expect_rejected(mul_node(MUL_FLOAT32, 1, OPVER_ACTIVATION_SIGN_BIT, a,
-				 a, a),
-			OPVER_ERROR_UNSUPPORTED,
-			"fused activation 5 is not supported");
+	kh_expect_rejected(
+		&h,
+		mul_node(MUL_FLOAT32, 1, OPVER_ACTIVATION_SIGN_BIT, a, a, a),
+		OPVER_ERROR_UNSUPPORTED, "fused activation 5 is not supported");
 }
 
 /* --------------------------------------------------------------- plugin */
@@ -513,8 +465,10 @@ ParameterizedTest(struct kernel_case *c, mul_manifest, kernels)
 		     "5, 6 and 8 add other types");
 	cr_expect_eq(k->flags, OPVER_KERNEL_STATELESS);
 	cr_expect_gt(k->op_data_size, 0);
+	cr_expect_null(k->init);
 	cr_assert_eq(k->num_signatures, 1);
 	cr_expect_eq(s->inputs[0], OPVER_TYPE_BIT(c->type));
 	cr_expect_eq(s->inputs[1], OPVER_TYPE_BIT(c->type));
+	cr_expect_eq(s->inputs[2], 0);
 	cr_expect_eq(s->output, OPVER_TYPE_BIT(c->type));
 }

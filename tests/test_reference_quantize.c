@@ -37,59 +37,6 @@ static opver_node *unary_node(const char *kernel, int32_t version,
 		       KH_TENSORS(in), KH_TENSORS(out));
 }
 
-static opver_tensor *quantized(const char *name, opver_type type,
-			       int32_t rank, const int32_t *dims,
-			       const void *data, float scale,
-			       int64_t zero_point)
-{
-	opver_tensor *t = kh_tensor(&h, name, type, rank, dims, data);
-
-	kh_quantize(&h, t, scale, zero_point);
-	return t;
-}
-
-static void expect_floats(const opver_tensor *tensor, const float *want,
-			  size_t count)
-{
-	const float *got = tensor->data;
-
-	cr_assert_eq(opver_tensor_elements(tensor), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect(got[i] == want[i], "element %zu: got %.9g, want %.9g",
-			  i, (double)got[i], (double)want[i]);
-}
-
-static void expect_int8s(const opver_tensor *tensor, const int8_t *want,
-			 size_t count)
-{
-	const int8_t *got = tensor->data;
-
-	cr_assert_eq(opver_tensor_elements(tensor), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
-			     got[i], want[i]);
-}
-
-static void expect_int16s(const opver_tensor *tensor, const int16_t *want,
-			  size_t count)
-{
-	const int16_t *got = tensor->data;
-
-	cr_assert_eq(opver_tensor_elements(tensor), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
-			     got[i], want[i]);
-}
-
-static void expect_rejected(opver_node *node, opver_status status,
-			    const char *text)
-{
-	cr_assert_eq(kh_prepare(&h, node), status, "got: %s", h.errors);
-	cr_expect_eq(h.num_errors, 1, "messages: %s", h.errors);
-	cr_expect(kh_error_contains(&h, text), "wanted '%s' in: %s", text,
-		  h.errors);
-}
-
 /* ------------------------------------------------------ float32 -> int */
 
 TestSuite(quantize_float32, .init = setup, .fini = teardown);
@@ -107,14 +54,14 @@ Test(quantize_float32, to_int8_rounds_ties_away_from_zero)
 	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, KH_DIMS(8),
 				     (float[]){ 1.25f, -1.25f, 0.74f, 0,
 						63.75f, 64, -63.75f, 0.25f });
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(8), NULL,
-				      0.5f, -1);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(8),
+					 NULL, 0.5f, -1);
 
 	cr_assert_eq(kh_run(&h, unary_node("quantize_float32_int8", 1, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
 	/* 0.25 -> 0.5 -> 1 -> 0 */
-	expect_int8s(out, (int8_t[]){ 2, -4, 0, -1, 127, 127, -128, 0 }, 8);
+	kh_expect_int8s(out, (int8_t[]){ 2, -4, 0, -1, 127, 127, -128, 0 }, 8);
 }
 
 Test(quantize_float32, saturates_far_values_nan_and_infinities)
@@ -123,10 +70,10 @@ Test(quantize_float32, saturates_far_values_nan_and_infinities)
 	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, KH_DIMS(6),
 				     (float[]){ 1e30f, -1e30f, INFINITY,
 						-INFINITY, NAN, 1e6f });
-	opver_tensor *out8 = quantized("out8", OPVER_TYPE_INT8, KH_DIMS(6),
-				       NULL, 0.1f, 5);
-	opver_tensor *out16 = quantized("out16", OPVER_TYPE_INT16, KH_DIMS(6),
-					NULL, 0.1f, 5);
+	opver_tensor *out8 = kh_quantized(&h, "out8", OPVER_TYPE_INT8,
+					  KH_DIMS(6), NULL, 0.1f, 5);
+	opver_tensor *out16 = kh_quantized(&h, "out16", OPVER_TYPE_INT16,
+					   KH_DIMS(6), NULL, 0.1f, 5);
 
 	cr_assert_eq(kh_run(&h, unary_node("quantize_float32_int8", 1, in,
 					   out8)),
@@ -134,11 +81,10 @@ Test(quantize_float32, saturates_far_values_nan_and_infinities)
 	cr_assert_eq(kh_run(&h, unary_node("quantize_float32_int16", 2, in,
 					   out16)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out8, (int8_t[]){ 127, -128, 127, -128, -128, 127 }, 6);
-	expect_int16s(out16,
-		      (int16_t[]){ 32767, -32768, 32767, -32768, -32768,
-				   32767 },
-		      6);
+	kh_expect_int8s(out8, (int8_t[]){ 127, -128, 127, -128, -128, 127 }, 6);
+	kh_expect_int16s(
+		out16,
+		(int16_t[]){ 32767, -32768, 32767, -32768, -32768, 32767 }, 6);
 }
 
 Test(quantize_float32, to_int16)
@@ -153,16 +99,16 @@ Test(quantize_float32, to_int16)
 	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, KH_DIMS(8),
 				     (float[]){ 1, -0.5f, 31.999f, 32, -32, -33,
 						0x1p-11f, -0x1p-11f });
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(8),
-				      NULL, 0x1p-10f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(8), NULL, 0x1p-10f, 0);
 
 	cr_assert_eq(kh_run(&h, unary_node("quantize_float32_int16", 2, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int16s(out,
-		      (int16_t[]){ 1024, -512, 32767, 32767, -32768, -32768, 1,
-				   -1 },
-		      8);
+	kh_expect_int16s(
+		out,
+		(int16_t[]){ 1024, -512, 32767, 32767, -32768, -32768, 1, -1 },
+		8);
 }
 
 Test(quantize_float32, divides_in_float_as_tflite)
@@ -176,13 +122,13 @@ Test(quantize_float32, divides_in_float_as_tflite)
 	 */
 	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, KH_DIMS(4),
 				     (float[]){ 0.65f, 0.45f, 0.35f, -0.45f });
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(4), NULL,
-				      0.1f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(4),
+					 NULL, 0.1f, 0);
 
 	cr_assert_eq(kh_run(&h, unary_node("quantize_float32_int8", 1, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ 6, 5, 4, -5 }, 4);
+	kh_expect_int8s(out, (int8_t[]){ 6, 5, 4, -5 }, 4);
 }
 
 Test(quantize_float32, per_channel_along_the_last_axis)
@@ -205,7 +151,7 @@ Test(quantize_float32, per_channel_along_the_last_axis)
 	cr_assert_eq(kh_run(&h, unary_node("quantize_float32_int8", 3, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ 2, 4, 5, -2, -1, 127 }, 6);
+	kh_expect_int8s(out, (int8_t[]){ 2, 4, 5, -2, -1, 127 }, 6);
 }
 
 Test(quantize_float32, per_channel_along_a_middle_axis)
@@ -228,7 +174,7 @@ Test(quantize_float32, per_channel_along_a_middle_axis)
 	cr_assert_eq(kh_run(&h, unary_node("quantize_float32_int16", 3, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int16s(out, (int16_t[]){ 1, 1, 5, 5, 1, 1, 5, 5 }, 8);
+	kh_expect_int16s(out, (int16_t[]){ 1, 1, 5, 5, 1, 1, 5, 5 }, 8);
 }
 
 /* ---------------------------------------------------------- requantize */
@@ -243,29 +189,29 @@ Test(requantize, int8_with_a_rescale_above_1)
 	 *   10 -> 12;  3 -> -2;  -128 -> -264 -> -128;  127 -> 246 -> 127
 	 *   -60 -> -128 (exactly)
 	 */
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT8, KH_DIMS(5),
-				     (int8_t[]){ 10, 3, -128, 127, -60 }, 0.5f,
-				     3);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(5), NULL,
-				      0.25f, -2);
+	opver_tensor *in =
+		kh_quantized(&h, "in", OPVER_TYPE_INT8, KH_DIMS(5),
+			     (int8_t[]){ 10, 3, -128, 127, -60 }, 0.5f, 3);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(5),
+					 NULL, 0.25f, -2);
 
 	cr_assert_eq(kh_run(&h, unary_node("quantize_int8_int8", 1, in, out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ 12, -2, -128, 127, -128 }, 5);
+	kh_expect_int8s(out, (int8_t[]){ 12, -2, -128, 127, -128 }, 5);
 }
 
 Test(requantize, int8_rounds_twice_as_tflite)
 {
 	/* Scales 1 and 4: rescale 0.25 (2^30, shift -1).
 	 *   5 -> 2 (1.25);  -6 -> -2 (-1.5);  2 -> 1 (0.5);  -2 -> -1 */
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT8, KH_DIMS(4),
-				     (int8_t[]){ 5, -6, 2, -2 }, 1.0f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(4), NULL,
-				      4.0f, 0);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT8, KH_DIMS(4),
+					(int8_t[]){ 5, -6, 2, -2 }, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(4),
+					 NULL, 4.0f, 0);
 
 	cr_assert_eq(kh_run(&h, unary_node("quantize_int8_int8", 1, in, out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ 2, -2, 1, -1 }, 4);
+	kh_expect_int8s(out, (int8_t[]){ 2, -2, 1, -1 }, 4);
 }
 
 Test(requantize, int16_to_int8)
@@ -274,32 +220,31 @@ Test(requantize, int16_to_int8)
 	 * 2^7 and add 10.
 	 *   1280 -> 10 -> 20;  -1280 -> 0;  64 -> 0.5 -> 1 -> 11
 	 *   32767 -> 256 -> 127;  -32768 -> -256 -> -128 */
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT16, KH_DIMS(5),
-				     (int16_t[]){ 1280, -1280, 64, 32767,
-						  -32768 },
-				     0x1p-12f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(5), NULL,
-				      0x1p-5f, 10);
+	opver_tensor *in = kh_quantized(
+		&h, "in", OPVER_TYPE_INT16, KH_DIMS(5),
+		(int16_t[]){ 1280, -1280, 64, 32767, -32768 }, 0x1p-12f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(5),
+					 NULL, 0x1p-5f, 10);
 
 	cr_assert_eq(kh_run(&h, unary_node("quantize_int16_int8", 1, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int8s(out, (int8_t[]){ 20, 0, 11, 127, -128 }, 5);
+	kh_expect_int8s(out, (int8_t[]){ 20, 0, 11, 127, -128 }, 5);
 }
 
 Test(requantize, int8_to_int16)
 {
 	/* Input scale 0.5, zero point -128; output scale 2^-8: x 128.
 	 *   -128 -> 0;  127 -> 255 x 128 = 32640;  0 -> 16384 */
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT8, KH_DIMS(3),
-				     (int8_t[]){ -128, 127, 0 }, 0.5f, -128);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(3),
-				      NULL, 0x1p-8f, 0);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT8, KH_DIMS(3),
+					(int8_t[]){ -128, 127, 0 }, 0.5f, -128);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(3), NULL, 0x1p-8f, 0);
 
 	cr_assert_eq(kh_run(&h, unary_node("quantize_int8_int16", 2, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int16s(out, (int16_t[]){ 0, 32640, 16384 }, 3);
+	kh_expect_int16s(out, (int16_t[]){ 0, 32640, 16384 }, 3);
 }
 
 Test(requantize, int16_to_int16)
@@ -311,15 +256,16 @@ Test(requantize, int16_to_int16)
 	 *   -3 -> -6 x 0.75 = -4.5, a tie rounded toward +infinity: -4
 	 *   30000 -> 45000 -> 32767
 	 */
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT16, KH_DIMS(3),
-				     (int16_t[]){ 1000, -3, 30000 }, 3.0f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(3),
-				      NULL, 2.0f, 0);
+	opver_tensor *in =
+		kh_quantized(&h, "in", OPVER_TYPE_INT16, KH_DIMS(3),
+			     (int16_t[]){ 1000, -3, 30000 }, 3.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(3), NULL, 2.0f, 0);
 
 	cr_assert_eq(kh_run(&h, unary_node("quantize_int16_int16", 2, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int16s(out, (int16_t[]){ 1500, -4, 32767 }, 3);
+	kh_expect_int16s(out, (int16_t[]){ 1500, -4, 32767 }, 3);
 }
 
 /* ---------------------------------------------------------- dequantize */
@@ -330,31 +276,32 @@ Test(dequantize, int8)
 {
 	/* Scale 0.5, zero point -3: -128 -> -62.5, 127 -> 65, -3 -> 0,
 	 * 0 -> 1.5 */
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT8, KH_DIMS(4),
-				     (int8_t[]){ -128, 127, -3, 0 }, 0.5f, -3);
+	opver_tensor *in =
+		kh_quantized(&h, "in", OPVER_TYPE_INT8, KH_DIMS(4),
+			     (int8_t[]){ -128, 127, -3, 0 }, 0.5f, -3);
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(4), NULL);
 
 	cr_assert_eq(kh_run(&h, unary_node("dequantize_int8_float32", 2, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_floats(out, (float[]){ -62.5f, 65, 0, 1.5f }, 4);
+	kh_expect_floats(out, (float[]){ -62.5f, 65, 0, 1.5f }, 4);
 }
 
 Test(dequantize, int16)
 {
 	/* Scale 2^-10, zero point 0: 32767 -> 31.9990234375, -32768 -> -32,
 	 * 512 -> 0.5 */
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT16, KH_DIMS(3),
-				     (int16_t[]){ 32767, -32768, 512 },
-				     0x1p-10f, 0);
+	opver_tensor *in =
+		kh_quantized(&h, "in", OPVER_TYPE_INT16, KH_DIMS(3),
+			     (int16_t[]){ 32767, -32768, 512 }, 0x1p-10f, 0);
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(3), NULL);
 
 	cr_assert_eq(kh_run(&h, unary_node("dequantize_int16_float32", 3, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_floats(out, (float[]){ 31.9990234375f, -32, 0.5f }, 3);
+	kh_expect_floats(out, (float[]){ 31.9990234375f, -32, 0.5f }, 3);
 }
 
 /* TFLite multiplies in double and rounds to float: every int8 and a sweep
@@ -375,9 +322,10 @@ Test(dequantize, matches_tflite_double_product_bit_for_bit)
 		q16[i] = (int16_t)(i * 16 - 32768 + i % 16);
 		want16[i] = (float)((double)scale * (double)(q16[i] + 31000));
 	}
-	in8 = quantized("in8", OPVER_TYPE_INT8, KH_DIMS(256), q8, scale, 77);
-	in16 = quantized("in16", OPVER_TYPE_INT16, KH_DIMS(4096), q16, scale,
-			 -31000);
+	in8 = kh_quantized(&h, "in8", OPVER_TYPE_INT8, KH_DIMS(256), q8, scale,
+			   77);
+	in16 = kh_quantized(&h, "in16", OPVER_TYPE_INT16, KH_DIMS(4096), q16,
+			    scale, -31000);
 	out8 = kh_tensor(&h, "out8", OPVER_TYPE_FLOAT32, KH_DIMS(256), NULL);
 	out16 = kh_tensor(&h, "out16", OPVER_TYPE_FLOAT32, KH_DIMS(4096), NULL);
 
@@ -387,8 +335,8 @@ Test(dequantize, matches_tflite_double_product_bit_for_bit)
 	cr_assert_eq(kh_run(&h, unary_node("dequantize_int16_float32", 3,
 					   in16, out16)),
 		     OPVER_OK, "%s", h.errors);
-	expect_floats(out8, want8, 256);
-	expect_floats(out16, want16, 4096);
+	kh_expect_floats(out8, want8, 256);
+	kh_expect_floats(out16, want16, 4096);
 }
 
 Test(dequantize, int8_per_channel)
@@ -405,7 +353,7 @@ Test(dequantize, int8_per_channel)
 	cr_assert_eq(kh_run(&h, unary_node("dequantize_int8_float32", 2, in,
 					   out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_floats(out, (float[]){ 1, -1, 8, 0 }, 4);
+	kh_expect_floats(out, (float[]){ 1, -1, 8, 0 }, 4);
 }
 
 /* ------------------------------------------------------ prepare rejects */
@@ -419,33 +367,34 @@ Test(quantize_prepare, rejects_an_unquantized_output)
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
 				      NULL);
 
-	expect_rejected(unary_node("quantize_float32_int8", 1, in, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"output 'out' is not quantized");
+	kh_expect_rejected(&h, unary_node("quantize_float32_int8", 1, in, out),
+			   OPVER_ERROR_INVALID_MODEL,
+			   "output 'out' is not quantized");
 }
 
 Test(quantize_prepare, rejects_another_shape)
 {
 	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, KH_DIMS(2),
 				     NULL);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(1, 2),
-				      NULL, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8,
+					 KH_DIMS(1, 2), NULL, 1.0f, 0);
 
-	expect_rejected(unary_node("quantize_float32_int8", 1, in, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"output 'out' must have the shape of input 'in'");
+	kh_expect_rejected(&h, unary_node("quantize_float32_int8", 1, in, out),
+			   OPVER_ERROR_INVALID_MODEL,
+			   "output 'out' must have the shape of input 'in'");
 }
 
 Test(quantize_prepare, rejects_an_output_type_the_kernel_does_not_take)
 {
 	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, KH_DIMS(2),
 				     NULL);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(2),
-				      NULL, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(2), NULL, 1.0f, 0);
 
-	expect_rejected(unary_node("quantize_float32_int8", 1, in, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"output 'out' has type INT16; this kernel takes INT8");
+	kh_expect_rejected(
+		&h, unary_node("quantize_float32_int8", 1, in, out),
+		OPVER_ERROR_UNSUPPORTED,
+		"output 'out' has type INT16; this kernel takes INT8");
 }
 
 Test(quantize_prepare, rejects_per_channel_scales_not_matching_the_axis)
@@ -457,9 +406,9 @@ Test(quantize_prepare, rejects_per_channel_scales_not_matching_the_axis)
 
 	kh_quantize_per_channel(&h, out, 0, 3, (float[]){ 1, 1, 1 },
 				(int64_t[]){ 0, 0, 0 });
-	expect_rejected(unary_node("quantize_float32_int8", 3, in, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"output 'out' has 3 scales along axis 0");
+	kh_expect_rejected(&h, unary_node("quantize_float32_int8", 3, in, out),
+			   OPVER_ERROR_INVALID_MODEL,
+			   "output 'out' has 3 scales along axis 0");
 }
 
 Test(quantize_prepare, rejects_a_per_channel_zero_point_outside_the_type)
@@ -471,61 +420,64 @@ Test(quantize_prepare, rejects_a_per_channel_zero_point_outside_the_type)
 
 	kh_quantize_per_channel(&h, out, 0, 2, (float[]){ 1, 1 },
 				(int64_t[]){ 0, 300 });
-	expect_rejected(unary_node("quantize_float32_int8", 3, in, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"output 'out' has zero point 300 for channel 1, outside its type's range [-128, 127]");
+	kh_expect_rejected(&h, unary_node("quantize_float32_int8", 3, in, out),
+			   OPVER_ERROR_INVALID_MODEL,
+			   "output 'out' has zero point 300 for channel 1, "
+			   "outside its type's range [-128, 127]");
 }
 
 Test(quantize_prepare, rejects_a_per_channel_requantize)
 {
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				     1.0f, 0);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT8, KH_DIMS(2),
+					NULL, 1.0f, 0);
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
 				      NULL);
 
 	kh_quantize_per_channel(&h, out, 0, 2, (float[]){ 1, 2 },
 				(int64_t[]){ 0, 0 });
-	expect_rejected(unary_node("quantize_int8_int8", 1, in, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"output 'out' is quantized per channel");
+	kh_expect_rejected(&h, unary_node("quantize_int8_int8", 1, in, out),
+			   OPVER_ERROR_UNSUPPORTED,
+			   "output 'out' is quantized per channel");
 }
 
 Test(quantize_prepare, rejects_int16_requantize_zero_points)
 {
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT16, KH_DIMS(2), NULL,
-				     1.0f, 4);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT16, KH_DIMS(2),
-				      NULL, 1.0f, 0);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT16, KH_DIMS(2),
+					NULL, 1.0f, 4);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(2), NULL, 1.0f, 0);
 
-	expect_rejected(unary_node("quantize_int16_int16", 2, in, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"have zero points 4 and 0; int16 to int16 needs both 0");
+	kh_expect_rejected(
+		&h, unary_node("quantize_int16_int16", 2, in, out),
+		OPVER_ERROR_INVALID_MODEL,
+		"have zero points 4 and 0; int16 to int16 needs both 0");
 }
 
 Test(quantize_prepare, rejects_a_requantize_rescale_of_2_to_the_31)
 {
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				     1e6f, 0);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				      1e-6f, 0);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT8, KH_DIMS(2),
+					NULL, 1e6f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
+					 NULL, 1e-6f, 0);
 
-	expect_rejected(unary_node("quantize_int8_int8", 1, in, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"rescale factors of 2^31 and more are not supported");
+	kh_expect_rejected(
+		&h, unary_node("quantize_int8_int8", 1, in, out),
+		OPVER_ERROR_UNSUPPORTED,
+		"rescale factors of 2^31 and more are not supported");
 }
 
 Test(quantize_prepare, rejects_a_second_input)
 {
 	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, KH_DIMS(2),
 				     NULL);
-	opver_tensor *out = quantized("out", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				      1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
+					 NULL, 1.0f, 0);
 	opver_node *node = kh_node(&h, kh_kernel(&h, "quantize_float32_int8"),
 				   1, NULL, 0, KH_TENSORS(in, in),
 				   KH_TENSORS(out));
 
-	expect_rejected(node, OPVER_ERROR_INVALID_MODEL,
-			"QUANTIZE takes one input and one output");
+	kh_expect_rejected(&h, node, OPVER_ERROR_INVALID_MODEL,
+			   "QUANTIZE takes one input and one output");
 }
 
 Test(quantize_prepare, rejects_int16_dequantize_per_channel)
@@ -537,33 +489,35 @@ Test(quantize_prepare, rejects_int16_dequantize_per_channel)
 
 	kh_quantize_per_channel(&h, in, 0, 2, (float[]){ 1, 2 },
 				(int64_t[]){ 0, 0 });
-	expect_rejected(unary_node("dequantize_int16_float32", 3, in, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"input 'in' is quantized per channel");
+	kh_expect_rejected(
+		&h, unary_node("dequantize_int16_float32", 3, in, out),
+		OPVER_ERROR_UNSUPPORTED, "input 'in' is quantized per channel");
 }
 
 Test(quantize_prepare, rejects_a_dequantize_to_another_shape)
 {
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT8, KH_DIMS(4), NULL,
-				     1.0f, 0);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT8, KH_DIMS(4),
+					NULL, 1.0f, 0);
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(2, 2), NULL);
 
-	expect_rejected(unary_node("dequantize_int8_float32", 2, in, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"output 'out' must have the shape of input 'in'");
+	kh_expect_rejected(&h,
+			   unary_node("dequantize_int8_float32", 2, in, out),
+			   OPVER_ERROR_INVALID_MODEL,
+			   "output 'out' must have the shape of input 'in'");
 }
 
 Test(quantize_prepare, rejects_a_dequantize_scale_of_zero)
 {
-	opver_tensor *in = quantized("in", OPVER_TYPE_INT8, KH_DIMS(2), NULL,
-				     0.0f, 0);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT8, KH_DIMS(2),
+					NULL, 0.0f, 0);
 	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(2), NULL);
 
-	expect_rejected(unary_node("dequantize_int8_float32", 2, in, out),
-			OPVER_ERROR_INVALID_MODEL,
-			"input 'in' has scale 0; a scale must be finite and positive");
+	kh_expect_rejected(
+		&h, unary_node("dequantize_int8_float32", 2, in, out),
+		OPVER_ERROR_INVALID_MODEL,
+		"input 'in' has scale 0; a scale must be finite and positive");
 }
 
 /* --------------------------------------------------------------- plugin */

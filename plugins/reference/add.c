@@ -113,31 +113,13 @@ static opver_status add_prepare_common(const opver_host *host,
 				       opver_add_params *params,
 				       ref_broadcast *plan)
 {
-	*params = add_params(node);
-	if (!ref_activation_is_clamp(params->activation)) {
-		host->report_error(host,
-				   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
-				   (int)params->activation);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
-	return ref_binary_prepare(host, node, type, "ADD", plan);
-}
+	opver_status status;
 
-/* The activation's clamp on a quantized output, or a report. */
-static opver_status add_activation_range(const opver_host *host,
-					 opver_activation activation,
-					 const opver_tensor *output,
-					 int32_t qmin, int32_t qmax,
-					 float scale, int32_t zero_point,
-					 int32_t *min, int32_t *max)
-{
-	if (ref_activation_range_quantized(activation, qmin, qmax, scale,
-					   zero_point, min, max))
-		return OPVER_OK;
-	host->report_error(host,
-			   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
-			   output->name, (double)scale);
-	return OPVER_ERROR_INVALID_MODEL;
+	*params = add_params(node);
+	status = ref_expect_clamp_activation(host, params->activation);
+	if (status == OPVER_OK)
+		status = ref_binary_prepare(host, node, type, "ADD", plan);
+	return status;
 }
 
 /* ------------------------------------------------------------- float32 */
@@ -257,9 +239,10 @@ static opver_status add_rescale_prepare(const opver_host *host,
 	r->input2_offset = -zero_points[1];
 	r->output_offset = zero_points[2];
 	r->left_shift = left_shift;
-	return add_activation_range(host, activation, output, qmin, qmax,
-				    scales[2], zero_points[2],
-				    &r->activation_min, &r->activation_max);
+	return ref_output_activation_range(host, activation, output, qmin, qmax,
+					   scales[2], zero_points[2],
+					   &r->activation_min,
+					   &r->activation_max);
 }
 
 /* ---------------------------------------------------------------- int8 */
@@ -393,15 +376,10 @@ static opver_status add_int16_pot_prepare(const opver_host *host,
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	data->path = ADD_INT16_POWER_OF_TWO;
-	return add_activation_range(host, activation, node->outputs[0],
-				    INT16_MIN, INT16_MAX, scales[2], 0,
-				    &data->activation_min,
-				    &data->activation_max);
-}
-
-static bool is_quantized(const opver_tensor *t)
-{
-	return t->quant.count > 0;
+	return ref_output_activation_range(host, activation, node->outputs[0],
+					   INT16_MIN, INT16_MAX, scales[2], 0,
+					   &data->activation_min,
+					   &data->activation_max);
 }
 
 static opver_status add_int16_prepare(const opver_host *host,
@@ -418,16 +396,17 @@ static opver_status add_int16_prepare(const opver_host *host,
 				    &data->plan);
 	if (status != OPVER_OK)
 		return status;
-	if (!is_quantized(node->inputs[0]) && !is_quantized(node->inputs[1]) &&
-	    !is_quantized(node->outputs[0])) {
+	if (!ref_is_quantized(node->inputs[0]) &&
+	    !ref_is_quantized(node->inputs[1]) &&
+	    !ref_is_quantized(node->outputs[0])) {
 		/* Plain integers clamp like a quantization of scale 1 and
 		 * zero point 0. */
 		data->path = ADD_INT16_UNQUANTIZED;
-		return add_activation_range(host, params.activation,
-					    node->outputs[0], INT16_MIN,
-					    INT16_MAX, 1.0f, 0,
-					    &data->activation_min,
-					    &data->activation_max);
+		return ref_output_activation_range(host, params.activation,
+						   node->outputs[0], INT16_MIN,
+						   INT16_MAX, 1.0f, 0,
+						   &data->activation_min,
+						   &data->activation_max);
 	}
 	status = add_quantization(host, node, scales, zero_points);
 	if (status != OPVER_OK)

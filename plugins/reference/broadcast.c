@@ -6,7 +6,6 @@
 #include <stdio.h>
 
 #include "broadcast.h"
-#include "kernels.h"
 #include "node_checks.h"
 
 /* Which inputs span a dimension; a missing bit means that input repeats

@@ -35,21 +35,8 @@ static opver_status dequantize_prepare(const opver_host *host,
 	dequantize_data *data = node->op_data;
 	opver_status status;
 
-	status = ref_check_arity(host, node, 1, 1, 1,
+	status = ref_check_unary(host, node, in, OPVER_TYPE_FLOAT32,
 				 "DEQUANTIZE takes one input and one output");
-	if (status == OPVER_OK)
-		status = ref_expect_type(host, "input", node->inputs[0], in);
-	if (status == OPVER_OK)
-		status = ref_expect_type(host, "output", node->outputs[0],
-					 OPVER_TYPE_FLOAT32);
-	if (status == OPVER_OK &&
-	    !ref_same_shape(node->inputs[0], node->outputs[0])) {
-		host->report_error(host,
-				   "output '%s' must have the shape of input '%s'",
-				   node->outputs[0]->name,
-				   node->inputs[0]->name);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
 	if (status == OPVER_OK)
 		status = ref_channel_quantization_get(host, "input",
 						      node->inputs[0],
@@ -71,43 +58,34 @@ static opver_status dequantize_int16_prepare(const opver_host *host,
 	return dequantize_prepare(host, node, OPVER_TYPE_INT16, false);
 }
 
-static opver_status dequantize_int8_invoke(const opver_host *host,
-					   opver_node *node)
-{
-	const ref_channel_quantization *q =
-		&((const dequantize_data *)node->op_data)->layout;
-	const int8_t *in = node->inputs[0]->data;
-	float *out = node->outputs[0]->data;
+/* Defines `name`, the invoke of the kernel that dequantizes `in_type`,
+ * walking the input's channels (one when quantized per tensor). */
+#define DEQUANTIZE_INVOKE_DEFINE(name, in_type)                              \
+	static opver_status name(const opver_host *host, opver_node *node)   \
+	{                                                                    \
+		const ref_channel_quantization *q =                          \
+			&((const dequantize_data *)node->op_data)->layout;   \
+		const in_type *in = node->inputs[0]->data;                   \
+		float *out = node->outputs[0]->data;                         \
+                                                                             \
+		(void)host;                                                  \
+		for (size_t o = 0; o < q->outer; o++)                        \
+			for (size_t c = 0; c < q->channels; c++) {           \
+				const float scale = q->scales[c];            \
+				const int32_t zero =                         \
+					(int32_t)q->zero_points[c];          \
+                                                                             \
+				for (size_t i = 0; i < q->inner; i++)        \
+					out[i] = scale *                     \
+						 (float)(in[i] - zero);      \
+				in += q->inner;                              \
+				out += q->inner;                             \
+			}                                                    \
+		return OPVER_OK;                                             \
+	}
 
-	(void)host;
-	for (size_t o = 0; o < q->outer; o++)
-		for (size_t c = 0; c < q->channels; c++) {
-			const float scale = q->scales[c];
-			const int32_t zero = (int32_t)q->zero_points[c];
-
-			for (size_t i = 0; i < q->inner; i++)
-				out[i] = scale * (float)(in[i] - zero);
-			in += q->inner;
-			out += q->inner;
-		}
-	return OPVER_OK;
-}
-
-static opver_status dequantize_int16_invoke(const opver_host *host,
-					    opver_node *node)
-{
-	const ref_channel_quantization *q =
-		&((const dequantize_data *)node->op_data)->layout;
-	const int16_t *in = node->inputs[0]->data;
-	float *out = node->outputs[0]->data;
-	const float scale = q->scales[0];
-	const int32_t zero = (int32_t)q->zero_points[0];
-
-	(void)host;
-	for (size_t i = 0; i < q->inner; i++)
-		out[i] = scale * (float)(in[i] - zero);
-	return OPVER_OK;
-}
+DEQUANTIZE_INVOKE_DEFINE(dequantize_int8_invoke, int8_t)
+DEQUANTIZE_INVOKE_DEFINE(dequantize_int16_invoke, int16_t)
 
 /* ------------------------------------------------------------- manifest */
 

@@ -72,33 +72,13 @@ static opver_status mul_prepare_common(const opver_host *host,
 				       opver_mul_params *params,
 				       ref_broadcast *plan)
 {
-	*params = mul_params(node);
-	if (!ref_activation_is_clamp(params->activation)) {
-		host->report_error(host,
-				   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
-				   (int)params->activation);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
-	return ref_binary_prepare(host, node, type, "MUL", plan);
-}
+	opver_status status;
 
-/* The activation's clamp on an integer output of range [qmin, qmax] and
- * the given quantization, or a report. */
-static opver_status mul_activation_range(const opver_host *host,
-					 opver_activation activation,
-					 const opver_tensor *output,
-					 int32_t qmin, int32_t qmax,
-					 float scale, int32_t zero_point,
-					 mul_rescale *r)
-{
-	if (ref_activation_range_quantized(activation, qmin, qmax, scale,
-					   zero_point, &r->activation_min,
-					   &r->activation_max))
-		return OPVER_OK;
-	host->report_error(host,
-			   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
-			   output->name, (double)scale);
-	return OPVER_ERROR_INVALID_MODEL;
+	*params = mul_params(node);
+	status = ref_expect_clamp_activation(host, params->activation);
+	if (status == OPVER_OK)
+		status = ref_binary_prepare(host, node, type, "MUL", plan);
+	return status;
 }
 
 /* ------------------------------------------------------------- float32 */
@@ -202,8 +182,10 @@ static opver_status mul_rescale_prepare(const opver_host *host,
 	r->input1_offset = -zero_points[0];
 	r->input2_offset = -zero_points[1];
 	r->output_offset = zero_points[2];
-	return mul_activation_range(host, activation, tensors[2], qmin, qmax,
-				    scales[2], zero_points[2], r);
+	return ref_output_activation_range(host, activation, tensors[2], qmin,
+					   qmax, scales[2], zero_points[2],
+					   &r->activation_min,
+					   &r->activation_max);
 }
 
 /* ---------------------------------------------------------------- int8 */
@@ -265,11 +247,6 @@ REF_BROADCAST_DEFINE(mul_int16_quantized_apply, int16_t, mul_rescale,
 REF_BROADCAST_DEFINE(mul_int16_unquantized_apply, int16_t, mul_rescale,
 		     mul_int16_unquantized_element)
 
-static bool is_quantized(const opver_tensor *t)
-{
-	return t->quant.count > 0;
-}
-
 static opver_status mul_int16_prepare(const opver_host *host,
 				      opver_node *node)
 {
@@ -281,18 +258,20 @@ static opver_status mul_int16_prepare(const opver_host *host,
 				    &data->plan);
 	if (status != OPVER_OK)
 		return status;
-	data->quantized = is_quantized(node->inputs[0]) ||
-			  is_quantized(node->inputs[1]) ||
-			  is_quantized(node->outputs[0]);
+	data->quantized = ref_is_quantized(node->inputs[0]) ||
+			  ref_is_quantized(node->inputs[1]) ||
+			  ref_is_quantized(node->outputs[0]);
 	if (data->quantized)
 		return mul_rescale_prepare(host, node, params.activation, true,
 					   INT16_MIN, INT16_MAX,
 					   &data->rescale);
 	/* Plain integers clamp like a quantization of scale 1 and zero
 	 * point 0. */
-	return mul_activation_range(host, params.activation, node->outputs[0],
-				    INT16_MIN, INT16_MAX, 1.0f, 0,
-				    &data->rescale);
+	return ref_output_activation_range(host, params.activation,
+					   node->outputs[0], INT16_MIN,
+					   INT16_MAX, 1.0f, 0,
+					   &data->rescale.activation_min,
+					   &data->rescale.activation_max);
 }
 
 static opver_status mul_int16_invoke(const opver_host *host,

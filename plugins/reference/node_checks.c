@@ -62,6 +62,27 @@ bool ref_same_shape(const opver_tensor *a, const opver_tensor *b)
 	return true;
 }
 
+opver_status ref_check_unary(const opver_host *host, const opver_node *node,
+			     opver_type in, opver_type out, const char *usage)
+{
+	opver_status status;
+
+	status = ref_check_arity(host, node, 1, 1, 1, usage);
+	if (status == OPVER_OK)
+		status = ref_expect_type(host, "input", node->inputs[0], in);
+	if (status == OPVER_OK)
+		status = ref_expect_type(host, "output", node->outputs[0], out);
+	if (status == OPVER_OK &&
+	    !ref_same_shape(node->inputs[0], node->outputs[0])) {
+		host->report_error(host,
+				   "output '%s' must have the shape of input '%s'",
+				   node->outputs[0]->name,
+				   node->inputs[0]->name);
+		status = OPVER_ERROR_INVALID_MODEL;
+	}
+	return status;
+}
+
 opver_status ref_window_compute(const opver_host *host, const char *what,
 				opver_padding padding, ref_window *w)
 {

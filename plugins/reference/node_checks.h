@@ -37,6 +37,14 @@ opver_status ref_expect_rank(const opver_host *host, const char *role,
 /* Both tensors have the same shape (rank and every dimension). */
 bool ref_same_shape(const opver_tensor *a, const opver_tensor *b);
 
+/*
+ * The node of an elementwise unary op: one input of type `in` and one
+ * output of type `out`, both present and of the same shape.  `usage` as
+ * for ref_check_arity().
+ */
+opver_status ref_check_unary(const opver_host *host, const opver_node *node,
+			     opver_type in, opver_type out, const char *usage);
+
 /* One spatial dimension of a windowed op, as TFLite computes it. */
 typedef struct ref_window {
 	int32_t in;       /* input size */

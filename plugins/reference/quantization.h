@@ -38,6 +38,11 @@ bool ref_type_range(opver_type type, int32_t *min, int32_t *max);
  * RELU_N1_TO_1 and RELU6 (not TANH or SIGN_BIT). */
 bool ref_activation_is_clamp(opver_activation activation);
 
+/* OPVER_OK for a clamp activation; otherwise reports that the kernel does
+ * not support it and returns OPVER_ERROR_UNSUPPORTED. */
+opver_status ref_expect_clamp_activation(const opver_host *host,
+					 opver_activation activation);
+
 /* The clamp of a clamp activation on float outputs: [lowest, max] for NONE. */
 void ref_activation_range_float(opver_activation activation, float *min,
 				float *max);
@@ -52,6 +57,24 @@ bool ref_activation_range_quantized(opver_activation activation, int32_t qmin,
 				    int32_t qmax, float scale,
 				    int32_t zero_point, int32_t *min,
 				    int32_t *max);
+
+/*
+ * ref_activation_range_quantized() for `output`, whose scale and zero point
+ * are given; when a bound does not fit, reports it naming the output and
+ * returns OPVER_ERROR_INVALID_MODEL.
+ */
+opver_status ref_output_activation_range(const opver_host *host,
+					 opver_activation activation,
+					 const opver_tensor *output,
+					 int32_t qmin, int32_t qmax,
+					 float scale, int32_t zero_point,
+					 int32_t *min, int32_t *max);
+
+/* True when `tensor` has a quantization (one scale or more). */
+static inline bool ref_is_quantized(const opver_tensor *tensor)
+{
+	return tensor->quant.count > 0;
+}
 
 /*
  * The per-tensor quantization of `tensor`, checked: exactly one scale,

@@ -41,30 +41,6 @@ typedef struct requantize_data {
 	int32_t type_max;
 } requantize_data;
 
-/* Checks the node's tensors: one input of `in` and one output of `out`, of
- * the same shape. */
-static opver_status quantize_check_tensors(const opver_host *host,
-					   const opver_node *node,
-					   opver_type in, opver_type out)
-{
-	opver_status status;
-
-	status = ref_check_arity(host, node, 1, 1, 1, QUANTIZE_USAGE);
-	if (status == OPVER_OK)
-		status = ref_expect_type(host, "input", node->inputs[0], in);
-	if (status == OPVER_OK)
-		status = ref_expect_type(host, "output", node->outputs[0], out);
-	if (status == OPVER_OK &&
-	    !ref_same_shape(node->inputs[0], node->outputs[0])) {
-		host->report_error(host,
-				   "output '%s' must have the shape of input '%s'",
-				   node->outputs[0]->name,
-				   node->inputs[0]->name);
-		status = OPVER_ERROR_INVALID_MODEL;
-	}
-	return status;
-}
-
 /* ------------------------------------------------------ float32 -> int */
 
 /*
@@ -89,7 +65,8 @@ static opver_status quantize_float32_prepare(const opver_host *host,
 	int32_t min, max;
 	opver_status status;
 
-	status = quantize_check_tensors(host, node, OPVER_TYPE_FLOAT32, out);
+	status = ref_check_unary(host, node, OPVER_TYPE_FLOAT32, out,
+				 QUANTIZE_USAGE);
 	if (status == OPVER_OK)
 		status = ref_channel_quantization_get(host, "output",
 						      node->outputs[0], true,
@@ -102,65 +79,45 @@ static opver_status quantize_float32_prepare(const opver_host *host,
 	return OPVER_OK;
 }
 
-static opver_status quantize_float32_int8_prepare(const opver_host *host,
-						  opver_node *node)
-{
-	return quantize_float32_prepare(host, node, OPVER_TYPE_INT8);
-}
+/*
+ * Defines name_prepare and name_invoke, the callbacks of the kernel that
+ * quantizes float32 to `out_type` (opver type `out`), walking the output's
+ * channels.
+ */
+#define QUANTIZE_FLOAT32_DEFINE(name, out_type, out)                         \
+	static opver_status name##_prepare(const opver_host *host,            \
+					   opver_node *node)                  \
+	{                                                                     \
+		return quantize_float32_prepare(host, node, out);             \
+	}                                                                     \
+                                                                              \
+	static opver_status name##_invoke(const opver_host *host,             \
+					  opver_node *node)                   \
+	{                                                                     \
+		const quantize_float32_data *data = node->op_data;            \
+		const ref_channel_quantization *q = &data->layout;            \
+		const float *in = node->inputs[0]->data;                      \
+		out_type *o = node->outputs[0]->data;                         \
+                                                                              \
+		(void)host;                                                   \
+		for (size_t n = 0; n < q->outer; n++)                         \
+			for (size_t c = 0; c < q->channels; c++) {            \
+				const float scale = q->scales[c];             \
+				const float zero = (float)q->zero_points[c];  \
+                                                                              \
+				for (size_t i = 0; i < q->inner; i++)         \
+					o[i] = (out_type)quantize_value(      \
+						in[i], scale, zero,           \
+						data->type_min,               \
+						data->type_max);              \
+				in += q->inner;                               \
+				o += q->inner;                                \
+			}                                                     \
+		return OPVER_OK;                                              \
+	}
 
-static opver_status quantize_float32_int16_prepare(const opver_host *host,
-						   opver_node *node)
-{
-	return quantize_float32_prepare(host, node, OPVER_TYPE_INT16);
-}
-
-static opver_status quantize_float32_int8_invoke(const opver_host *host,
-						 opver_node *node)
-{
-	const quantize_float32_data *data = node->op_data;
-	const ref_channel_quantization *q = &data->layout;
-	const float *in = node->inputs[0]->data;
-	int8_t *out = node->outputs[0]->data;
-
-	(void)host;
-	for (size_t o = 0; o < q->outer; o++)
-		for (size_t c = 0; c < q->channels; c++) {
-			const float scale = q->scales[c];
-			const float zero = (float)q->zero_points[c];
-
-			for (size_t i = 0; i < q->inner; i++)
-				out[i] = (int8_t)quantize_value(
-					in[i], scale, zero, data->type_min,
-					data->type_max);
-			in += q->inner;
-			out += q->inner;
-		}
-	return OPVER_OK;
-}
-
-static opver_status quantize_float32_int16_invoke(const opver_host *host,
-						  opver_node *node)
-{
-	const quantize_float32_data *data = node->op_data;
-	const ref_channel_quantization *q = &data->layout;
-	const float *in = node->inputs[0]->data;
-	int16_t *out = node->outputs[0]->data;
-
-	(void)host;
-	for (size_t o = 0; o < q->outer; o++)
-		for (size_t c = 0; c < q->channels; c++) {
-			const float scale = q->scales[c];
-			const float zero = (float)q->zero_points[c];
-
-			for (size_t i = 0; i < q->inner; i++)
-				out[i] = (int16_t)quantize_value(
-					in[i], scale, zero, data->type_min,
-					data->type_max);
-			in += q->inner;
-			out += q->inner;
-		}
-	return OPVER_OK;
-}
+QUANTIZE_FLOAT32_DEFINE(quantize_float32_int8, int8_t, OPVER_TYPE_INT8)
+QUANTIZE_FLOAT32_DEFINE(quantize_float32_int16, int16_t, OPVER_TYPE_INT16)
 
 /* ---------------------------------------------------------- requantize */
 
@@ -190,7 +147,8 @@ static opver_status requantize_prepare(const opver_host *host,
 	double rescale;
 	opver_status status;
 
-	status = quantize_check_tensors(host, node, in, out);
+	status = ref_check_unary(host, node, in, out,
+				 QUANTIZE_USAGE);
 	if (status == OPVER_OK)
 		status = ref_per_tensor_quantization(host, "input", input,
 						     &input_scale,
@@ -223,85 +181,38 @@ static opver_status requantize_prepare(const opver_host *host,
 	return OPVER_OK;
 }
 
-static opver_status requantize_int8_int8_prepare(const opver_host *host,
-						 opver_node *node)
-{
-	return requantize_prepare(host, node, OPVER_TYPE_INT8,
-				  OPVER_TYPE_INT8);
-}
+/*
+ * Defines name_prepare and name_invoke, the callbacks of the kernel that
+ * requantizes `in_type` (opver type `in`) to `out_type` (opver type `out`).
+ */
+#define REQUANTIZE_DEFINE(name, in_type, in, out_type, out)                 \
+	static opver_status name##_prepare(const opver_host *host,           \
+					   opver_node *node)                 \
+	{                                                                    \
+		return requantize_prepare(host, node, in, out);              \
+	}                                                                    \
+                                                                             \
+	static opver_status name##_invoke(const opver_host *host,            \
+					  opver_node *node)                  \
+	{                                                                    \
+		const requantize_data *data = node->op_data;                 \
+		const in_type *x = node->inputs[0]->data;                    \
+		out_type *y = node->outputs[0]->data;                        \
+                                                                             \
+		(void)host;                                                  \
+		for (size_t i = 0; i < data->count; i++)                     \
+			y[i] = (out_type)requantize_value(x[i], data);       \
+		return OPVER_OK;                                             \
+	}
 
-static opver_status requantize_int16_int8_prepare(const opver_host *host,
-						  opver_node *node)
-{
-	return requantize_prepare(host, node, OPVER_TYPE_INT16,
-				  OPVER_TYPE_INT8);
-}
-
-static opver_status requantize_int8_int16_prepare(const opver_host *host,
-						  opver_node *node)
-{
-	return requantize_prepare(host, node, OPVER_TYPE_INT8,
-				  OPVER_TYPE_INT16);
-}
-
-static opver_status requantize_int16_int16_prepare(const opver_host *host,
-						   opver_node *node)
-{
-	return requantize_prepare(host, node, OPVER_TYPE_INT16,
-				  OPVER_TYPE_INT16);
-}
-
-static opver_status requantize_int8_int8_invoke(const opver_host *host,
-						opver_node *node)
-{
-	const requantize_data *data = node->op_data;
-	const int8_t *in = node->inputs[0]->data;
-	int8_t *out = node->outputs[0]->data;
-
-	(void)host;
-	for (size_t i = 0; i < data->count; i++)
-		out[i] = (int8_t)requantize_value(in[i], data);
-	return OPVER_OK;
-}
-
-static opver_status requantize_int16_int8_invoke(const opver_host *host,
-						 opver_node *node)
-{
-	const requantize_data *data = node->op_data;
-	const int16_t *in = node->inputs[0]->data;
-	int8_t *out = node->outputs[0]->data;
-
-	(void)host;
-	for (size_t i = 0; i < data->count; i++)
-		out[i] = (int8_t)requantize_value(in[i], data);
-	return OPVER_OK;
-}
-
-static opver_status requantize_int8_int16_invoke(const opver_host *host,
-						 opver_node *node)
-{
-	const requantize_data *data = node->op_data;
-	const int8_t *in = node->inputs[0]->data;
-	int16_t *out = node->outputs[0]->data;
-
-	(void)host;
-	for (size_t i = 0; i < data->count; i++)
-		out[i] = (int16_t)requantize_value(in[i], data);
-	return OPVER_OK;
-}
-
-static opver_status requantize_int16_int16_invoke(const opver_host *host,
-						  opver_node *node)
-{
-	const requantize_data *data = node->op_data;
-	const int16_t *in = node->inputs[0]->data;
-	int16_t *out = node->outputs[0]->data;
-
-	(void)host;
-	for (size_t i = 0; i < data->count; i++)
-		out[i] = (int16_t)requantize_value(in[i], data);
-	return OPVER_OK;
-}
+REQUANTIZE_DEFINE(requantize_int8_int8, int8_t, OPVER_TYPE_INT8, int8_t,
+		  OPVER_TYPE_INT8)
+REQUANTIZE_DEFINE(requantize_int16_int8, int16_t, OPVER_TYPE_INT16, int8_t,
+		  OPVER_TYPE_INT8)
+REQUANTIZE_DEFINE(requantize_int8_int16, int8_t, OPVER_TYPE_INT8, int16_t,
+		  OPVER_TYPE_INT16)
+REQUANTIZE_DEFINE(requantize_int16_int16, int16_t, OPVER_TYPE_INT16, int16_t,
+		  OPVER_TYPE_INT16)
 
 /* ------------------------------------------------------------- manifest */
 
