@@ -74,6 +74,17 @@ bool ref_activation_is_clamp(opver_activation activation)
 	}
 }
 
+opver_status ref_expect_clamp_activation(const opver_host *host,
+					 opver_activation activation)
+{
+	if (ref_activation_is_clamp(activation))
+		return OPVER_OK;
+	host->report_error(host,
+			   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
+			   (int)activation);
+	return OPVER_ERROR_UNSUPPORTED;
+}
+
 /* The real-valued bounds of a clamp activation; infinite where open. */
 static void activation_bounds(opver_activation activation, float *low,
 			      float *high)
@@ -147,6 +158,24 @@ bool ref_activation_range_quantized(opver_activation activation, int32_t qmin,
 			*max = q < qmin ? qmin : (int32_t)q;
 	}
 	return true;
+}
+
+opver_status ref_output_activation_range(const opver_host *host,
+					 opver_activation activation,
+					 const opver_tensor *output,
+					 float scale, int32_t zero_point,
+					 int32_t *min, int32_t *max)
+{
+	int32_t qmin = 0, qmax = 0;
+
+	if (ref_type_range(output->type, &qmin, &qmax) &&
+	    ref_activation_range_quantized(activation, qmin, qmax, scale,
+					   zero_point, min, max))
+		return OPVER_OK;
+	host->report_error(host,
+			   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
+			   output->name, (double)scale);
+	return OPVER_ERROR_INVALID_MODEL;
 }
 
 opver_status ref_per_tensor_quantization(const opver_host *host,
