@@ -202,8 +202,7 @@ static opver_status add_quantization(const opver_host *host,
 
 /*
  * The general path's offsets, multipliers and clamp for quantized tensors
- * of range [qmin, qmax] with the given scales and zero points (inputs, then
- * output), as TFLite's ADD Prepare computes them (in double).  The sum's
+ * with the given scales and zero points (inputs, then output), as TFLite's ADD Prepare computes them (in double).  The sum's
  * rescale factor must come out below 1, as TFLite requires.
  */
 static opver_status add_rescale_prepare(const opver_host *host,
@@ -211,8 +210,7 @@ static opver_status add_rescale_prepare(const opver_host *host,
 					opver_activation activation,
 					const float scales[3],
 					const int32_t zero_points[3],
-					int left_shift, int32_t qmin,
-					int32_t qmax, add_rescale *r)
+					int left_shift, add_rescale *r)
 {
 	const opver_tensor *output = node->outputs[0];
 	const double twice_max_input_scale =
@@ -239,7 +237,7 @@ static opver_status add_rescale_prepare(const opver_host *host,
 	r->input2_offset = -zero_points[1];
 	r->output_offset = zero_points[2];
 	r->left_shift = left_shift;
-	return ref_output_activation_range(host, activation, output, qmin, qmax,
+	return ref_output_activation_range(host, activation, output,
 					   scales[2], zero_points[2],
 					   &r->activation_min,
 					   &r->activation_max);
@@ -270,8 +268,8 @@ static opver_status add_int8_prepare(const opver_host *host, opver_node *node)
 	if (status != OPVER_OK)
 		return status;
 	return add_rescale_prepare(host, node, params.activation, scales,
-				   zero_points, ADD_INT8_LEFT_SHIFT, INT8_MIN,
-				   INT8_MAX, &data->rescale);
+				   zero_points, ADD_INT8_LEFT_SHIFT,
+				   &data->rescale);
 }
 
 static opver_status add_int8_invoke(const opver_host *host, opver_node *node)
@@ -377,7 +375,7 @@ static opver_status add_int16_pot_prepare(const opver_host *host,
 	}
 	data->path = ADD_INT16_POWER_OF_TWO;
 	return ref_output_activation_range(host, activation, node->outputs[0],
-					   INT16_MIN, INT16_MAX, scales[2], 0,
+					   scales[2], 0,
 					   &data->activation_min,
 					   &data->activation_max);
 }
@@ -403,8 +401,7 @@ static opver_status add_int16_prepare(const opver_host *host,
 		 * zero point 0. */
 		data->path = ADD_INT16_UNQUANTIZED;
 		return ref_output_activation_range(host, params.activation,
-						   node->outputs[0], INT16_MIN,
-						   INT16_MAX, 1.0f, 0,
+						   node->outputs[0], 1.0f, 0,
 						   &data->activation_min,
 						   &data->activation_max);
 	}
@@ -417,7 +414,7 @@ static opver_status add_int16_prepare(const opver_host *host,
 	data->path = ADD_INT16_GENERAL;
 	return add_rescale_prepare(host, node, params.activation, scales,
 				   zero_points, ADD_INT16_LEFT_SHIFT,
-				   INT16_MIN, INT16_MAX, &data->rescale);
+				   &data->rescale);
 }
 
 static opver_status add_int16_invoke(const opver_host *host,

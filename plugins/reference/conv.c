@@ -47,14 +47,12 @@ enum { CONV_INPUT = 0, CONV_FILTER = 1, CONV_BIAS = 2 };
 /* The node's geometry, as prepare checked it. */
 typedef struct conv_geometry {
 	int32_t batches;
-	int32_t in_height, in_width, in_depth;
-	int32_t filter_height, filter_width;
+	int32_t in_depth;
 	int32_t group_depth;       /* input channels per group: filter dim 3 */
 	int32_t filters_per_group; /* output channels per group */
-	int32_t out_height, out_width, out_depth;
-	int32_t stride_height, stride_width;
-	int32_t dilation_height, dilation_width;
-	int32_t pad_height, pad_width; /* before the first row / column */
+	int32_t out_depth;
+	ref_window rows; /* height: input, filter, stride, ..., padding */
+	ref_window cols; /* width, likewise */
 } conv_geometry;
 
 typedef struct conv_float32_data {
@@ -88,15 +86,14 @@ typedef struct conv_int16x8_data {
 typedef struct conv_hybrid_data {
 	conv_geometry geometry;
 	/* Asymmetric input quantization and per-channel filter scales;
-	 * otherwise symmetric and filter_scale. */
+	 * otherwise symmetric and the one filter scale, channel_scales[0]. */
 	bool per_channel;
-	float filter_scale;
 	float activation_min;
 	float activation_max;
 	/* Node memory (allocate_persistent): the filter scale of each output
 	 * channel (out_depth entries), and the scratch invoke quantizes the
-	 * input into, with each batch's scale (times filter_scale when not
-	 * per channel) and zero point. */
+	 * input into, with each batch's scale (times the filter scale when
+	 * not per channel) and zero point. */
 	float *channel_scales;
 	int8_t *quantized_input;
 	float *batch_scales;
@@ -265,22 +262,12 @@ static opver_status conv_check_shapes(const opver_host *host,
 	}
 	*g = (conv_geometry){
 		.batches = in->dims[0],
-		.in_height = in->dims[1],
-		.in_width = in->dims[2],
 		.in_depth = in->dims[3],
-		.filter_height = f->dims[1],
-		.filter_width = f->dims[2],
 		.group_depth = f->dims[3],
 		.filters_per_group = f->dims[0] / groups,
-		.out_height = rows.out,
-		.out_width = columns.out,
 		.out_depth = f->dims[0],
-		.stride_height = rows.stride,
-		.stride_width = columns.stride,
-		.dilation_height = rows.dilation,
-		.dilation_width = columns.dilation,
-		.pad_height = rows.pad,
-		.pad_width = columns.pad,
+		.rows = rows,
+		.cols = columns,
 	};
 	return OPVER_OK;
 }
@@ -295,13 +282,9 @@ static opver_status conv_prepare_common(const opver_host *host,
 	opver_status status;
 
 	*params = conv_params(node);
-	if (!ref_activation_is_clamp(params->activation)) {
-		host->report_error(host,
-				   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
-				   (int)params->activation);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
-	status = conv_get_tensors(host, node, types, t);
+	status = ref_expect_clamp_activation(host, params->activation);
+	if (status == OPVER_OK)
+		status = conv_get_tensors(host, node, types, t);
 	if (status == OPVER_OK)
 		status = conv_check_shapes(host, params, t, g);
 	return status;
@@ -355,24 +338,6 @@ static opver_status conv_rescales(const opver_host *host,
 				    output_scale, *multipliers, *shifts);
 }
 
-/* The fused activation's clamp on a quantized output of range
- * [qmin, qmax]. */
-static opver_status conv_activation_range(const opver_host *host,
-					  opver_activation activation,
-					  int32_t qmin, int32_t qmax,
-					  const opver_tensor *output,
-					  float scale, int32_t zero_point,
-					  int32_t *min, int32_t *max)
-{
-	if (ref_activation_range_quantized(activation, qmin, qmax, scale,
-					   zero_point, min, max))
-		return OPVER_OK;
-	host->report_error(host,
-			   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
-			   output->name, (double)scale);
-	return OPVER_ERROR_INVALID_MODEL;
-}
-
 /* -------------------------------------------------------------- invoke */
 
 /*
@@ -388,50 +353,29 @@ typedef struct conv_window {
 	int32_t x_begin, x_end;
 } conv_window;
 
-/* The taps k in [0, filter) with 0 <= origin + k * dilation < size. */
-static void conv_tap_range(int64_t origin, int32_t dilation, int32_t size,
-			   int32_t filter, int32_t *begin, int32_t *end)
-{
-	int64_t first = 0, last = 0;
-
-	if (origin < 0)
-		first = (-origin + dilation - 1) / dilation;
-	if (origin < size)
-		last = ((int64_t)size - origin + dilation - 1) / dilation;
-	if (last > filter)
-		last = filter;
-	if (first > last)
-		first = last;
-	*begin = (int32_t)first;
-	*end = (int32_t)last;
-}
-
 /* The window of output position `position`, counted in NHW order. */
 static conv_window conv_window_at(const conv_geometry *g, size_t position)
 {
-	const size_t per_batch = (size_t)g->out_height * (size_t)g->out_width;
-	const size_t in_row = (size_t)g->in_width * (size_t)g->in_depth;
+	const size_t per_batch = (size_t)g->rows.out * (size_t)g->cols.out;
+	const size_t in_row = (size_t)g->cols.in * (size_t)g->in_depth;
 	const size_t within = position % per_batch;
 	conv_window w;
 
 	w.batch = (int32_t)(position / per_batch);
-	w.batch_start = (size_t)w.batch * (size_t)g->in_height * in_row;
-	w.in_y = (int64_t)(within / (size_t)g->out_width) * g->stride_height -
-		 g->pad_height;
-	w.in_x = (int64_t)(within % (size_t)g->out_width) * g->stride_width -
-		 g->pad_width;
-	conv_tap_range(w.in_y, g->dilation_height, g->in_height,
-		       g->filter_height, &w.y_begin, &w.y_end);
-	conv_tap_range(w.in_x, g->dilation_width, g->in_width, g->filter_width,
-		       &w.x_begin, &w.x_end);
+	w.batch_start = (size_t)w.batch * (size_t)g->rows.in * in_row;
+	w.in_y = (int64_t)(within / (size_t)g->cols.out) * g->rows.stride -
+		 g->rows.pad;
+	w.in_x = (int64_t)(within % (size_t)g->cols.out) * g->cols.stride -
+		 g->cols.pad;
+	ref_window_taps(&g->rows, w.in_y, &w.y_begin, &w.y_end);
+	ref_window_taps(&g->cols, w.in_x, &w.x_begin, &w.x_end);
 	return w;
 }
 
 /* Output positions of the node: N x OH x OW. */
 static size_t conv_positions(const conv_geometry *g)
 {
-	return (size_t)g->batches * (size_t)g->out_height *
-	       (size_t)g->out_width;
+	return (size_t)g->batches * (size_t)g->rows.out * (size_t)g->cols.out;
 }
 
 /* Index of the input element under tap (y, x), at the first channel of the
@@ -440,12 +384,12 @@ static inline size_t conv_input_index(const conv_geometry *g,
 				      const conv_window *w, size_t group_start,
 				      int32_t y, int32_t x)
 {
-	const size_t row = (size_t)(w->in_y + (int64_t)y * g->dilation_height);
+	const size_t row = (size_t)(w->in_y + (int64_t)y * g->rows.dilation);
 	const size_t column =
-		(size_t)(w->in_x + (int64_t)x * g->dilation_width);
+		(size_t)(w->in_x + (int64_t)x * g->cols.dilation);
 
 	return w->batch_start +
-	       (row * (size_t)g->in_width + column) * (size_t)g->in_depth +
+	       (row * (size_t)g->cols.in + column) * (size_t)g->in_depth +
 	       group_start;
 }
 
@@ -453,8 +397,8 @@ static inline size_t conv_input_index(const conv_geometry *g,
 static inline size_t conv_filter_index(const conv_geometry *g,
 				       int32_t channel, int32_t y, int32_t x)
 {
-	return (((size_t)channel * (size_t)g->filter_height + (size_t)y) *
-			(size_t)g->filter_width +
+	return (((size_t)channel * (size_t)g->rows.filter + (size_t)y) *
+			(size_t)g->cols.filter +
 		(size_t)x) *
 	       (size_t)g->group_depth;
 }
@@ -646,11 +590,11 @@ static opver_status conv_int8_prepare(const opver_host *host,
 				       output_scale, &data->multipliers,
 				       &data->shifts);
 	if (status == OPVER_OK)
-		status = conv_activation_range(host, params.activation,
-					       INT8_MIN, INT8_MAX, t.output,
-					       output_scale, output_zero,
-					       &data->activation_min,
-					       &data->activation_max);
+		status = ref_output_activation_range(host, params.activation,
+						     t.output, output_scale,
+						     output_zero,
+						     &data->activation_min,
+						     &data->activation_max);
 	if (status != OPVER_OK)
 		return status;
 	data->input_offset = -input_zero;
@@ -799,11 +743,10 @@ static opver_status conv_int16x8_prepare(const opver_host *host,
 		status = conv_check_wide_shifts(host, data->shifts,
 						data->geometry.out_depth);
 	if (status == OPVER_OK)
-		status = conv_activation_range(host, params.activation,
-					       INT16_MIN, INT16_MAX, t.output,
-					       output_scale, 0,
-					       &data->activation_min,
-					       &data->activation_max);
+		status = ref_output_activation_range(host, params.activation,
+						     t.output, output_scale, 0,
+						     &data->activation_min,
+						     &data->activation_max);
 	return status;
 }
 
@@ -926,7 +869,6 @@ static opver_status conv_hybrid_prepare(const opver_host *host,
 		return status;
 	data->per_channel =
 		g->group_depth != g->in_depth || conv_scales_differ(t.filter);
-	data->filter_scale = t.filter->quant.scale[0];
 	for (int32_t o = 0; o < g->out_depth; o++)
 		data->channel_scales[o] = ref_filter_scale(t.filter, o);
 	ref_activation_range_float(params.activation, &data->activation_min,
@@ -940,7 +882,7 @@ static void conv_hybrid_quantize(const conv_hybrid_data *data,
 				 const float *input)
 {
 	const conv_geometry *g = &data->geometry;
-	const size_t size = (size_t)g->in_height * (size_t)g->in_width *
+	const size_t size = (size_t)g->rows.in * (size_t)g->cols.in *
 			    (size_t)g->in_depth;
 
 	for (int32_t b = 0; b < g->batches; b++) {
@@ -954,7 +896,7 @@ static void conv_hybrid_quantize(const conv_hybrid_data *data,
 		} else {
 			ref_quantize_floats_symmetric(values, size, quantized,
 						      &data->batch_scales[b]);
-			data->batch_scales[b] *= data->filter_scale;
+			data->batch_scales[b] *= data->channel_scales[0];
 			data->batch_zero_points[b] = 0;
 		}
 	}

@@ -239,13 +239,9 @@ static opver_status dw_prepare_common(const opver_host *host,
 	opver_status status;
 
 	*params = dw_params(node);
-	if (!ref_activation_is_clamp(params->activation)) {
-		host->report_error(host,
-				   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
-				   (int)params->activation);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
-	status = dw_get_tensors(host, node, data, bias_type, t);
+	status = ref_expect_clamp_activation(host, params->activation);
+	if (status == OPVER_OK)
+		status = dw_get_tensors(host, node, data, bias_type, t);
 	if (status == OPVER_OK)
 		status = dw_check_shapes(host, t, params, g);
 	return status;
@@ -262,25 +258,6 @@ static void *dw_allocate(const opver_host *host, int32_t count, size_t size)
 				   "out of memory for %d output channels",
 				   (int)count);
 	return memory;
-}
-
-/*
- * The first and one-past-last filter taps along one dimension whose input
- * position, origin + tap * dilation, lies inside [0, in): the window
- * clipped to the input, so padding contributes nothing.
- */
-static void dw_taps(const ref_window *w, int32_t origin, int32_t *first,
-		    int32_t *end)
-{
-	int32_t tap = 0;
-
-	/* In int64: origin + tap * dilation may pass INT32_MAX. */
-	while (tap < w->filter && origin + (int64_t)tap * w->dilation < 0)
-		tap++;
-	*first = tap;
-	while (tap < w->filter && origin + (int64_t)tap * w->dilation < w->in)
-		tap++;
-	*end = tap;
 }
 
 /* ------------------------------------------------------------- float32 */
@@ -334,8 +311,8 @@ static void dw_float32_pixel(const dw_float32_data *data, const float *image,
 	float *acc = data->acc;
 	int32_t ky0, ky1, kx0, kx1;
 
-	dw_taps(&g->rows, y0, &ky0, &ky1);
-	dw_taps(&g->cols, x0, &kx0, &kx1);
+	ref_window_taps(&g->rows, y0, &ky0, &ky1);
+	ref_window_taps(&g->cols, x0, &kx0, &kx1);
 	for (size_t c = 0; c < depth; c++)
 		acc[c] = 0.0f;
 	/* Window points in TFLite's order, so that every channel's sum is
@@ -435,17 +412,14 @@ static opver_status dw_int8_prepare(const opver_host *host, opver_node *node)
 				      data->g.out_depth, input_scale,
 				      output_scale, data->multipliers,
 				      data->shifts);
+	if (status == OPVER_OK)
+		status = ref_output_activation_range(host, params.activation,
+						     t.output, output_scale,
+						     output_zero,
+						     &data->activation_min,
+						     &data->activation_max);
 	if (status != OPVER_OK)
 		return status;
-	if (!ref_activation_range_quantized(params.activation, INT8_MIN,
-					    INT8_MAX, output_scale, output_zero,
-					    &data->activation_min,
-					    &data->activation_max)) {
-		host->report_error(host,
-				   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
-				   t.output->name, (double)output_scale);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
 	data->input_offset = -input_zero;
 	data->output_offset = output_zero;
 	return OPVER_OK;
@@ -484,8 +458,8 @@ static void dw_int8_pixel(const dw_int8_data *data, const int8_t *image,
 	int32_t *acc = data->acc;
 	int32_t ky0, ky1, kx0, kx1;
 
-	dw_taps(&g->rows, y0, &ky0, &ky1);
-	dw_taps(&g->cols, x0, &kx0, &kx1);
+	ref_window_taps(&g->rows, y0, &ky0, &ky1);
+	ref_window_taps(&g->cols, x0, &kx0, &kx1);
 	for (size_t c = 0; c < depth; c++)
 		acc[c] = 0;
 	for (int32_t ky = ky0; ky < ky1; ky++) {

@@ -113,12 +113,11 @@ static opver_fully_connected_params fc_params(const opver_node *node)
 static opver_status fc_check_params(const opver_host *host,
 				    const opver_fully_connected_params *params)
 {
-	if (!ref_activation_is_clamp(params->activation)) {
-		host->report_error(host,
-				   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
-				   (int)params->activation);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
+	opver_status status;
+
+	status = ref_expect_clamp_activation(host, params->activation);
+	if (status != OPVER_OK)
+		return status;
 	if (params->weights_format != OPVER_FC_WEIGHTS_DEFAULT) {
 		host->report_error(host,
 				   "weights format %d (shuffled) is not supported: only the default [units, depth] layout is",
@@ -148,23 +147,14 @@ static opver_status fc_get_tensors(const opver_host *host,
 {
 	opver_status status;
 
-	if (node->num_inputs < 2 || node->num_inputs > 3 ||
-	    node->num_outputs != 1) {
-		host->report_error(host,
-				   "has %d inputs and %d outputs; FULLY_CONNECTED takes input, weights, an optional bias, and one output",
-				   (int)node->num_inputs,
-				   (int)node->num_outputs);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
+	status = ref_check_arity(host, node, 2, 3, 1,
+				 "FULLY_CONNECTED takes input, weights, an optional bias and one output; only the bias may be omitted");
+	if (status != OPVER_OK)
+		return status;
 	t->input = node->inputs[FC_INPUT];
 	t->weights = node->inputs[FC_WEIGHTS];
 	t->bias = fc_bias(node);
 	t->output = node->outputs[0];
-	if (t->input == NULL || t->weights == NULL || t->output == NULL) {
-		host->report_error(host,
-				   "the input, weights and output are required; only the bias may be omitted");
-		return OPVER_ERROR_INVALID_MODEL;
-	}
 	status = ref_expect_type(host, "input", t->input, types->data);
 	if (status == OPVER_OK)
 		status = ref_expect_type(host, "weights", t->weights,
@@ -432,17 +422,14 @@ static opver_status fc_int8_prepare(const opver_host *host, opver_node *node)
 	else
 		status = fc_tensor_rescale(host, &t, input_scale, output_scale,
 					   data);
+	if (status == OPVER_OK)
+		status = ref_output_activation_range(host, params.activation,
+						     t.output, output_scale,
+						     output_zero,
+						     &data->activation_min,
+						     &data->activation_max);
 	if (status != OPVER_OK)
 		return status;
-	if (!ref_activation_range_quantized(params.activation, INT8_MIN,
-					    INT8_MAX, output_scale, output_zero,
-					    &data->activation_min,
-					    &data->activation_max)) {
-		host->report_error(host,
-				   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
-				   t.output->name, (double)output_scale);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
 	data->input_offset = -input_zero;
 	data->output_offset = output_zero;
 	return OPVER_OK;

@@ -136,15 +136,14 @@ static REF_ALWAYS_INLINE int32_t mul_rescaled(int32_t a, int32_t b,
 }
 
 /*
- * The quantized path's offsets, multiplier and clamp for tensors of range
- * [qmin, qmax].  `symmetric` requires zero points of 0 (int16, whose
+ * The quantized path's offsets, multiplier and clamp (over the output
+ * type's range).  `symmetric` requires zero points of 0 (int16, whose
  * offset products would overflow an int32 otherwise, as TFLite requires).
  */
 static opver_status mul_rescale_prepare(const opver_host *host,
 					const opver_node *node,
 					opver_activation activation,
-					bool symmetric, int32_t qmin,
-					int32_t qmax, mul_rescale *r)
+					bool symmetric, mul_rescale *r)
 {
 	static const char *const roles[3] = { "input 1", "input 2", "output" };
 	const opver_tensor *tensors[3] = { node->inputs[0], node->inputs[1],
@@ -182,8 +181,8 @@ static opver_status mul_rescale_prepare(const opver_host *host,
 	r->input1_offset = -zero_points[0];
 	r->input2_offset = -zero_points[1];
 	r->output_offset = zero_points[2];
-	return ref_output_activation_range(host, activation, tensors[2], qmin,
-					   qmax, scales[2], zero_points[2],
+	return ref_output_activation_range(host, activation, tensors[2],
+					   scales[2], zero_points[2],
 					   &r->activation_min,
 					   &r->activation_max);
 }
@@ -209,7 +208,7 @@ static opver_status mul_int8_prepare(const opver_host *host, opver_node *node)
 	if (status != OPVER_OK)
 		return status;
 	return mul_rescale_prepare(host, node, params.activation, false,
-				   INT8_MIN, INT8_MAX, &data->rescale);
+				   &data->rescale);
 }
 
 static opver_status mul_int8_invoke(const opver_host *host, opver_node *node)
@@ -263,13 +262,11 @@ static opver_status mul_int16_prepare(const opver_host *host,
 			  ref_is_quantized(node->outputs[0]);
 	if (data->quantized)
 		return mul_rescale_prepare(host, node, params.activation, true,
-					   INT16_MIN, INT16_MAX,
 					   &data->rescale);
 	/* Plain integers clamp like a quantization of scale 1 and zero
 	 * point 0. */
 	return ref_output_activation_range(host, params.activation,
-					   node->outputs[0], INT16_MIN,
-					   INT16_MAX, 1.0f, 0,
+					   node->outputs[0], 1.0f, 0,
 					   &data->rescale.activation_min,
 					   &data->rescale.activation_max);
 }

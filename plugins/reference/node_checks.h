@@ -68,4 +68,29 @@ typedef struct ref_window {
 opver_status ref_window_compute(const opver_host *host, const char *what,
 				opver_padding padding, ref_window *w);
 
+/*
+ * The filter taps [*begin, *end) of a window placed at input position
+ * `origin` (that of tap 0, possibly in the padding) that land on the
+ * input: the taps k in [0, w->filter) with 0 <= origin + k * w->dilation
+ * < w->in.  Empty (begin == end) when none do.  For invoke-time loops, so
+ * inline.
+ */
+static inline void ref_window_taps(const ref_window *w, int64_t origin,
+				   int32_t *begin, int32_t *end)
+{
+	int64_t first = 0, last = 0;
+
+	if (origin < 0)
+		first = (-origin + w->dilation - 1) / w->dilation;
+	if (origin < w->in)
+		last = ((int64_t)w->in - origin + w->dilation - 1) /
+		       w->dilation;
+	if (last > w->filter)
+		last = w->filter;
+	if (first > last)
+		first = last;
+	*begin = (int32_t)first;
+	*end = (int32_t)last;
+}
+
 #endif /* OPVER_REFERENCE_NODE_CHECKS_H */

@@ -96,12 +96,9 @@ static opver_status pool_prepare_common(const opver_host *host,
 		return status;
 
 	*params = pool_params(node);
-	if (!ref_activation_is_clamp(params->activation)) {
-		host->report_error(host,
-				   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
-				   (int)params->activation);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
+	status = ref_expect_clamp_activation(host, params->activation);
+	if (status != OPVER_OK)
+		return status;
 	data->height = (ref_window){ .in = input->dims[1],
 				     .filter = params->filter_height,
 				     .stride = params->stride_height,
@@ -318,7 +315,6 @@ static opver_status pool_integer_prepare(const opver_host *host,
 					 opver_node *node, opver_type type)
 {
 	pool_data *data = node->op_data;
-	const opver_tensor *output;
 	opver_pool_params params;
 	float scale;
 	int32_t zero_point, type_min, type_max;
@@ -330,19 +326,15 @@ static opver_status pool_integer_prepare(const opver_host *host,
 		status = pool_check_same_quantization(host, node->inputs[0],
 						      node->outputs[0], &scale,
 						      &zero_point);
+	if (status == OPVER_OK)
+		status = ref_output_activation_range(host, params.activation,
+						     node->outputs[0], scale,
+						     zero_point,
+						     &data->quantized_min,
+						     &data->quantized_max);
 	if (status != OPVER_OK)
 		return status;
-	output = node->outputs[0];
 	ref_type_range(type, &type_min, &type_max);
-	if (!ref_activation_range_quantized(params.activation, type_min,
-					    type_max, scale, zero_point,
-					    &data->quantized_min,
-					    &data->quantized_max)) {
-		host->report_error(host,
-				   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
-				   output->name, (double)scale);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
 	/* The average's int32 sum, and the half count its rounding adds,
 	 * would overflow (in TFLite too) on a window this large. */
 	largest_window = (int64_t)(data->height.filter < data->height.in

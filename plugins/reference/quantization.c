@@ -74,7 +74,6 @@ bool ref_activation_is_clamp(opver_activation activation)
 	}
 }
 
-/* The real-valued bounds of a clamp activation; infinite where open. */
 opver_status ref_expect_clamp_activation(const opver_host *host,
 					 opver_activation activation)
 {
@@ -86,6 +85,7 @@ opver_status ref_expect_clamp_activation(const opver_host *host,
 	return OPVER_ERROR_UNSUPPORTED;
 }
 
+/* The real-valued bounds of a clamp activation; infinite where open. */
 static void activation_bounds(opver_activation activation, float *low,
 			      float *high)
 {
@@ -163,11 +163,13 @@ bool ref_activation_range_quantized(opver_activation activation, int32_t qmin,
 opver_status ref_output_activation_range(const opver_host *host,
 					 opver_activation activation,
 					 const opver_tensor *output,
-					 int32_t qmin, int32_t qmax,
 					 float scale, int32_t zero_point,
 					 int32_t *min, int32_t *max)
 {
-	if (ref_activation_range_quantized(activation, qmin, qmax, scale,
+	int32_t qmin = 0, qmax = 0;
+
+	if (ref_type_range(output->type, &qmin, &qmax) &&
+	    ref_activation_range_quantized(activation, qmin, qmax, scale,
 					   zero_point, min, max))
 		return OPVER_OK;
 	host->report_error(host,

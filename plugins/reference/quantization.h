@@ -38,8 +38,8 @@ bool ref_type_range(opver_type type, int32_t *min, int32_t *max);
  * RELU_N1_TO_1 and RELU6 (not TANH or SIGN_BIT). */
 bool ref_activation_is_clamp(opver_activation activation);
 
-/* OPVER_OK for a clamp activation; otherwise reports that the kernel does
- * not support it and returns OPVER_ERROR_UNSUPPORTED. */
+/* Reports, and returns OPVER_ERROR_UNSUPPORTED, unless the fused activation
+ * is a clamp (ref_activation_is_clamp). */
 opver_status ref_expect_clamp_activation(const opver_host *host,
 					 opver_activation activation);
 
@@ -59,14 +59,15 @@ bool ref_activation_range_quantized(opver_activation activation, int32_t qmin,
 				    int32_t *max);
 
 /*
- * ref_activation_range_quantized() for `output`, whose scale and zero point
- * are given; when a bound does not fit, reports it naming the output and
- * returns OPVER_ERROR_INVALID_MODEL.
+ * ref_activation_range_quantized() on `output`, quantized with `scale` and
+ * `zero_point`, over its type's range (ref_type_range): reports and
+ * returns OPVER_ERROR_INVALID_MODEL when a bound does not fit.  The
+ * output's type must be an integer type (as ref_per_tensor_quantization()
+ * has checked).
  */
 opver_status ref_output_activation_range(const opver_host *host,
 					 opver_activation activation,
 					 const opver_tensor *output,
-					 int32_t qmin, int32_t qmax,
 					 float scale, int32_t zero_point,
 					 int32_t *min, int32_t *max);
 
