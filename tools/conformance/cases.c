@@ -250,7 +250,9 @@ opver_activation cf_activation(int32_t index)
 }
 
 static const cf_generator *const generators[] = {
+	&cf_add_cases,
 	&cf_depthwise_conv_2d_cases,
+	&cf_mul_cases,
 };
 
 const cf_generator *cf_generator_for(int32_t op)

@@ -146,6 +146,8 @@ typedef struct cf_generator {
 const cf_generator *cf_generator_for(int32_t op);
 
 /* One per op, defined in cases_<family>.c. */
+extern const cf_generator cf_add_cases;
 extern const cf_generator cf_depthwise_conv_2d_cases;
+extern const cf_generator cf_mul_cases;
 
 #endif /* OPVER_CONFORMANCE_CASES_H */
