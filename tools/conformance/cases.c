@@ -147,7 +147,7 @@ bool cf_case_fill(cf_case *c, int32_t t, cf_rng *rng, double lo, double hi,
 	size_t n = elements(tensor), size = opver_type_size(tensor->type);
 	void *data = cf_case_alloc(c, n * size);
 
-	if (data == NULL)
+	if (size == 0 || data == NULL)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		switch (tensor->type) {
@@ -171,8 +171,15 @@ bool cf_case_fill(cf_case *c, int32_t t, cf_rng *rng, double lo, double hi,
 			((int64_t *)data)[i] =
 				cf_rng_int(rng, (int32_t)lo, (int32_t)hi);
 			break;
+		case OPVER_TYPE_BOOL:
+			((uint8_t *)data)[i] = (uint8_t)cf_rng_int(rng, 0, 1);
+			break;
 		default:
-			return false;
+			/* Any bits: only copied and compared as bytes. */
+			for (size_t b = 0; b < size; b++)
+				((uint8_t *)data)[i * size + b] =
+					(uint8_t)cf_rng_next(rng);
+			break;
 		}
 	}
 	if (constant) {
@@ -251,8 +258,16 @@ opver_activation cf_activation(int32_t index)
 
 static const cf_generator *const generators[] = {
 	&cf_add_cases,
+	&cf_average_pool_2d_cases,
+	&cf_conv_2d_cases,
 	&cf_depthwise_conv_2d_cases,
+	&cf_dequantize_cases,
+	&cf_fully_connected_cases,
+	&cf_max_pool_2d_cases,
 	&cf_mul_cases,
+	&cf_quantize_cases,
+	&cf_reshape_cases,
+	&cf_softmax_cases,
 };
 
 const cf_generator *cf_generator_for(int32_t op)

@@ -108,10 +108,11 @@ bool cf_case_quantize_per_channel(cf_case *c, int32_t t, int32_t axis,
 void cf_case_quantize_empty(cf_case *c, int32_t t);
 
 /*
- * Fills tensor t with uniform random values in [lo, hi] (integers for
- * integer types), as its constant data when `constant`, else as the
- * values the graph input is given.  False when out of memory or the type
- * is not one cases use.
+ * Fills tensor t with uniform random values in [lo, hi] for FLOAT32 and
+ * the signed integer types (integers), 0 or 1 for BOOL, and random bytes
+ * for every other type of fixed size; as its constant data when
+ * `constant`, else as the values the graph input is given.  False when
+ * out of memory or the type has no fixed size.
  */
 bool cf_case_fill(cf_case *c, int32_t t, cf_rng *rng, double lo, double hi,
 		  bool constant);
@@ -146,8 +147,16 @@ typedef struct cf_generator {
 const cf_generator *cf_generator_for(int32_t op);
 
 /* One per op, defined in cases_<family>.c. */
-extern const cf_generator cf_add_cases;
-extern const cf_generator cf_depthwise_conv_2d_cases;
-extern const cf_generator cf_mul_cases;
+extern const cf_generator cf_add_cases;               /* elementwise */
+extern const cf_generator cf_average_pool_2d_cases;   /* pool */
+extern const cf_generator cf_conv_2d_cases;           /* conv */
+extern const cf_generator cf_depthwise_conv_2d_cases; /* depthwise_conv */
+extern const cf_generator cf_dequantize_cases;        /* quantize */
+extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
+extern const cf_generator cf_max_pool_2d_cases;       /* pool */
+extern const cf_generator cf_mul_cases;               /* elementwise */
+extern const cf_generator cf_quantize_cases;          /* quantize */
+extern const cf_generator cf_reshape_cases;           /* reshape */
+extern const cf_generator cf_softmax_cases;           /* softmax */
 
 #endif /* OPVER_CONFORMANCE_CASES_H */

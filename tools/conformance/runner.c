@@ -210,13 +210,24 @@ typedef struct kernel_cover {
 	bool exercised[VERSION_LIMIT + 1];
 	/* Types of the first input of the cases that ran on it. */
 	uint32_t input_types;
+	/* The lowest version the rules required of a case it bound; 0 while
+	 * none did. */
+	int32_t lowest_required;
 } kernel_cover;
 
 /* A (op, max version) pair the vendor's delegate declares. */
 typedef struct delegate_cover {
 	opver_delegate_op_info info;
 	bool exercised[VERSION_LIMIT + 1];
+	int32_t lowest_required;
 } delegate_cover;
+
+/* Keeps the lowest nonzero of *lowest and required. */
+static void note_required(int32_t *lowest, int32_t required)
+{
+	if (*lowest == 0 || required < *lowest)
+		*lowest = required;
+}
 
 typedef struct runner {
 	const cf_run_options *options;
@@ -363,9 +374,17 @@ static void mark_delegate(runner *r, int32_t op, int32_t version)
 {
 	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++)
 		if (r->delegate_ops[d].info.op == op &&
-		    version <= r->delegate_ops[d].info.max_version &&
-		    version <= VERSION_LIMIT)
+		    version <= r->delegate_ops[d].info.max_version)
 			r->delegate_ops[d].exercised[version] = true;
+}
+
+/* The delegate bound a case that needs version `required`. */
+static void note_delegate_required(runner *r, int32_t op, int32_t required)
+{
+	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++)
+		if (r->delegate_ops[d].info.op == op)
+			note_required(&r->delegate_ops[d].lowest_required,
+				      required);
 }
 
 static void add_result(runner *r, const char *suite, const char *name,
@@ -869,6 +888,11 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 		text_add(&k.suite, "%s/%s", opver_op_name(g->op),
 			 k.node.kernel);
 	}
+	if (k.kernel != NULL)
+		note_required(&k.kernel->lowest_required,
+			      k.node.required_version);
+	else
+		note_delegate_required(r, g->op, k.node.required_version);
 	if (o->list) {
 		fprintf(o->list_out, "%s %s\n", text_get(&k.suite),
 			text_get(&k.name));
@@ -910,11 +934,13 @@ static void skip(runner *r, const char *suite, const char *name,
 /*
  * One skip per version of [min, max] nothing exercised; versions from
  * `first_invalid` on (0: none) are not TFLite versions of the op and get
- * one skip together.
+ * one skip together.  Versions below `lowest_required` (when not 0) are
+ * below what the rules require of every case it took.
  */
 static void skip_unexercised(runner *r, const char *suite, int32_t op,
 			     int32_t min, int32_t max, const bool *exercised,
-			     int32_t first_invalid, const char *why)
+			     int32_t first_invalid, int32_t lowest_required,
+			     const char *why)
 {
 	char name[64];
 
@@ -930,8 +956,14 @@ static void skip_unexercised(runner *r, const char *suite, int32_t op,
 		if (exercised[v])
 			continue;
 		snprintf(name, sizeof(name), "v%" PRId32, v);
-		skip(r, suite, name, "nothing exercised %s at v%" PRId32 ": %s",
-		     suite, v, why);
+		if (lowest_required > v)
+			skip(r, suite, name,
+			     "nothing exercised %s at v%" PRId32 ": TFLite's rules require v%" PRId32 " or later of every case it took (its tensor types or parameters)",
+			     suite, v, lowest_required);
+		else
+			skip(r, suite, name,
+			     "nothing exercised %s at v%" PRId32 ": %s", suite,
+			     v, why);
 	}
 }
 
@@ -954,7 +986,7 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 		text_add(&suite, "%s/%s", opver_op_name(op), k->info.name);
 		skip_unexercised(r, text_get(&suite), op, k->info.min_version,
 				 k->info.max_version, k->exercised,
-				 first_invalid, why);
+				 first_invalid, k->lowest_required, why);
 		if (!has_cases)
 			continue;
 		/* Types the kernel accepts first that no case gave it. */
@@ -982,7 +1014,7 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 			 r->vendor_info.delegate_name);
 		skip_unexercised(r, text_get(&suite), op, 1,
 				 c->info.max_version, c->exercised,
-				 first_invalid,
+				 first_invalid, c->lowest_required,
 				 has_cases ? "the delegate claimed no generated case at this version" :
 					     why);
 	}
