@@ -2,7 +2,8 @@
  * test_conformance.c - runs the built opver-conformance as a vendor would:
  * the reference plugin passes against itself; the deliberately wrong
  * plugin fails with a report that names what is wrong and a command that
- * reproduces it; --list, --op, --seed, --tap and --xml do what they say;
+ * reproduces it; a delegate claiming above its declared version fails
+ * while its partitions are compared with the reference; --list, --op, --seed, --tap and --xml do what they say;
  * and the exit statuses of the contract (0 pass, 1 fail, 2 usage, 3
  * cannot load) come out.
  */
@@ -15,6 +16,7 @@
 #include "spawn.h"
 
 #define WRONG_DEPTHWISE TEST_PLUGIN_DIR "/wrong_depthwise.so"
+#define GREEDY_DELEGATE TEST_PLUGIN_DIR "/greedy_delegate.so"
 
 /* The most arguments a test passes. */
 #define MAX_ARGS 16
@@ -147,6 +149,26 @@ Test(conformance, wrong_depthwise_fails_with_a_precise_report)
 				REFERENCE_PLUGIN " " WRONG_DEPTHWISE "\n") != NULL,
 		  "%.3000s", r.out);
 	cr_assert(strstr(r.out, "total: ") != NULL);
+	spawn_free(&r);
+}
+
+/* Claims above the declared v1 fail, naming both versions; the v1
+ * partitions it runs are compared and pass. */
+Test(conformance, delegate_claiming_above_its_version_fails)
+{
+	spawn_result r;
+
+	conformance(&r, "--verbose", GREEDY_DELEGATE, NULL);
+	assert_status(&r, 1);
+	cr_assert_gt(lines_starting(r.out, "FAIL ADD/delegate:greedy_npu: v2 "), 0,
+		     "%.3000s", r.out);
+	cr_assert_eq(lines_starting(r.out, "FAIL "),
+		     lines_starting(r.out, "FAIL ADD/delegate:greedy_npu: v2 "));
+	cr_assert_eq(lines_starting(r.out, "FAIL "),
+		     occurrences(r.out, "    delegate claimed ADD v2 above its declared v1\n"));
+	cr_assert(strstr(r.out, "claim rejected") != NULL);
+	cr_assert_gt(lines_starting(r.out, "PASS ADD/delegate:greedy_npu: v1 "), 0);
+	cr_assert_eq(lines_starting(r.out, "SKIP "), 0, "v1 was exercised");
 	spawn_free(&r);
 }
 

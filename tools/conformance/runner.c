@@ -510,9 +510,11 @@ static void add_case_details(text *t, const runner *r, const running *k)
 	if (k->node.delegate != NULL)
 		text_add(t, "run by: delegate '%s' of %s\n", k->node.delegate,
 			 o->plugin);
-	else
-		text_add(t, "run by: kernel '%s' of %s\n",
-			 k->node.kernel ? k->node.kernel : "?", o->plugin);
+	else if (k->node.kernel != NULL)
+		text_add(t, "run by: kernel '%s' of %s\n", k->node.kernel,
+			 strcmp(k->node.plugin, VENDOR) == 0 ?
+				 o->plugin :
+				 "the reference plugin");
 	text_add(t, "tensors: ");
 	add_signature(t, c);
 	text_add(t, "\nquantization:\n");
