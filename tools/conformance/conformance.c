@@ -22,6 +22,7 @@
 
 #include <opver/opver.h>
 
+#include "hygiene.h"
 #include "report.h"
 #include "runner.h"
 
@@ -228,6 +229,9 @@ int main(int argc, char **argv)
 		fputs("opver-conformance: out of memory\n", stderr);
 		return CF_EXIT_FAIL;
 	}
+	/* The file's own checks first: they say why it may not load. */
+	if (!options.list)
+		cf_check_hygiene(options.plugin, report);
 	status = cf_run(&options, report);
 	if (status != CF_EXIT_PASS || options.list) {
 		cf_report_free(report);

@@ -161,7 +161,8 @@ typedef enum text_mode {
  * Decodes the UTF-8 character at *text (before end) and advances past it.
  * A byte that does not start a well-formed character (bad lead, truncated,
  * overlong, surrogate, above U+10FFFF) decodes to U+FFFD and is passed
- * alone; so do the noncharacters U+FFFE and U+FFFF, which XML refuses.
+ * alone.  The noncharacters U+FFFE and U+FFFF, which XML refuses, decode
+ * to U+FFFD too.
  */
 static uint32_t next_char(const unsigned char **text, const unsigned char *end)
 {
@@ -188,11 +189,10 @@ static uint32_t next_char(const unsigned char **text, const unsigned char *end)
 			return REPLACEMENT;
 		c = c << 6 | (s[i] & 0x3f);
 	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff) ||
-	    c == 0xfffe || c == 0xffff)
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
 		return REPLACEMENT;
 	*text = s + length;
-	return c;
+	return c == 0xfffe || c == 0xffff ? REPLACEMENT : c;
 }
 
 static void put_utf8(FILE *out, uint32_t c)
