@@ -122,8 +122,8 @@ Test(conformance, wrong_depthwise_fails_with_a_precise_report)
 	/* Outcome by dilation: PASS and FAIL lines hold "dilation=WxH". */
 	for (const char *line = r.out; line != NULL && *line != '\0';) {
 		const char *end = strchr(line, '\n');
-		bool pass = strncmp(line, "PASS ", 5) == 0;
-		bool fail = strncmp(line, "FAIL ", 5) == 0;
+		bool pass = strncmp(line, "PASS DEPTHWISE_CONV_2D/", 23) == 0;
+		bool fail = strncmp(line, "FAIL DEPTHWISE_CONV_2D/", 23) == 0;
 		const char *dilation = strstr(line, " dilation=");
 
 		if (pass || fail) {
@@ -162,13 +162,13 @@ Test(conformance, delegate_claiming_above_its_version_fails)
 	assert_status(&r, 1);
 	cr_assert_gt(lines_starting(r.out, "FAIL ADD/delegate:greedy_npu: v2 "), 0,
 		     "%.3000s", r.out);
-	cr_assert_eq(lines_starting(r.out, "FAIL "),
+	cr_assert_eq(lines_starting(r.out, "FAIL ADD/"),
 		     lines_starting(r.out, "FAIL ADD/delegate:greedy_npu: v2 "));
-	cr_assert_eq(lines_starting(r.out, "FAIL "),
+	cr_assert_eq(lines_starting(r.out, "FAIL ADD/"),
 		     occurrences(r.out, "    delegate claimed ADD v2 above its declared v1\n"));
 	cr_assert(strstr(r.out, "claim rejected") != NULL);
 	cr_assert_gt(lines_starting(r.out, "PASS ADD/delegate:greedy_npu: v1 "), 0);
-	cr_assert_eq(lines_starting(r.out, "SKIP "), 0, "v1 was exercised");
+	cr_assert_eq(lines_starting(r.out, "SKIP ADD/"), 0, "v1 was exercised");
 	spawn_free(&r);
 }
 
@@ -180,7 +180,7 @@ Test(conformance, reproduce_line_reproduces_the_failure)
 
 	conformance(&r, "--seed", "42", WRONG_DEPTHWISE, NULL);
 	assert_status(&r, 1);
-	cr_assert(find_line(r.out, "FAIL ", first_failure, sizeof(first_failure)));
+	cr_assert(find_line(r.out, "FAIL DEPTHWISE_CONV_2D/", first_failure, sizeof(first_failure)));
 	cr_assert(find_line(r.out, "    reproduce: ", line, sizeof(line)));
 	cr_assert_str_eq(line, "    reproduce: opver-conformance --op DEPTHWISE_CONV_2D --seed 42 --reference "
 			       REFERENCE_PLUGIN " " WRONG_DEPTHWISE);
