@@ -2,10 +2,10 @@
  * runner.c - loads the vendor and reference plugins, binds, runs and
  * compares every case, and records what no case exercised.
  *
- * Both runtimes are started from a config written to a temporary file, so
- * the plugin is loaded exactly as a user's config would load it; the core
- * then reports through a log callback that collects each case's messages
- * for its failure details.  Cases are attributed by the core's own
+ * Both runtimes are started from a config written to a temporary file
+ * (runtimes.h), so the plugin is loaded exactly as a user's config would
+ * load it, and each case's messages are collected for its failure
+ * details.  Cases are attributed by the core's own
  * binding (opver_node_info): a case belongs to the vendor kernel or
  * delegate that the resolver chose for it, and only cases whose stored
  * version is at least what the core's rules require are kept.
@@ -13,21 +13,23 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <opver/opver.h>
 /* For OPVER_TYPE_BIT, the type masks of opver_kernel_info. */
 #include <opver/plugin.h>
 
 #include "cases.h"
+#include "compare.h"
+#include "describe.h"
 #include "model_builder.h"
 #include "runner.h"
+#include "runtimes.h"
+#include "text.h"
 
 /* Config names of the two plugins in the runtimes. */
 #define VENDOR "vendor"
@@ -39,167 +41,6 @@
 /* Versions above this are never tried: TFLite's highest op version is
  * far below it, and cases stop at the first version TFLite lacks. */
 #define VERSION_LIMIT 32
-
-/* ----------------------------------------------------------- text buffer */
-
-/* A growing string; `failed` once out of memory (the text is then
- * truncated but still a string). */
-typedef struct text {
-	char *data;
-	size_t used;
-	size_t capacity;
-	bool failed;
-} text;
-
-static void text_vadd(text *t, const char *format, va_list args)
-	OPVER__PRINTF(2, 0);
-
-static void text_vadd(text *t, const char *format, va_list args)
-{
-	va_list copy;
-	int length;
-
-	va_copy(copy, args);
-	length = vsnprintf(NULL, 0, format, copy);
-	va_end(copy);
-	if (length < 0 || t->failed)
-		return;
-	if (t->used + (size_t)length + 1 > t->capacity) {
-		size_t capacity = (t->used + (size_t)length + 1) * 2;
-		char *grown = realloc(t->data, capacity);
-
-		if (grown == NULL) {
-			t->failed = true;
-			return;
-		}
-		t->data = grown;
-		t->capacity = capacity;
-	}
-	vsnprintf(t->data + t->used, t->capacity - t->used, format, args);
-	t->used += (size_t)length;
-}
-
-static void text_add(text *t, const char *format, ...) OPVER__PRINTF(2, 3);
-
-static void text_add(text *t, const char *format, ...)
-{
-	va_list args;
-
-	va_start(args, format);
-	text_vadd(t, format, args);
-	va_end(args);
-}
-
-/* The text so far; "" before anything was added. */
-static const char *text_get(const text *t)
-{
-	return t->data != NULL ? t->data : "";
-}
-
-static void text_clear(text *t)
-{
-	t->used = 0;
-	if (t->data != NULL)
-		t->data[0] = '\0';
-}
-
-static void text_free(text *t)
-{
-	free(t->data);
-	memset(t, 0, sizeof(*t));
-}
-
-/* ------------------------------------------------------------- runtimes */
-
-/* The core's messages, one per line. */
-static void collect_log(void *user_data, opver_log_level level,
-			const char *message)
-{
-	text_add(user_data, "%s: %s\n", opver_log_level_name(level), message);
-}
-
-/* A runtime and the messages it reported since last cleared. */
-typedef struct side {
-	opver_runtime *runtime;
-	text log;
-} side;
-
-/* One [plugin.NAME] section; library NULL for none. */
-typedef struct section {
-	const char *name;
-	const char *library;
-	bool has_priority;
-	int32_t priority;
-} section;
-
-/*
- * Starts s->runtime on a temporary config holding the given sections, with
- * no plugin_path, so that only these plugins load.  False after printing
- * why when the config cannot be written or the runtime not started.
- */
-static bool start_runtime(side *s, const section *sections, size_t count)
-{
-	const char *dir = getenv("TMPDIR");
-	opver_runtime_options options;
-	char path[4096];
-	opver_status status;
-	FILE *file;
-	int fd;
-
-	if (dir == NULL || dir[0] == '\0')
-		dir = "/tmp";
-	snprintf(path, sizeof(path), "%s/opver-conformance-XXXXXX", dir);
-	fd = mkstemp(path);
-	if (fd < 0 || (file = fdopen(fd, "w")) == NULL) {
-		fprintf(stderr, "opver-conformance: cannot create a config file in %s: %s\n",
-			dir, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(path);
-		}
-		return false;
-	}
-	fprintf(file, "[opver]\nlog_level = warning\n");
-	for (size_t i = 0; i < count; i++) {
-		fprintf(file, "\n[plugin.%s]\nlibrary = %s\n", sections[i].name,
-			sections[i].library);
-		if (sections[i].has_priority)
-			fprintf(file, "priority = %" PRId32 "\n",
-				sections[i].priority);
-	}
-	if (fclose(file) != 0) {
-		fprintf(stderr, "opver-conformance: cannot write %s: %s\n", path,
-			strerror(errno));
-		unlink(path);
-		return false;
-	}
-	opver_runtime_options_init(&options);
-	options.config_path = path;
-	options.log = collect_log;
-	options.log_user_data = &s->log;
-	options.log_level = OPVER_LOG_WARNING;
-	status = opver_runtime_create(&options, &s->runtime);
-	unlink(path);
-	if (status != OPVER_OK) {
-		fprintf(stderr, "opver-conformance: cannot start a runtime (%s):\n%s",
-			opver_status_name(status), text_get(&s->log));
-		return false;
-	}
-	return true;
-}
-
-/* The index of the plugin loaded under `name`, or -1. */
-static long find_plugin(const opver_runtime *runtime, const char *name)
-{
-	for (size_t i = 0; i < opver_runtime_plugin_count(runtime); i++) {
-		opver_plugin_info info;
-
-		if (opver_runtime_plugin_info(runtime, i, &info) == OPVER_OK &&
-		    strcmp(info.config_name, name) == 0)
-			return (long)i;
-	}
-	return -1;
-}
 
 /* ---------------------------------------------------------- the runner */
 
@@ -232,8 +73,8 @@ static void note_required(int32_t *lowest, int32_t required)
 typedef struct runner {
 	const cf_run_options *options;
 	cf_report *report;
-	side vendor;            /* runtime A */
-	side reference;         /* runtime B */
+	cf_side vendor;            /* runtime A */
+	cf_side reference;         /* runtime B */
 	size_t vendor_index;    /* the vendor plugin in runtime A */
 	opver_plugin_info vendor_info;
 	kernel_cover *kernels;  /* owned; vendor_info.num_kernels */
@@ -245,16 +86,16 @@ typedef struct runner {
  * lowest kernel priority, when the vendor has a delegate) and starts A. */
 static int start_vendor(runner *r, const char *vendor, const char *reference)
 {
-	section sections[2] = { { VENDOR, vendor, false, 0 } };
+	cf_section sections[2] = { { VENDOR, vendor, false, 0 } };
 	int32_t lowest = INT32_MAX;
 	long index;
 
-	if (!start_runtime(&r->vendor, sections, 1))
+	if (!cf_start_runtime(&r->vendor, sections, 1))
 		return CF_EXIT_LOAD;
-	index = find_plugin(r->vendor.runtime, VENDOR);
+	index = cf_find_plugin(r->vendor.runtime, VENDOR);
 	if (index < 0) {
 		fprintf(stderr, "opver-conformance: cannot load %s:\n%s",
-			r->options->plugin, text_get(&r->vendor.log));
+			r->options->plugin, cf_text_get(&r->vendor.log));
 		return CF_EXIT_LOAD;
 	}
 	opver_runtime_plugin_info(r->vendor.runtime, (size_t)index,
@@ -269,21 +110,18 @@ static int start_vendor(runner *r, const char *vendor, const char *reference)
 		if (info.priority < lowest)
 			lowest = info.priority;
 	}
-	/* Below every vendor kernel, so the reference only runs what the
-	 * vendor leaves. */
-	sections[1] = (section){ REFERENCE, reference, true,
-				 lowest == INT32_MIN ? INT32_MIN : lowest - 1 };
-	if (lowest == INT32_MAX)
-		sections[1].priority = 0;
-	opver_runtime_destroy(r->vendor.runtime);
-	r->vendor.runtime = NULL;
-	text_clear(&r->vendor.log);
-	if (!start_runtime(&r->vendor, sections, 2))
+	/* Below every vendor kernel (any priority without kernels), so the
+	 * reference runs only the nodes the vendor leaves. */
+	sections[1] = (cf_section){ REFERENCE, reference, true, 0 };
+	if (lowest != INT32_MAX)
+		sections[1].priority = lowest > INT32_MIN ? lowest - 1 : lowest;
+	cf_side_free(&r->vendor);
+	if (!cf_start_runtime(&r->vendor, sections, 2))
 		return CF_EXIT_LOAD;
-	index = find_plugin(r->vendor.runtime, VENDOR);
-	if (index < 0 || find_plugin(r->vendor.runtime, REFERENCE) < 0) {
+	index = cf_find_plugin(r->vendor.runtime, VENDOR);
+	if (index < 0 || cf_find_plugin(r->vendor.runtime, REFERENCE) < 0) {
 		fprintf(stderr, "opver-conformance: cannot load %s next to the reference %s:\n%s",
-			r->options->plugin, reference, text_get(&r->vendor.log));
+			r->options->plugin, reference, cf_text_get(&r->vendor.log));
 		return CF_EXIT_LOAD;
 	}
 	opver_runtime_plugin_info(r->vendor.runtime, (size_t)index,
@@ -297,7 +135,7 @@ static int load(runner *r)
 {
 	const cf_run_options *o = r->options;
 	char *vendor = NULL, *reference = NULL;
-	section only_reference = { REFERENCE, NULL, false, 0 };
+	cf_section only_reference = { REFERENCE, NULL, false, 0 };
 	int status = CF_EXIT_LOAD;
 
 	/* Absolute paths: the config's relative paths would be taken as
@@ -323,11 +161,11 @@ static int load(runner *r)
 		goto out;
 	only_reference.library = reference;
 	status = CF_EXIT_LOAD;
-	if (!start_runtime(&r->reference, &only_reference, 1))
+	if (!cf_start_runtime(&r->reference, &only_reference, 1))
 		goto out;
-	if (find_plugin(r->reference.runtime, REFERENCE) < 0) {
+	if (cf_find_plugin(r->reference.runtime, REFERENCE) < 0) {
 		fprintf(stderr, "opver-conformance: cannot load the reference plugin %s:\n%s",
-			o->reference, text_get(&r->reference.log));
+			o->reference, cf_text_get(&r->reference.log));
 		goto out;
 	}
 	status = CF_EXIT_PASS;
@@ -413,8 +251,8 @@ typedef struct running {
 	int32_t num_graph_inputs;
 	uint8_t *bytes;         /* owned; the model */
 	size_t size;
-	text name;              /* the one-line id */
-	text suite;
+	cf_text name;              /* the one-line id */
+	cf_text suite;
 	opver_node_info node;   /* how A bound it */
 	kernel_cover *kernel;   /* the vendor kernel that bound it, or NULL */
 	struct timespec start;
@@ -429,221 +267,43 @@ static double seconds_since(const struct timespec *start)
 	       (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-/* "float32" for FLOAT32: the case lines' spelling. */
-static void add_type(text *t, int32_t type)
-{
-	const char *name = opver_type_name(type);
-
-	for (const char *p = name; *p != '\0'; p++)
-		text_add(t, "%c", *p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-}
-
-static void add_shape(text *t, const cf_tensor_desc *tensor)
-{
-	text_add(t, "[");
-	for (int32_t d = 0; d < tensor->rank; d++)
-		text_add(t, "%s%" PRId32, d ? "," : "", tensor->dims[d]);
-	text_add(t, "]");
-}
-
-/* "float32,float32,float32->float32 [1,5,6,3] [1,3,3,6] [6] -> [1,5,6,6]" */
-static void add_signature(text *t, const cf_case *c)
-{
-	for (int32_t i = 0; i < c->num_inputs; i++) {
-		if (i > 0)
-			text_add(t, ",");
-		if (c->inputs[i] < 0)
-			text_add(t, "-");
-		else
-			add_type(t, c->tensors[c->inputs[i]].type);
-	}
-	text_add(t, "->");
-	add_type(t, c->tensors[c->output].type);
-	for (int32_t i = 0; i < c->num_inputs; i++) {
-		text_add(t, " ");
-		if (c->inputs[i] < 0)
-			text_add(t, "-");
-		else
-			add_shape(t, &c->tensors[c->inputs[i]]);
-	}
-	text_add(t, " -> ");
-	add_shape(t, &c->tensors[c->output]);
-}
-
-static void add_quantization(text *t, const char *what,
-			     const cf_tensor_desc *tensor)
-{
-	float lo, hi;
-
-	if (!tensor->quantized)
-		return;
-	text_add(t, "  %s: ", what);
-	if (tensor->num_scales == 0) {
-		text_add(t, "quantization table without parameters\n");
-		return;
-	}
-	if (tensor->num_scales == 1) {
-		text_add(t, "scale %.9g zero point %" PRId64 "\n",
-			 (double)tensor->scales[0], tensor->zero_points[0]);
-		return;
-	}
-	lo = hi = tensor->scales[0];
-	for (int32_t i = 1; i < tensor->num_scales; i++) {
-		lo = fminf(lo, tensor->scales[i]);
-		hi = fmaxf(hi, tensor->scales[i]);
-	}
-	text_add(t, "%" PRId32 " scales along dimension %" PRId32 " (%.9g .. %.9g), zero point %" PRId64 "\n",
-		 tensor->num_scales, tensor->quantized_dimension, (double)lo,
-		 (double)hi, tensor->zero_points[0]);
-}
-
 /* The reproduce line, and the lines every detail starts with. */
-static void add_case_details(text *t, const runner *r, const running *k)
+static void add_case_details(cf_text *t, const runner *r, const running *k)
 {
 	const cf_run_options *o = r->options;
 	const cf_case *c = &k->c;
-	bool any = false;
 
-	text_add(t, "op: %s version %" PRId32 " (the rules require v%" PRId32 ": %s)\n",
-		 opver_op_name(k->op), k->version, k->node.required_version,
-		 k->node.version_reason ? k->node.version_reason : "");
+	cf_text_add(t, "op: %s version %" PRId32 " (the rules require v%" PRId32 ": %s)\n",
+		    opver_op_name(k->op), k->version, k->node.required_version,
+		    k->node.version_reason ? k->node.version_reason : "");
 	if (k->node.delegate != NULL)
-		text_add(t, "run by: delegate '%s' of %s\n", k->node.delegate,
-			 o->plugin);
+		cf_text_add(t, "run by: delegate '%s' of %s\n", k->node.delegate,
+			    o->plugin);
 	else if (k->node.kernel != NULL)
-		text_add(t, "run by: kernel '%s' of %s\n", k->node.kernel,
-			 strcmp(k->node.plugin, VENDOR) == 0 ?
-				 o->plugin :
-				 "the reference plugin");
-	text_add(t, "tensors: ");
-	add_signature(t, c);
-	text_add(t, "\nquantization:\n");
-	for (int32_t i = 0; i < c->num_inputs; i++) {
-		char what[32];
-
-		if (c->inputs[i] < 0 || !c->tensors[c->inputs[i]].quantized)
-			continue;
-		snprintf(what, sizeof(what), "input %d", (int)i);
-		add_quantization(t, what, &c->tensors[c->inputs[i]]);
-		any = true;
-	}
-	if (c->tensors[c->output].quantized) {
-		add_quantization(t, "output", &c->tensors[c->output]);
-		any = true;
-	}
-	if (!any)
-		text_add(t, "  none\n");
-	text_add(t, "params: %s\n", c->params_text);
-	text_add(t, "case seed: 0x%016" PRIx64 " (run seed %" PRIu64 ")\n",
-		 k->seed, o->seed);
+		cf_text_add(t, "run by: kernel '%s' of %s\n", k->node.kernel,
+			    strcmp(k->node.plugin, VENDOR) == 0 ?
+				    o->plugin :
+				    "the reference plugin");
+	cf_text_add(t, "tensors: ");
+	cf_describe_signature(t, c);
+	cf_text_add(t, "\nquantization:\n");
+	cf_describe_quantization(t, c);
+	cf_text_add(t, "params: %s\n", c->params_text);
+	cf_text_add(t, "case seed: 0x%016" PRIx64 " (run seed %" PRIu64 ")\n",
+		    k->seed, o->seed);
 }
 
-static void add_reproduce(text *t, const runner *r, int32_t op)
+static void add_reproduce(cf_text *t, const runner *r, int32_t op)
 {
 	const cf_run_options *o = r->options;
 
-	text_add(t, "reproduce: opver-conformance --op %s --seed %" PRIu64,
-		 opver_op_name(op), o->seed);
+	cf_text_add(t, "reproduce: opver-conformance --op %s --seed %" PRIu64,
+		    opver_op_name(op), o->seed);
 	if (o->reference_given)
-		text_add(t, " --reference %s", o->reference);
+		cf_text_add(t, " --reference %s", o->reference);
 	if (o->rtol_given)
-		text_add(t, " --rtol %g", o->rtol);
-	text_add(t, " %s\n", o->plugin);
-}
-
-/* Element i of a tensor's data, as a double, for messages and floats. */
-static double element(const opver_tensor *t, size_t i)
-{
-	switch (t->type) {
-	case OPVER_TYPE_FLOAT32:
-		return ((const float *)t->data)[i];
-	case OPVER_TYPE_INT8:
-		return ((const int8_t *)t->data)[i];
-	case OPVER_TYPE_UINT8:
-		return ((const uint8_t *)t->data)[i];
-	case OPVER_TYPE_INT16:
-		return ((const int16_t *)t->data)[i];
-	case OPVER_TYPE_INT32:
-		return ((const int32_t *)t->data)[i];
-	case OPVER_TYPE_INT64:
-		return (double)((const int64_t *)t->data)[i];
-	default:
-		return NAN;
-	}
-}
-
-/* "[0,2,1,5]": flat index i of a tensor of shape dims, as coordinates. */
-static void add_coordinates(text *t, const opver_tensor *tensor, size_t i)
-{
-	size_t coordinates[8] = { 0 };
-	int32_t rank = tensor->rank < 8 ? tensor->rank : 8;
-
-	for (int32_t d = rank; d-- > 0;) {
-		size_t dim = tensor->dims[d] > 0 ? (size_t)tensor->dims[d] : 1;
-
-		coordinates[d] = i % dim;
-		i /= dim;
-	}
-	text_add(t, "[");
-	for (int32_t d = 0; d < rank; d++)
-		text_add(t, "%s%zu", d ? "," : "", coordinates[d]);
-	text_add(t, "]");
-}
-
-/*
- * Compares the plugin's output with the reference's: floats within the
- * tolerance, everything else bit-exact.  True when they agree; otherwise
- * `why` gets the first mismatch and the count.
- */
-static bool compare(const opver_tensor *got, const opver_tensor *want,
-		    double rtol, text *why)
-{
-	size_t n, size, mismatches = 0, first = 0;
-	double tolerance = 0;
-
-	if (got->type != want->type || got->bytes != want->bytes) {
-		text_add(why, "output: plugin gave %s of %zu bytes, reference %s of %zu bytes\n",
-			 opver_type_name(got->type), got->bytes,
-			 opver_type_name(want->type), want->bytes);
-		return false;
-	}
-	n = opver_tensor_elements(want);
-	size = opver_type_size(want->type);
-	if (want->type == OPVER_TYPE_FLOAT32) {
-		double largest = 1;
-
-		for (size_t i = 0; i < n; i++)
-			largest = fmax(largest, fabs(element(want, i)));
-		tolerance = rtol * largest;
-	}
-	for (size_t i = 0; i < n; i++) {
-		bool same;
-
-		if (want->type == OPVER_TYPE_FLOAT32) {
-			double a = element(got, i), b = element(want, i);
-
-			same = (isnan(a) && isnan(b)) ||
-			       fabs(a - b) <= tolerance;
-		} else {
-			same = memcmp((const uint8_t *)got->data + i * size,
-				      (const uint8_t *)want->data + i * size,
-				      size) == 0;
-		}
-		if (!same && mismatches++ == 0)
-			first = i;
-	}
-	if (mismatches == 0)
-		return true;
-	text_add(why, "mismatch: output element %zu ", first);
-	add_coordinates(why, want, first);
-	text_add(why, ": plugin %.9g, reference %.9g; %zu of %zu elements differ",
-		 element(got, first), element(want, first), mismatches, n);
-	if (want->type == OPVER_TYPE_FLOAT32)
-		text_add(why, " (tolerance %.3g)", tolerance);
-	else
-		text_add(why, " (integers must match exactly)");
-	text_add(why, "\n");
-	return false;
+		cf_text_add(t, " --rtol %g", o->rtol);
+	cf_text_add(t, " %s\n", o->plugin);
 }
 
 /* Copies the case's input values into the interpreter's inputs. */
@@ -666,18 +326,18 @@ static bool set_inputs(opver_interpreter *it, const running *k)
 }
 
 /*
- * Runs the case's model on a side: a full interpreter, inputs, invoke.
+ * Runs the case's model on one side: a full interpreter, inputs, invoke.
  * On success *it holds the interpreter (caller destroys it); otherwise
  * false with the side's log saying why.
  */
-static bool run_on(side *s, const running *k, opver_model *model,
+static bool run_on(cf_side *s, const running *k, opver_model *model,
 		   opver_interpreter **it)
 {
 	*it = NULL;
 	if (opver_interpreter_create(s->runtime, model, it) != OPVER_OK)
 		return false;
 	if (!set_inputs(*it, k)) {
-		text_add(&s->log, "error: the interpreter's inputs do not match the case's\n");
+		cf_text_add(&s->log, "error: the interpreter's inputs do not match the case's\n");
 		return false;
 	}
 	return opver_interpreter_invoke(*it) == OPVER_OK;
@@ -688,36 +348,36 @@ static void compare_case(runner *r, running *k, opver_model *vendor_model)
 {
 	opver_interpreter *vendor_it = NULL, *reference_it = NULL;
 	opver_model *reference_model = NULL;
-	text details = { 0 }, why = { 0 };
+	cf_text details = { 0 }, why = { 0 };
 	cf_outcome outcome = CF_FAIL;
 
-	text_clear(&r->reference.log);
+	cf_text_clear(&r->reference.log);
 	if (opver_model_open_memory(r->reference.runtime, k->bytes, k->size,
 				    &reference_model) != OPVER_OK ||
 	    !run_on(&r->reference, k, reference_model, &reference_it)) {
-		text_add(&details, "the reference plugin cannot run this case:\n%s",
-			 text_get(&r->reference.log));
+		cf_text_add(&details, "the reference plugin cannot run this case:\n%s",
+			    cf_text_get(&r->reference.log));
 		outcome = CF_SKIP;
 		goto record;
 	}
-	text_clear(&r->vendor.log);
+	cf_text_clear(&r->vendor.log);
 	if (!run_on(&r->vendor, k, vendor_model, &vendor_it)) {
 		add_case_details(&details, r, k);
-		text_add(&details, "the plugin failed to run a node it binds:\n%s",
-			 text_get(&r->vendor.log));
+		cf_text_add(&details, "the plugin failed to run a node it binds:\n%s",
+			    cf_text_get(&r->vendor.log));
 		add_reproduce(&details, r, k->op);
 		goto exercised;
 	}
-	if (compare(opver_interpreter_output(vendor_it, 0),
-		    opver_interpreter_output(reference_it, 0), r->options->rtol,
-		    &why)) {
+	if (cf_compare_outputs(opver_interpreter_output(vendor_it, 0),
+			       opver_interpreter_output(reference_it, 0),
+			       r->options->rtol, &why)) {
 		outcome = CF_PASS;
 	} else {
 		add_case_details(&details, r, k);
-		text_add(&details, "%s", text_get(&why));
+		cf_text_add(&details, "%s", cf_text_get(&why));
 		if (r->vendor.log.used > 0)
-			text_add(&details, "plugin log:\n%s",
-				 text_get(&r->vendor.log));
+			cf_text_add(&details, "plugin log:\n%s",
+				    cf_text_get(&r->vendor.log));
 		add_reproduce(&details, r, k->op);
 	}
 exercised:
@@ -729,13 +389,13 @@ exercised:
 		mark_delegate(r, k->op, k->version);
 	}
 record:
-	add_result(r, text_get(&k->suite), text_get(&k->name), outcome,
+	add_result(r, cf_text_get(&k->suite), cf_text_get(&k->name), outcome,
 		   seconds_since(&k->start),
-		   outcome == CF_PASS ? NULL : text_get(&details));
+		   outcome == CF_PASS ? NULL : cf_text_get(&details));
 	if (details.failed || why.failed)
 		r->out_of_memory = true;
-	text_free(&details);
-	text_free(&why);
+	cf_text_free(&details);
+	cf_text_free(&why);
 	opver_interpreter_destroy(vendor_it);
 	opver_interpreter_destroy(reference_it);
 	opver_model_close(reference_model);
@@ -755,36 +415,36 @@ static kernel_cover *find_kernel(runner *r, int32_t op, const char *name)
  * and said so; the declared maximum makes the failure precise. */
 static void check_claims(runner *r, running *k)
 {
-	const char *log = text_get(&r->vendor.log);
+	const char *log = cf_text_get(&r->vendor.log);
 	const char *rejected = strstr(log, "claim rejected");
 	int32_t declared = delegate_max(r, k->op);
-	text suite = { 0 }, details = { 0 };
+	cf_text suite = { 0 }, details = { 0 };
 
 	if (r->vendor_info.delegate_name == NULL)
 		return;
-	text_add(&suite, "%s/delegate:%s", opver_op_name(k->op),
-		 r->vendor_info.delegate_name);
+	cf_text_add(&suite, "%s/delegate:%s", opver_op_name(k->op),
+		    r->vendor_info.delegate_name);
 	if (rejected != NULL) {
 		if (k->version > declared)
-			text_add(&details, "delegate claimed %s v%" PRId32 " above its declared v%" PRId32 "\n",
-				 opver_op_name(k->op), k->version, declared);
+			cf_text_add(&details, "delegate claimed %s v%" PRId32 " above its declared v%" PRId32 "\n",
+				    opver_op_name(k->op), k->version, declared);
 		else
-			text_add(&details, "delegate made a claim the core rejected on %s v%" PRId32 "\n",
-				 opver_op_name(k->op), k->version);
-		text_add(&details, "core: %s", log);
+			cf_text_add(&details, "delegate made a claim the core rejected on %s v%" PRId32 "\n",
+				    opver_op_name(k->op), k->version);
+		cf_text_add(&details, "core: %s", log);
 		add_case_details(&details, r, k);
 		add_reproduce(&details, r, k->op);
-		add_result(r, text_get(&suite), text_get(&k->name), CF_FAIL,
-			   seconds_since(&k->start), text_get(&details));
+		add_result(r, cf_text_get(&suite), cf_text_get(&k->name), CF_FAIL,
+			   seconds_since(&k->start), cf_text_get(&details));
 	} else if (declared > 0 && k->version == declared + 1) {
 		/* Above the declared maximum and left alone: as it must. */
-		add_result(r, text_get(&suite), text_get(&k->name), CF_PASS,
+		add_result(r, cf_text_get(&suite), cf_text_get(&k->name), CF_PASS,
 			   seconds_since(&k->start), NULL);
 	}
 	if (suite.failed || details.failed)
 		r->out_of_memory = true;
-	text_free(&suite);
-	text_free(&details);
+	cf_text_free(&suite);
+	cf_text_free(&details);
 }
 
 /* The model description of the case at its version. */
@@ -807,16 +467,16 @@ static bool build(running *k, char *error, size_t error_size)
 /* Reports a case this tool got wrong: its model does not open or bind. */
 static void internal_error(runner *r, running *k, const char *what)
 {
-	text suite = { 0 }, details = { 0 };
+	cf_text suite = { 0 }, details = { 0 };
 
-	text_add(&suite, "%s/generator", opver_op_name(k->op));
-	text_add(&details, "internal error in opver-conformance: %s\n%s", what,
-		 text_get(&r->vendor.log));
+	cf_text_add(&suite, "%s/generator", opver_op_name(k->op));
+	cf_text_add(&details, "internal error in opver-conformance: %s\n%s", what,
+		    cf_text_get(&r->vendor.log));
 	add_case_details(&details, r, k);
-	add_result(r, text_get(&suite), text_get(&k->name), CF_FAIL, 0,
-		   text_get(&details));
-	text_free(&suite);
-	text_free(&details);
+	add_result(r, cf_text_get(&suite), cf_text_get(&k->name), CF_FAIL, 0,
+		   cf_text_get(&details));
+	cf_text_free(&suite);
+	cf_text_free(&details);
 }
 
 static case_result run_case(runner *r, const cf_generator *g, int32_t version,
@@ -832,9 +492,11 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 	cf_rng rng;
 
 	clock_gettime(CLOCK_MONOTONIC, &k.start);
-	k.seed = cf_seed_mix(cf_seed_mix(cf_seed_mix(cf_seed_mix(
-			o->seed, (uint64_t)g->op), (uint64_t)variant),
-			(uint64_t)repetition), 0);
+	/* Not the version: a case is the same at every version it is
+	 * written at, and --op leaves other ops' seeds alone. */
+	k.seed = cf_seed_mix(cf_seed_mix(cf_seed_mix(o->seed, (uint64_t)g->op),
+					 (uint64_t)variant),
+			     (uint64_t)repetition);
 	cf_rng_seed(&rng, k.seed);
 	cf_case_init(&k.c, g->op);
 	if (!g->generate(variant, &rng, &k.c)) {
@@ -847,15 +509,15 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 		if (t >= 0 && k.c.tensors[t].data == NULL)
 			k.graph_inputs[k.num_graph_inputs++] = t;
 	}
-	text_add(&k.name, "v%" PRId32 " ", version);
-	add_signature(&k.name, &k.c);
-	text_add(&k.name, " %s seed=0x%016" PRIx64, k.c.params_text, k.seed);
+	cf_text_add(&k.name, "v%" PRId32 " ", version);
+	cf_describe_signature(&k.name, &k.c);
+	cf_text_add(&k.name, " %s seed=0x%016" PRIx64, k.c.params_text, k.seed);
 	if (!build(&k, error, sizeof(error))) {
-		text_clear(&r->vendor.log);
+		cf_text_clear(&r->vendor.log);
 		internal_error(r, &k, error);
 		goto out;
 	}
-	text_clear(&r->vendor.log);
+	cf_text_clear(&r->vendor.log);
 	if (opver_model_open_memory(r->vendor.runtime, k.bytes, k.size,
 				    &model) != OPVER_OK) {
 		internal_error(r, &k, "the case's model does not open");
@@ -881,14 +543,14 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 	if (k.node.plugin == NULL || strcmp(k.node.plugin, VENDOR) != 0)
 		goto out;
 	if (k.node.delegate != NULL) {
-		text_add(&k.suite, "%s/delegate:%s", opver_op_name(g->op),
-			 k.node.delegate);
+		cf_text_add(&k.suite, "%s/delegate:%s", opver_op_name(g->op),
+			    k.node.delegate);
 	} else {
 		k.kernel = find_kernel(r, g->op, k.node.kernel);
 		if (k.kernel == NULL)
 			goto out;
-		text_add(&k.suite, "%s/%s", opver_op_name(g->op),
-			 k.node.kernel);
+		cf_text_add(&k.suite, "%s/%s", opver_op_name(g->op),
+			    k.node.kernel);
 	}
 	if (k.kernel != NULL)
 		note_required(&k.kernel->lowest_required,
@@ -896,8 +558,8 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 	else
 		note_delegate_required(r, g->op, k.node.required_version);
 	if (o->list) {
-		fprintf(o->list_out, "%s %s\n", text_get(&k.suite),
-			text_get(&k.name));
+		fprintf(o->list_out, "%s %s\n", cf_text_get(&k.suite),
+			cf_text_get(&k.name));
 		goto out;
 	}
 	compare_case(r, &k, model);
@@ -907,8 +569,8 @@ out:
 	opver_interpreter_destroy(it);
 	opver_model_close(model);
 	free(k.bytes);
-	text_free(&k.name);
-	text_free(&k.suite);
+	cf_text_free(&k.name);
+	cf_text_free(&k.suite);
 	cf_case_free(&k.c);
 	return result;
 }
@@ -921,16 +583,16 @@ static void skip(runner *r, const char *suite, const char *name,
 static void skip(runner *r, const char *suite, const char *name,
 		 const char *format, ...)
 {
-	text details = { 0 };
+	cf_text details = { 0 };
 	va_list args;
 
 	va_start(args, format);
-	text_vadd(&details, format, args);
+	cf_text_vadd(&details, format, args);
 	va_end(args);
-	add_result(r, suite, name, CF_SKIP, 0, text_get(&details));
+	add_result(r, suite, name, CF_SKIP, 0, cf_text_get(&details));
 	if (details.failed)
 		r->out_of_memory = true;
-	text_free(&details);
+	cf_text_free(&details);
 }
 
 /*
@@ -951,8 +613,9 @@ static void skip_unexercised(runner *r, const char *suite, int32_t op,
 			snprintf(name, sizeof(name), "v%" PRId32 "-v%" PRId32,
 				 v, max);
 			skip(r, suite, name,
-			     "versions %" PRId32 " to %" PRId32 " are not TFLite versions of %s: nothing to check",
-			     v, max, opver_op_name(op));
+			     "versions %" PRId32 " to %" PRId32 " are not TFLite versions of %s%s: nothing to check",
+			     v, max, opver_op_name(op),
+			     v > VERSION_LIMIT ? " (above any op's versions)" : "");
 			return;
 		}
 		if (exercised[v])
@@ -976,7 +639,7 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 	const char *why = has_cases ?
 		"no generated case at this version has tensor types it accepts" :
 		"opver-conformance has no cases for this op";
-	text suite = { 0 };
+	cf_text suite = { 0 };
 
 	for (size_t i = 0; i < r->vendor_info.num_kernels; i++) {
 		kernel_cover *k = &r->kernels[i];
@@ -984,9 +647,9 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 
 		if (k->info.op != op)
 			continue;
-		text_clear(&suite);
-		text_add(&suite, "%s/%s", opver_op_name(op), k->info.name);
-		skip_unexercised(r, text_get(&suite), op, k->info.min_version,
+		cf_text_clear(&suite);
+		cf_text_add(&suite, "%s/%s", opver_op_name(op), k->info.name);
+		skip_unexercised(r, cf_text_get(&suite), op, k->info.min_version,
 				 k->info.max_version, k->exercised,
 				 first_invalid, k->lowest_required, why);
 		if (!has_cases)
@@ -1001,9 +664,9 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 				continue;
 			snprintf(name, sizeof(name), "input type %s",
 				 opver_type_name(type));
-			skip(r, text_get(&suite), name,
+			skip(r, cf_text_get(&suite), name,
 			     "nothing exercised %s with a %s first input: no generated case of that type bound it",
-			     text_get(&suite), opver_type_name(type));
+			     cf_text_get(&suite), opver_type_name(type));
 		}
 	}
 	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++) {
@@ -1011,18 +674,19 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 
 		if (c->info.op != op)
 			continue;
-		text_clear(&suite);
-		text_add(&suite, "%s/delegate:%s", opver_op_name(op),
-			 r->vendor_info.delegate_name);
-		skip_unexercised(r, text_get(&suite), op, 1,
+		cf_text_clear(&suite);
+		cf_text_add(&suite, "%s/delegate:%s", opver_op_name(op),
+			    r->vendor_info.delegate_name);
+		skip_unexercised(r, cf_text_get(&suite), op, 1,
 				 c->info.max_version, c->exercised,
 				 first_invalid, c->lowest_required,
-				 has_cases ? "the delegate claimed no generated case at this version" :
-					     why);
+				 has_cases ?
+					 "the delegate claimed no generated case at this version" :
+					 why);
 	}
 	if (suite.failed)
 		r->out_of_memory = true;
-	text_free(&suite);
+	cf_text_free(&suite);
 }
 
 /* Every case of one op at every version the vendor declares for it. */
@@ -1085,15 +749,15 @@ static void skip_custom(runner *r)
 {
 	for (size_t k = 0; k < r->vendor_info.num_kernels; k++) {
 		const opver_kernel_info *info = &r->kernels[k].info;
-		text suite = { 0 };
+		cf_text suite = { 0 };
 
 		if (info->op != OPVER_OP_CUSTOM || r->options->op >= 0)
 			continue;
-		text_add(&suite, "CUSTOM/%s", info->name);
-		skip(r, text_get(&suite), info->custom_name ? info->custom_name : "?",
+		cf_text_add(&suite, "CUSTOM/%s", info->name);
+		skip(r, cf_text_get(&suite), info->custom_name ? info->custom_name : "?",
 		     "custom op %s: opver-conformance has no cases for custom ops",
 		     info->custom_name ? info->custom_name : "?");
-		text_free(&suite);
+		cf_text_free(&suite);
 	}
 }
 
@@ -1125,10 +789,8 @@ int cf_run(const cf_run_options *options, cf_report *report)
 nomem:
 	fprintf(stderr, "opver-conformance: out of memory\n");
 out:
-	opver_runtime_destroy(r.vendor.runtime);
-	opver_runtime_destroy(r.reference.runtime);
-	text_free(&r.vendor.log);
-	text_free(&r.reference.log);
+	cf_side_free(&r.vendor);
+	cf_side_free(&r.reference);
 	free(r.kernels);
 	free(r.delegate_ops);
 	return status;
