@@ -772,6 +772,9 @@ int cf_run(const cf_run_options *options, cf_report *report)
 	status = CF_EXIT_FAIL;
 	if (!survey(&r))
 		goto nomem;
+	if (options->op >= 0 && !declares(&r, options->op))
+		fprintf(stderr, "opver-conformance: %s declares no kernel or delegate op for %s: no cases\n",
+			options->plugin, opver_op_name(options->op));
 	/* Ops in code order, so runs are ordered the same whatever the
 	 * manifest's order. */
 	for (int32_t op = 0; op <= OPVER_OP_COMPLEX; op++) {
