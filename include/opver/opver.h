@@ -52,8 +52,11 @@ typedef void (*opver_log_fn)(void *user_data, opver_log_level level,
 
 typedef struct opver_runtime_options {
 	uint32_t struct_size;
-	/* ini file to read; NULL uses the built-in default (the installed
-	 * plugin directory plus OPVER_PLUGIN_PATH).  Borrowed for the call. */
+	/* ini file to read; NULL reads the installed
+	 * $(sysconfdir)/opver/opver.ini, or when there is none uses the
+	 * built-in default (the installed plugin directory and the fragments
+	 * of $(sysconfdir)/opver/opver.d), then adds OPVER_PLUGIN_PATH.
+	 * Borrowed for the call. */
 	const char *config_path;
 	/* NULL writes "opver: LEVEL: message" lines to stderr. */
 	opver_log_fn log;
