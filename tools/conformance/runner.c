@@ -251,7 +251,7 @@ typedef struct running {
 	int32_t num_graph_inputs;
 	uint8_t *bytes;         /* owned; the model */
 	size_t size;
-	cf_text name;              /* the one-line id */
+	cf_text name;           /* the one-line id */
 	cf_text suite;
 	opver_node_info node;   /* how A bound it */
 	kernel_cover *kernel;   /* the vendor kernel that bound it, or NULL */
@@ -267,7 +267,8 @@ static double seconds_since(const struct timespec *start)
 	       (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-/* The reproduce line, and the lines every detail starts with. */
+/* What every failure's details say of its case: op, version and why,
+ * what ran it, tensors, quantization, parameters and seed. */
 static void add_case_details(cf_text *t, const runner *r, const running *k)
 {
 	const cf_run_options *o = r->options;
@@ -293,6 +294,7 @@ static void add_case_details(cf_text *t, const runner *r, const running *k)
 		    k->seed, o->seed);
 }
 
+/* The command line that runs the failing case again. */
 static void add_reproduce(cf_text *t, const runner *r, int32_t op)
 {
 	const cf_run_options *o = r->options;
