@@ -37,13 +37,16 @@
  * are padded on the left with 1s to ADD_MAX_RANK dimensions.
  */
 typedef struct add_data {
-	int32_t dims[ADD_MAX_RANK];      /* the output's shape */
-	size_t strides1[ADD_MAX_RANK];   /* input 1's element step per index of
-					  * each dimension; 0 where it is
-					  * broadcast */
-	size_t strides2[ADD_MAX_RANK];   /* the same for input 2 */
-	size_t count;                    /* output elements */
-	float min, max;                  /* the fused activation's clamp */
+	/* The output's shape. */
+	int32_t dims[ADD_MAX_RANK];
+	/* How far each input's offset moves, in elements, per index of each
+	 * dimension: 0 where the input is broadcast along it. */
+	size_t strides1[ADD_MAX_RANK];
+	size_t strides2[ADD_MAX_RANK];
+	/* Output elements. */
+	size_t count;
+	/* The fused activation's clamp. */
+	float min, max;
 } add_data;
 
 static const char *tensor_name(const opver_tensor *tensor)
@@ -200,18 +203,9 @@ static opver_status add_prepare(const opver_host *host, opver_node *node)
 	if (status == OPVER_OK)
 		status = check_tensor(host, "the output", output,
 				      ADD_MAX_RANK);
-	if (status == OPVER_OK)
-		status = plan_input(host, "input 1", input1, output,
-				    data->strides1);
-	if (status == OPVER_OK)
-		status = plan_input(host, "input 2", input2, output,
-				    data->strides2);
 	if (status != OPVER_OK)
 		return status;
-
-	/* The output must be the broadcast shape itself: as many dimensions
-	 * as the larger input, and none other than 1 where both inputs
-	 * have 1. */
+	/* The output has as many dimensions as the larger input. */
 	if (output->rank != (input1->rank > input2->rank ? input1->rank :
 							   input2->rank)) {
 		host->report_error(host,
@@ -220,6 +214,15 @@ static opver_status add_prepare(const opver_host *host, opver_node *node)
 				   (int)input1->rank, (int)input2->rank);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
+	status = plan_input(host, "input 1", input1, output, data->strides1);
+	if (status == OPVER_OK)
+		status = plan_input(host, "input 2", input2, output,
+				    data->strides2);
+	if (status != OPVER_OK)
+		return status;
+
+	/* The output's shape must be the broadcast shape itself: no dimension
+	 * other than 1 where both inputs have 1. */
 	data->count = 1;
 	for (int d = 0; d < ADD_MAX_RANK; d++) {
 		data->dims[d] = padded_dim(output, d);
