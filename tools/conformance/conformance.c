@@ -5,8 +5,9 @@
  * opver-conformance(1)):
  *
  *   opver-conformance [--reference PATH] [--op NAME] [--seed N] [--list]
- *                     [--tap[=FILE]] [--xml[=FILE]] [--rtol X] [--verbose]
- *                     [--help] [--version] PLUGIN.so
+ *                     [--tap[=FILE]] [--xml[=FILE]] [--rtol X]
+ *                     [--timeout SECONDS] [--verbose] [--help] [--version]
+ *                     PLUGIN.so
  *
  *   0 every check passed, 1 a check failed, 2 usage error, 3 the plugin or
  *   the reference plugin cannot be loaded.
@@ -22,7 +23,7 @@
 
 #include <opver/opver.h>
 
-#include "hygiene.h"
+#include "isolate.h"
 #include "report.h"
 #include "runner.h"
 
@@ -42,6 +43,8 @@ static const char usage_text[] =
 	"  --xml[=FILE]      write JUnit XML to FILE (or stdout)\n"
 	"  --rtol X          float tolerance: |out - ref| <= X * max(1, max|ref|)\n"
 	"                    (default 1e-5); integer outputs must match exactly\n"
+	"  --timeout SECONDS kill a case (or the hygiene checks) that runs longer\n"
+	"                    (default 10; 0: no limit); it fails as timed out\n"
 	"  --verbose         list every check in the summary, not only failures\n"
 	"  --help            show this help\n"
 	"  --version         show the version\n"
@@ -137,7 +140,18 @@ static bool write_to(const destination *d, const cf_report *report,
 }
 
 enum { OPT_REFERENCE = 256, OPT_OP, OPT_SEED, OPT_LIST, OPT_TAP, OPT_XML,
-       OPT_RTOL, OPT_VERBOSE, OPT_HELP, OPT_VERSION };
+       OPT_RTOL, OPT_TIMEOUT, OPT_VERBOSE, OPT_HELP, OPT_VERSION };
+
+/* Seconds, from 0 to a day. */
+static bool parse_timeout(const char *text, unsigned *timeout)
+{
+	uint64_t value;
+
+	if (!parse_seed(text, &value) || value > 86400)
+		return false;
+	*timeout = (unsigned)value;
+	return true;
+}
 
 int main(int argc, char **argv)
 {
@@ -149,6 +163,7 @@ int main(int argc, char **argv)
 		{ "tap", optional_argument, NULL, OPT_TAP },
 		{ "xml", optional_argument, NULL, OPT_XML },
 		{ "rtol", required_argument, NULL, OPT_RTOL },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -163,6 +178,7 @@ int main(int argc, char **argv)
 	};
 	destination tap = { 0 }, xml = { 0 };
 	bool verbose = false;
+	unsigned timeout = CF_DEFAULT_TIMEOUT;
 	cf_report *report;
 	FILE *summary;
 	int opt, status;
@@ -203,6 +219,11 @@ int main(int argc, char **argv)
 						   optarg);
 			options.rtol_given = true;
 			break;
+		case OPT_TIMEOUT:
+			if (!parse_timeout(optarg, &timeout))
+				return usage_error("--timeout: '%s' is not a number of seconds from 0 to 86400",
+						   optarg);
+			break;
 		case OPT_VERBOSE:
 			verbose = true;
 			break;
@@ -229,10 +250,11 @@ int main(int argc, char **argv)
 		fputs("opver-conformance: out of memory\n", stderr);
 		return CF_EXIT_FAIL;
 	}
-	/* The file's own checks first: they say why it may not load. */
+	/* The file's own checks first: they say why it may not load.  The
+	 * plugin's code runs in child processes: its crash fails a check. */
 	if (!options.list)
-		cf_check_hygiene(options.plugin, report);
-	status = cf_run(&options, report);
+		cf_isolated_hygiene(options.plugin, timeout, report);
+	status = cf_isolated_run(&options, timeout, report);
 	if (status != CF_EXIT_PASS || options.list) {
 		cf_report_free(report);
 		return status;

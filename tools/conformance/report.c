@@ -33,6 +33,8 @@ struct cf_report {
 	cf_suite *suites;
 	size_t num_suites;
 	size_t suites_capacity;
+	cf_report_forwarder *forward;   /* NULL: none */
+	void *forward_context;
 };
 
 cf_report *cf_report_new(void)
@@ -125,12 +127,22 @@ bool cf_report_add(cf_report *report, const char *suite, const char *name,
 	totals->count[outcome]++;
 	totals->seconds += result.seconds;
 	report->results[report->num_results++] = result;
+	if (report->forward != NULL)
+		return report->forward(report->forward_context, suite, name,
+				       outcome, result.seconds, details);
 	return true;
 fail:
 	free(result.suite);
 	free(result.name);
 	free(result.details);
 	return false;
+}
+
+void cf_report_forward(cf_report *report, cf_report_forwarder *forward,
+		       void *context)
+{
+	report->forward = forward;
+	report->forward_context = context;
 }
 
 size_t cf_report_count(const cf_report *report, cf_outcome outcome)

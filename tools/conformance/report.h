@@ -45,6 +45,20 @@ void cf_report_free(cf_report *report);
 bool cf_report_add(cf_report *report, const char *suite, const char *name,
 		   cf_outcome outcome, double seconds, const char *details);
 
+/*
+ * A function handed every check recorded from then on, after it is stored
+ * (isolate.c sends a child process's checks to its parent this way).
+ * Strings borrowed for the call.  Returns false when it failed, which
+ * cf_report_add() then returns.
+ */
+typedef bool cf_report_forwarder(void *context, const char *suite,
+				 const char *name, cf_outcome outcome,
+				 double seconds, const char *details);
+
+/* Sets the report's forwarder (NULL: none); context borrowed while set. */
+void cf_report_forward(cf_report *report, cf_report_forwarder *forward,
+		       void *context);
+
 /* How many checks had this outcome. */
 size_t cf_report_count(const cf_report *report, cf_outcome outcome);
 

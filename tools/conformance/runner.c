@@ -80,6 +80,12 @@ typedef struct runner {
 	kernel_cover *kernels;  /* owned; vendor_info.num_kernels */
 	delegate_cover *delegate_ops;   /* owned; num_delegate_ops */
 	bool out_of_memory;
+	/* The number of the next case (cf_run_hooks). */
+	uint64_t ordinal;
+	/* The case is redone for its coverage only: nothing is recorded. */
+	bool replaying;
+	/* ... and it crashed once bound: no plugin code runs but binding. */
+	bool replaying_crash;
 } runner;
 
 /* Writes sections for the vendor (and reference, below the vendor's
@@ -228,6 +234,8 @@ static void note_delegate_required(runner *r, int32_t op, int32_t required)
 static void add_result(runner *r, const char *suite, const char *name,
 		       cf_outcome outcome, double seconds, const char *details)
 {
+	if (r->replaying)
+		return;
 	if (!cf_report_add(r->report, suite, name, outcome, seconds, details))
 		r->out_of_memory = true;
 }
@@ -353,6 +361,8 @@ static void compare_case(runner *r, running *k, opver_model *vendor_model)
 	cf_text details = { 0 }, why = { 0 };
 	cf_outcome outcome = CF_FAIL;
 
+	if (r->replaying_crash)
+		goto exercised;
 	cf_text_clear(&r->reference.log);
 	if (opver_model_open_memory(r->reference.runtime, k->bytes, k->size,
 				    &reference_model) != OPVER_OK ||
@@ -362,6 +372,9 @@ static void compare_case(runner *r, running *k, opver_model *vendor_model)
 		outcome = CF_SKIP;
 		goto record;
 	}
+	/* Replayed: the reference's verdict is all its coverage needs. */
+	if (r->replaying)
+		goto exercised;
 	cf_text_clear(&r->vendor.log);
 	if (!run_on(&r->vendor, k, vendor_model, &vendor_it)) {
 		add_case_details(&details, r, k);
@@ -481,9 +494,61 @@ static void internal_error(runner *r, running *k, const char *what)
 	cf_text_free(&details);
 }
 
+/* The crash of case `ordinal` in an earlier process, or NULL. */
+static const cf_crash *crashed_before(const runner *r, uint64_t ordinal)
+{
+	const cf_run_hooks *h = r->options->hooks;
+
+	for (size_t i = 0; h != NULL && i < h->num_crashes; i++)
+		if (h->crashes[i].ordinal == ordinal)
+			return &h->crashes[i];
+	return NULL;
+}
+
+/* Records case k's crash in an earlier process, with what reproduces it.
+ * Bound or not, k->suite is set. */
+static void record_crash(runner *r, running *k, const cf_crash *crash)
+{
+	cf_text details = { 0 };
+
+	cf_text_add(&details, "%s\n", crash->why);
+	if (crash->bound) {
+		add_case_details(&details, r, k);
+	} else {
+		cf_text_add(&details, "op: %s version %" PRId32 ", while the delegate's claims bound it\n",
+			    opver_op_name(k->op), k->version);
+		cf_text_add(&details, "case seed: 0x%016" PRIx64 " (run seed %" PRIu64 ")\n",
+			    k->seed, r->options->seed);
+	}
+	add_reproduce(&details, r, k->op);
+	if (!cf_report_add(r->report, cf_text_get(&k->suite),
+			   cf_text_get(&k->name), CF_FAIL, crash->seconds,
+			   cf_text_get(&details)) || details.failed)
+		r->out_of_memory = true;
+	/* --list writes no report. */
+	if (r->options->list)
+		fprintf(stderr, "opver-conformance: %s %s: %s\n",
+			cf_text_get(&k->suite), cf_text_get(&k->name),
+			crash->why);
+	cf_text_free(&details);
+}
+
+/* Tells the watching process that case `ordinal` is about to run plugin
+ * code (replayed ones too: their time counts against the limit). */
+static void begin_case(runner *r, uint64_t ordinal, bool bound)
+{
+	const cf_run_hooks *h = r->options->hooks;
+
+	if (h != NULL)
+		h->begin(h->context, ordinal, bound);
+}
+
 static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 			    int32_t variant, int32_t repetition)
 {
+	const cf_run_hooks *hooks = r->options->hooks;
+	uint64_t ordinal = r->ordinal++;
+	const cf_crash *crash = NULL;
 	const cf_run_options *o = r->options;
 	opver_interpreter_options inspect;
 	opver_interpreter *it = NULL;
@@ -493,6 +558,13 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 	char error[256];
 	cf_rng rng;
 
+	crash = crashed_before(r, ordinal);
+	r->replaying = crash != NULL ||
+		       (hooks != NULL && ordinal < hooks->resume);
+	r->replaying_crash = crash != NULL;
+	/* Below `resume`, its failure reached the report already. */
+	if (crash != NULL && ordinal < hooks->resume)
+		crash = NULL;
 	clock_gettime(CLOCK_MONOTONIC, &k.start);
 	/* Not the version: a case is the same at every version it is
 	 * written at, and --op leaves other ops' seeds alone. */
@@ -530,6 +602,16 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 		result = CASE_NOT_A_VERSION;
 		goto out;
 	}
+	if (r->replaying_crash && !crashed_before(r, ordinal)->bound) {
+		/* Its binding crashed: it runs nothing again. */
+		cf_text_add(&k.suite, "%s/binding", opver_op_name(g->op));
+		if (crash != NULL)
+			record_crash(r, &k, crash);
+		goto out;
+	}
+	/* Only a delegate's claims run plugin code while binding. */
+	if (r->vendor_info.delegate_name != NULL)
+		begin_case(r, ordinal, false);
 	opver_interpreter_options_init(&inspect);
 	inspect.inspect_only = true;
 	if (opver_interpreter_create_with_options(r->vendor.runtime, model,
@@ -560,12 +642,21 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 	else
 		note_delegate_required(r, g->op, k.node.required_version);
 	if (o->list) {
-		fprintf(o->list_out, "%s %s\n", cf_text_get(&k.suite),
-			cf_text_get(&k.name));
+		/* Flushed: a later case may crash the process. */
+		if (!r->replaying) {
+			fprintf(o->list_out, "%s %s\n", cf_text_get(&k.suite),
+				cf_text_get(&k.name));
+			fflush(o->list_out);
+		}
 		goto out;
 	}
+	if (crash != NULL)
+		record_crash(r, &k, crash);
+	begin_case(r, ordinal, true);
 	compare_case(r, &k, model);
 out:
+	r->replaying = false;
+	r->replaying_crash = false;
 	if (k.name.failed || k.suite.failed)
 		result = CASE_NO_MEMORY;
 	opver_interpreter_destroy(it);
@@ -771,6 +862,8 @@ int cf_run(const cf_run_options *options, cf_report *report)
 	status = load(&r);
 	if (status != CF_EXIT_PASS)
 		goto out;
+	if (options->hooks != NULL)
+		options->hooks->loaded(options->hooks->context);
 	status = CF_EXIT_FAIL;
 	if (!survey(&r))
 		goto nomem;
@@ -794,6 +887,8 @@ int cf_run(const cf_run_options *options, cf_report *report)
 nomem:
 	fprintf(stderr, "opver-conformance: out of memory\n");
 out:
+	if (options->hooks != NULL && r.vendor.runtime != NULL)
+		options->hooks->unloading(options->hooks->context);
 	cf_side_free(&r.vendor);
 	cf_side_free(&r.reference);
 	free(r.kernels);

@@ -31,6 +31,43 @@ enum {
 /* Default relative tolerance for float outputs. */
 #define CF_DEFAULT_RTOL 1e-5
 
+/* A case whose process died (isolate.c): its number in the run, whether
+ * it had been bound, how long it ran and how it ended ("crashed: SIGSEGV
+ * (signal 11)"; borrowed). */
+typedef struct cf_crash {
+	uint64_t ordinal;
+	bool bound;
+	double seconds;
+	const char *why;
+} cf_crash;
+
+/*
+ * What a run tells the process watching it (isolate.c), and where it
+ * resumes a run whose earlier process died.  Every call of the runner's
+ * case loop is a case numbered from 0 in a run's fixed order.
+ */
+typedef struct cf_run_hooks {
+	/* Both plugins loaded. */
+	void (*loaded)(void *context);
+	/* Case `ordinal` is about to run plugin code: a delegate's claims
+	 * while binding (bound false) or its kernels (bound true).  Called
+	 * for replayed cases too.  The first call of a case comes after
+	 * every record of earlier cases. */
+	void (*begin)(void *context, uint64_t ordinal, bool bound);
+	/* The cases are over; the plugins are about to be unloaded. */
+	void (*unloading)(void *context);
+	void *context;
+	/* Cases numbered below `resume` ran in an earlier process and their
+	 * checks reached the report: only their coverage is redone (the
+	 * reference run again, the vendor's code only to bind), and they
+	 * record nothing.  Those in crashes[] (borrowed) are redone so too,
+	 * running no plugin code but a binding that succeeded, and record
+	 * their crash when not below `resume`. */
+	uint64_t resume;
+	const cf_crash *crashes;
+	size_t num_crashes;
+} cf_run_hooks;
+
 typedef struct cf_run_options {
 	/* Both borrowed for the call: the plugin as the user named it, and
 	 * the reference plugin's path. */
@@ -49,6 +86,8 @@ typedef struct cf_run_options {
 	 * running them. */
 	bool list;
 	FILE *list_out;
+	/* NULL, or borrowed: see cf_run_hooks. */
+	const cf_run_hooks *hooks;
 } cf_run_options;
 
 /*
