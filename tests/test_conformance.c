@@ -3,7 +3,9 @@
  * the reference plugin passes against itself; the deliberately wrong
  * plugin fails with a report that names what is wrong and a command that
  * reproduces it; a delegate claiming above its declared version fails
- * while its partitions are compared with the reference; --list, --op, --seed, --tap and --xml do what they say;
+ * while its partitions are compared with the reference; a kernel that
+ * crashes or hangs fails its case and the run goes on; --list, --op,
+ * --seed, --tap and --xml do what they say;
  * and the exit statuses of the contract (0 pass, 1 fail, 2 usage, 3
  * cannot load) come out.
  */
@@ -17,6 +19,9 @@
 
 #define WRONG_DEPTHWISE TEST_PLUGIN_DIR "/wrong_depthwise.so"
 #define GREEDY_DELEGATE TEST_PLUGIN_DIR "/greedy_delegate.so"
+#define CRASHING_KERNEL TEST_PLUGIN_DIR "/crashing_kernel.so"
+#define CRASHING_SUITE "RESHAPE/crashing_reshape_float32"
+#define HANGING_SUITE "RESHAPE/hanging_reshape_int32"
 
 /* The most arguments a test passes. */
 #define MAX_ARGS 16
@@ -340,6 +345,128 @@ Test(conformance, a_plugin_that_cannot_be_loaded_exits_3)
 	spawn_free(&r);
 }
 
+/*
+ * The cases of crashing_kernel, from --list, that its kernels crash on
+ * (float32 input of rank 3) and hang on (int32 input [1,...] of rank 4):
+ * the first shape of a listed name is its first input's.
+ */
+static void doomed_cases(int *crashing, int *hanging, int *total)
+{
+	spawn_result r;
+
+	*crashing = *hanging = *total = 0;
+	conformance(&r, "--list", "--op", "RESHAPE", CRASHING_KERNEL, NULL);
+	assert_status(&r, 0);
+	for (const char *line = r.out; *line != '\0';) {
+		const char *end = strchr(line, '\n');
+		const char *shape = strchr(line, '[');
+		int commas = 0;
+
+		cr_assert(end != NULL && shape != NULL && shape < end, "%s", r.out);
+		for (const char *c = shape; *c != ']'; c++)
+			commas += *c == ',';
+		if (strncmp(line, CRASHING_SUITE " ", strlen(CRASHING_SUITE) + 1) == 0)
+			*crashing += commas == 2;
+		else if (strncmp(line, HANGING_SUITE " ", strlen(HANGING_SUITE) + 1) == 0)
+			*hanging += commas == 3 && strncmp(shape, "[1,", 3) == 0;
+		else
+			cr_assert_fail("not a case of crashing_kernel: %.200s", line);
+		(*total)++;
+		line = end + 1;
+	}
+	spawn_free(&r);
+	cr_assert_gt(*crashing, 0);
+	cr_assert_gt(*hanging, 0);
+}
+
+/* Every case --list names is reported once, in a line "PASS|FAIL SUITE:
+ * NAME": none lost, none run twice across the processes. */
+static void assert_each_case_once(const char *out)
+{
+	spawn_result list;
+
+	conformance(&list, "--list", "--op", "RESHAPE", CRASHING_KERNEL, NULL);
+	for (const char *line = list.out; *line != '\0';) {
+		const char *end = strchr(line, '\n');
+		const char *space = strchr(line, ' ');
+		char expected[1024];
+		int found = 0;
+
+		cr_assert(end != NULL && space != NULL && space < end);
+		for (int o = 0; o < 2; o++) {
+			snprintf(expected, sizeof(expected), "%s %.*s: %.*s\n",
+				 o ? "FAIL" : "PASS", (int)(space - line), line,
+				 (int)(end - space - 1), space + 1);
+			found += occurrences(out, expected);
+		}
+		cr_assert_eq(found, 1, "%d reports of %.*s", found,
+			     (int)(end - line), line);
+		line = end + 1;
+	}
+	spawn_free(&list);
+}
+
+/* Each case the float32 kernel crashes on fails as crashed, with the
+ * signal's name and the case's reproduce details; the cases after it still
+ * run and pass. */
+Test(conformance, a_crashing_kernel_fails_its_case_and_the_run_goes_on)
+{
+	int crashing, hanging, total;
+	char line[512];
+	spawn_result r;
+	const char *report;
+
+	doomed_cases(&crashing, &hanging, &total);
+	conformance(&r, "--verbose", "--op", "RESHAPE", "--timeout", "1",
+		    CRASHING_KERNEL, NULL);
+	assert_status(&r, 1);
+	cr_assert_eq(occurrences(r.out, "\n    crashed: SIGSEGV (signal 11)\n"),
+		     crashing, "%.6000s", r.out);
+	cr_assert_eq(lines_starting(r.out, "FAIL " CRASHING_SUITE ": "),
+		     crashing, "%.6000s", r.out);
+	/* The details under the failure, as for any other. */
+	report = strstr(r.out, "\n    crashed: SIGSEGV (signal 11)\n");
+	cr_assert(report != NULL);
+	cr_assert(strstr(report, "    tensors: float32") != NULL);
+	cr_assert(strstr(report, "    case seed: 0x") != NULL);
+	cr_assert(strstr(report, "    reproduce: opver-conformance --op RESHAPE --seed 1 --reference "
+				 REFERENCE_PLUGIN " " CRASHING_KERNEL "\n") != NULL,
+		  "%.3000s", report);
+	/* Nothing is lost or run twice across the child processes. */
+	assert_each_case_once(r.out);
+	snprintf(line, sizeof(line), "%s: %d passed, %d failed, 0 skipped\n",
+		 CRASHING_SUITE,
+		 lines_starting(r.out, "PASS " CRASHING_SUITE ": "), crashing);
+	cr_assert(strstr(r.out, line) != NULL, "no '%s' in\n%.6000s", line, r.out);
+	cr_assert_gt(lines_starting(r.out, "PASS " CRASHING_SUITE ": "), 0);
+	cr_assert_eq(lines_starting(r.out, "PASS ") + lines_starting(r.out, "FAIL "),
+		     total + 7);        /* and the hygiene checks */
+	spawn_free(&r);
+}
+
+/* With --timeout 1, each case the int32 kernel hangs on fails as timed
+ * out, and the others pass. */
+Test(conformance, a_hanging_kernel_times_out)
+{
+	int crashing, hanging, total;
+	char line[512];
+	spawn_result r;
+
+	doomed_cases(&crashing, &hanging, &total);
+	conformance(&r, "--op", "RESHAPE", "--timeout", "1", CRASHING_KERNEL,
+		    NULL);
+	assert_status(&r, 1);
+	cr_assert_eq(occurrences(r.out, "\n    timed out after 1 s\n"), hanging,
+		     "%.6000s", r.out);
+	cr_assert_eq(lines_starting(r.out, "FAIL " HANGING_SUITE ": v1 int32->int32 [1,"),
+		     hanging, "%.6000s", r.out);
+	/* And the 7 hygiene checks, which pass. */
+	snprintf(line, sizeof(line), "total: %d passed, %d failed, 0 skipped\n",
+		 total - crashing - hanging + 7, crashing + hanging);
+	cr_assert(strstr(r.out, line) != NULL, "no '%s' in\n%.6000s", line, r.out);
+	spawn_free(&r);
+}
+
 Test(conformance, bad_usage_exits_2)
 {
 	static const char *const cases[][4] = {
@@ -350,6 +477,8 @@ Test(conformance, bad_usage_exits_2)
 		{ "--seed", "12x", REFERENCE_PLUGIN, NULL },
 		{ "--rtol", "-0.5", REFERENCE_PLUGIN, NULL },
 		{ "--rtol", "nan", REFERENCE_PLUGIN, NULL },
+		{ "--timeout", "-1", REFERENCE_PLUGIN, NULL },
+		{ "--timeout", "1s", REFERENCE_PLUGIN, NULL },
 		{ "--frobnicate", REFERENCE_PLUGIN, NULL },
 		{ REFERENCE_PLUGIN, REFERENCE_PLUGIN, NULL },
 		{ "--tap", "--xml", REFERENCE_PLUGIN, NULL },
