@@ -9,18 +9,26 @@
  * headers itself (inih never sees one), strips the indentation that inih
  * would take for a continuation of the previous value, and, when the next
  * line is asked for, reports a line that gave inih no key/value pair.
+ *
+ * Fragments are read after the main file, from descriptors opened in the
+ * directory that was checked (openat, fstat), so the file judged by
+ * trust.h is the file parsed.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "trust.h"
 
 typedef enum section_kind {
 	SECTION_NONE,           /* before the first header */
@@ -37,6 +45,7 @@ typedef struct seen_key {
 
 typedef struct parser {
 	const char *path;
+	bool fragment;          /* [plugin.NAME] sections only */
 	size_t dir_length;      /* of path, through its last '/'; 0 if none */
 	const opver__reporter *reporter;
 	opver__config *config;
@@ -170,6 +179,24 @@ static void bad_bool(parser *p, const char *key, const char *value)
 		 key, value);
 }
 
+/* fragment_dir: a relative directory is under the config file's. */
+static opver_status set_fragment_dir(parser *p, const char *value)
+{
+	size_t prefix = value[0] == '/' ? 0 : p->dir_length;
+	size_t length = strlen(value);
+
+	if (length == 0) {
+		bad_line(p, "fragment_dir is empty");
+		return OPVER_OK;
+	}
+	p->config->fragment_dir = malloc(prefix + length + 1);
+	if (p->config->fragment_dir == NULL)
+		return OPVER_ERROR_NOMEM;
+	memcpy(p->config->fragment_dir, p->path, prefix);
+	memcpy(p->config->fragment_dir + prefix, value, length + 1);
+	return OPVER_OK;
+}
+
 static opver_status set_opver_key(parser *p, const char *key,
 				  const char *value)
 {
@@ -177,7 +204,12 @@ static opver_status set_opver_key(parser *p, const char *key,
 
 	if (strcmp(key, "plugin_path") == 0)
 		return add_directories(config, p->path, p->dir_length, value);
-	if (strcmp(key, "strict") == 0) {
+	if (strcmp(key, "fragment_dir") == 0)
+		return set_fragment_dir(p, value);
+	if (strcmp(key, "allow_writable_plugins") == 0) {
+		if (!parse_bool(value, &config->allow_writable_plugins))
+			bad_bool(p, key, value);
+	} else if (strcmp(key, "strict") == 0) {
 		if (!parse_bool(value, &config->strict))
 			bad_bool(p, key, value);
 	} else if (strcmp(key, "strict_versions") == 0) {
@@ -188,7 +220,7 @@ static opver_status set_opver_key(parser *p, const char *key,
 			bad_line(p, "log_level = '%s' is not one of error, warning, info, debug",
 				 value);
 	} else {
-		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, strict_versions, log_level)",
+		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, strict_versions, log_level, fragment_dir, allow_writable_plugins)",
 			 key);
 	}
 	return OPVER_OK;
@@ -328,7 +360,9 @@ static void begin_section(parser *p, char *header)
 		return;
 	}
 	*end = '\0';
-	if (strcmp(name, "opver") == 0) {
+	if (strcmp(name, "opver") == 0 && p->fragment) {
+		bad_line(p, "[opver] is not allowed in a fragment: fragments hold [plugin.NAME] sections only (set [opver] keys in the main config file)");
+	} else if (strcmp(name, "opver") == 0) {
 		if (p->opver_line != 0) {
 			bad_line(p, "duplicate section [opver] (first on line %d)",
 				 p->opver_line);
@@ -341,15 +375,19 @@ static void begin_section(parser *p, char *header)
 		if (name[0] == '\0') {
 			bad_line(p, "section [plugin.] has no plugin name (as in [plugin.reference])");
 		} else if ((other = find_plugin(p->config, name)) != NULL) {
-			bad_line(p, "duplicate section [plugin.%s] (first on line %d)",
-				 name, other->line);
+			if (strcmp(other->file, p->path) == 0)
+				bad_line(p, "duplicate section [plugin.%s] (first on line %d)",
+					 name, other->line);
+			else
+				bad_line(p, "duplicate section [plugin.%s] (first at %s:%d; a plugin has one section in all config files)",
+					 name, other->file, other->line);
 		} else {
 			p->status = add_plugin(p, name);
 			p->section = SECTION_PLUGIN;
 		}
 	} else {
-		bad_line(p, "unknown section [%s] (expected [opver] or [plugin.NAME])",
-			 name);
+		bad_line(p, "unknown section [%s] (expected %s)", name,
+			 p->fragment ? "[plugin.NAME]" : "[opver] or [plugin.NAME]");
 	}
 }
 
@@ -369,8 +407,8 @@ static int handle_pair(void *user, const char *section, const char *key,
 		return 1;
 	}
 	if (p->section == SECTION_NONE) {
-		bad_line(p, "'%s' is outside any section (put it under [opver] or [plugin.NAME])",
-			 key);
+		bad_line(p, "'%s' is outside any section (put it under %s)", key,
+			 p->fragment ? "[plugin.NAME]" : "[opver] or [plugin.NAME]");
 		return 1;
 	}
 	if (!first_time(p, key))
@@ -431,44 +469,248 @@ static char *read_line(char *buffer, int size, void *stream)
 	return buffer;
 }
 
-opver_status opver__config_read(const char *path,
-				const opver__reporter *reporter,
-				opver__config *config)
+/* One reading of a config file and its fragments. */
+typedef struct reading {
+	const opver__reporter *reporter;
+	opver__config *config;
+	size_t errors;          /* bad lines, refused fragments */
+	bool io_failed;         /* a fragment could not be read */
+} reading;
+
+/* What a file is called in messages. */
+static const char *file_kind(bool fragment)
+{
+	return fragment ? "fragment" : "config file";
+}
+
+/*
+ * Parses the opened `file` into r->config and closes it.  Bad lines are
+ * reported and counted; returns OPVER_ERROR_NOMEM or _IO (after a message)
+ * when the parse had to stop.
+ */
+static opver_status parse_file(reading *r, const char *path, FILE *file,
+			       bool fragment)
 {
 	const char *slash = strrchr(path, '/');
 	parser p = {
 		.path = path,
+		.fragment = fragment,
 		.dir_length = slash ? (size_t)(slash - path) + 1 : 0,
-		.reporter = reporter,
-		.config = config,
+		.reporter = r->reporter,
+		.config = r->config,
+		.file = file,
 		.status = OPVER_OK,
 	};
 
-	config_init(config);
-	p.file = fopen(path, "r");
-	if (p.file == NULL) {
-		opver__error(reporter, "cannot open config file '%s': %s", path,
-			     strerror(errno));
-		return OPVER_ERROR_IO;
-	}
 	/* -2: inih could not allocate its line buffer. */
 	if (ini_parse_stream(read_line, &p, handle_pair, &p) == -2)
 		p.status = OPVER_ERROR_NOMEM;
 	if (p.status == OPVER_ERROR_NOMEM)
-		opver__error(reporter, "out of memory reading config file '%s'",
-			     path);
+		opver__error(r->reporter, "out of memory reading %s '%s'",
+			     file_kind(fragment), path);
 	else if (p.status == OPVER_ERROR_IO)
-		opver__error(reporter, "cannot read config file '%s': %s", path,
-			     strerror(p.read_errno));
-	else if (p.errors > 0)
-		p.status = OPVER_ERROR_CONFIG;
+		opver__error(r->reporter, "cannot read %s '%s': %s",
+			     file_kind(fragment), path, strerror(p.read_errno));
+	r->errors += p.errors;
 	forget_keys(&p);
 	free(p.seen);
 	free(p.line);
-	fclose(p.file);
-	if (p.status != OPVER_OK)
-		opver__config_free(config);
+	fclose(file);
 	return p.status;
+}
+
+/* Opens fragment `name` of the directory open as `dir_fd` and checks it
+ * on the descriptor that is then parsed. */
+static opver_status read_fragment(reading *r, int dir_fd, const char *path,
+				  const char *name)
+{
+	struct stat info;
+	opver_status status;
+	FILE *file;
+	int fd;
+
+	fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &info) != 0) {
+		opver__error(r->reporter, "cannot open fragment '%s': %s", path,
+			     strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		r->io_failed = true;
+		return OPVER_OK;
+	}
+	/* Replaced by something else since the directory was listed. */
+	if (!S_ISREG(info.st_mode)) {
+		opver__info(r->reporter, "fragment '%s' is not a regular file, skipped",
+			    path);
+		close(fd);
+		return OPVER_OK;
+	}
+	if (!opver__trusted("fragment", path, &info,
+			    r->config->allow_writable_plugins,
+			    "not reading it", r->reporter)) {
+		r->errors++;
+		close(fd);
+		return OPVER_OK;
+	}
+	file = fdopen(fd, "r");
+	if (file == NULL) {
+		opver__error(r->reporter, "out of memory reading fragment '%s'",
+			     path);
+		close(fd);
+		return OPVER_ERROR_NOMEM;
+	}
+	status = parse_file(r, path, file, true);
+	if (status == OPVER_ERROR_IO) {
+		r->io_failed = true;
+		status = OPVER_OK;
+	}
+	return status;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A fragment's name: NAME.ini, not a dotfile. */
+static bool is_fragment_name(const char *name)
+{
+	size_t length = strlen(name);
+
+	return name[0] != '.' && length > 4 &&
+	       strcmp(name + length - 4, ".ini") == 0;
+}
+
+/* Lists the fragments of `stream` (regular files; what a symlink points
+ * to counts) into *names, sorted.  Caller frees. */
+static opver_status list_fragments(reading *r, DIR *stream, const char *dir,
+				   char ***names, size_t *count)
+{
+	struct dirent *entry;
+	size_t capacity = 0;
+	struct stat info;
+
+	*names = NULL;
+	*count = 0;
+	while ((entry = readdir(stream)) != NULL) {
+		char **grown;
+
+		if (!is_fragment_name(entry->d_name))
+			continue;
+		if (fstatat(dirfd(stream), entry->d_name, &info, 0) != 0) {
+			opver__error(r->reporter, "cannot open fragment '%s/%s': %s",
+				     dir, entry->d_name, strerror(errno));
+			r->io_failed = true;
+			continue;
+		}
+		if (!S_ISREG(info.st_mode)) {
+			opver__info(r->reporter, "fragment_dir: '%s/%s' is not a regular file, skipped",
+				    dir, entry->d_name);
+			continue;
+		}
+		if (*count == capacity) {
+			capacity = capacity ? capacity * 2 : 8;
+			grown = realloc(*names, capacity * sizeof(*grown));
+			if (grown == NULL)
+				return OPVER_ERROR_NOMEM;
+			*names = grown;
+		}
+		(*names)[*count] = strdup(entry->d_name);
+		if ((*names)[*count] == NULL)
+			return OPVER_ERROR_NOMEM;
+		(*count)++;
+	}
+	/* *names is NULL for a directory without fragments. */
+	if (*count > 1)
+		qsort(*names, *count, sizeof(**names), compare_names);
+	return OPVER_OK;
+}
+
+/* Reads every fragment of r->config->fragment_dir, in sorted order. */
+static opver_status read_fragments(reading *r)
+{
+	const char *dir = r->config->fragment_dir;
+	opver_status status;
+	struct stat info;
+	char **names;
+	size_t count;
+	DIR *stream;
+
+	stream = opendir(dir);
+	if (stream == NULL && errno == ENOENT) {
+		opver__info(r->reporter, "fragment_dir '%s' does not exist, no fragments read",
+			    dir);
+		return OPVER_OK;
+	}
+	if (stream == NULL || fstat(dirfd(stream), &info) != 0) {
+		opver__error(r->reporter, "cannot read fragment_dir '%s': %s",
+			     dir, strerror(errno));
+		if (stream != NULL)
+			closedir(stream);
+		r->io_failed = true;
+		return OPVER_OK;
+	}
+	if (!opver__trusted("fragment directory", dir, &info,
+			    r->config->allow_writable_plugins,
+			    "not reading fragments from it", r->reporter)) {
+		r->errors++;
+		closedir(stream);
+		return OPVER_OK;
+	}
+	status = list_fragments(r, stream, dir, &names, &count);
+	if (status == OPVER_ERROR_NOMEM)
+		opver__error(r->reporter, "out of memory listing fragment_dir '%s'",
+			     dir);
+	for (size_t i = 0; i < count && status == OPVER_OK; i++) {
+		char *path;
+
+		if (asprintf(&path, "%s/%s", dir, names[i]) < 0) {
+			opver__error(r->reporter, "out of memory reading fragment_dir '%s'",
+				     dir);
+			status = OPVER_ERROR_NOMEM;
+			break;
+		}
+		/* Reports its own running out of memory. */
+		status = read_fragment(r, dirfd(stream), path, names[i]);
+		free(path);
+	}
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+	closedir(stream);
+	return status;
+}
+
+/* Reads the fragments, when there is a fragment_dir, then settles the
+ * status: every problem has been reported by now. */
+static opver_status finish_reading(reading *r, opver_status status)
+{
+	if (status == OPVER_OK && r->config->fragment_dir != NULL)
+		status = read_fragments(r);
+	if (status == OPVER_OK && r->io_failed)
+		status = OPVER_ERROR_IO;
+	else if (status == OPVER_OK && r->errors > 0)
+		status = OPVER_ERROR_CONFIG;
+	if (status != OPVER_OK)
+		opver__config_free(r->config);
+	return status;
+}
+
+opver_status opver__config_read(const char *path,
+				const opver__reporter *reporter,
+				opver__config *config)
+{
+	reading r = { .reporter = reporter, .config = config };
+	FILE *file;
+
+	config_init(config);
+	file = fopen(path, "r");
+	if (file == NULL) {
+		opver__error(reporter, "cannot open config file '%s': %s", path,
+			     strerror(errno));
+		return OPVER_ERROR_IO;
+	}
+	return finish_reading(&r, parse_file(&r, path, file, false));
 }
 
 /* OPVER_PLUGIN_PATH, unless the program runs with privileges it was given
@@ -484,18 +726,48 @@ static const char *plugin_path_variable(void)
 #endif
 }
 
-opver_status opver__config_default(const char *installed_dir,
-				   opver__config *config)
+/* The built-in default, for when `file` does not exist. */
+static opver_status read_builtin(const char *plugin_dir,
+				 const char *fragment_dir,
+				 const opver__reporter *reporter,
+				 opver__config *config)
 {
-	const char *extra = plugin_path_variable();
+	reading r = { .reporter = reporter, .config = config };
 	opver_status status;
 
 	config_init(config);
-	status = add_directory(config, "", 0, installed_dir,
-			       strlen(installed_dir));
+	status = add_directory(config, "", 0, plugin_dir, strlen(plugin_dir));
+	if (status == OPVER_OK) {
+		config->fragment_dir = strdup(fragment_dir);
+		if (config->fragment_dir == NULL)
+			status = OPVER_ERROR_NOMEM;
+	}
+	if (status == OPVER_ERROR_NOMEM)
+		opver__error(reporter, "out of memory setting up the default config");
+	return finish_reading(&r, status);
+}
+
+opver_status opver__config_default(const char *file, const char *plugin_dir,
+				   const char *fragment_dir,
+				   const opver__reporter *reporter,
+				   opver__config *config)
+{
+	const char *extra = plugin_path_variable();
+	struct stat info;
+	opver_status status;
+
+	/* Anything but "there is no such file" is the file's to report. */
+	if (stat(file, &info) == 0 || errno != ENOENT) {
+		status = opver__config_read(file, reporter, config);
+	} else {
+		opver__debug(reporter, "no config file '%s', using the built-in default",
+			     file);
+		status = read_builtin(plugin_dir, fragment_dir, reporter,
+				      config);
+	}
 	if (status == OPVER_OK && extra != NULL)
 		status = add_directories(config, "", 0, extra);
-	if (status != OPVER_OK)
+	if (status == OPVER_ERROR_NOMEM)
 		opver__config_free(config);
 	return status;
 }
@@ -518,5 +790,6 @@ void opver__config_free(opver__config *config)
 		free(plugin->file);
 	}
 	free(config->plugins);
+	free(config->fragment_dir);
 	memset(config, 0, sizeof(*config));
 }

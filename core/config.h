@@ -7,19 +7,39 @@
  *                                                larger of its stored and
  *                                                required version
  *                   log_level = error|warning|info|debug
+ *                   fragment_dir = DIR           then read each *.ini
+ *                                                file in DIR
+ *                   allow_writable_plugins = true|false
+ *                                                accept plugins and
+ *                                                fragments that others
+ *                                                can change (trust.h)
  *   [plugin.NAME]   library = /abs/path.so | file name in plugin_path
  *                   priority = INTEGER           overrides kernel defaults
  *                   enabled = true|false
  *                   any other key: an option passed to the plugin's init
  *
  * Booleans are true/false, yes/no, on/off or 1/0 (any case).  A relative
- * plugin_path directory is taken relative to the directory of the config
- * file; library is kept as written (discovery.h resolves it).  A file's
- * plugin_path is only what it lists: the installed directory is added by
- * opver__config_default(), not here.  Lines may be indented (there are no
- * multi-line values) and are at most 198 characters, inih's limit.
+ * plugin_path or fragment_dir directory is taken relative to the directory
+ * of the config file; library is kept as written (discovery.h resolves it,
+ * relative to the file that names it).  A file's plugin_path is only what
+ * it lists: the installed directory is added by opver__config_default(),
+ * not here.  Lines may be indented (there are no multi-line values) and are
+ * at most 198 characters, inih's limit.
  *
- * Every error names the file and line.
+ * Fragments (drop-ins): after the main file, every regular *.ini file of
+ * fragment_dir is read in strcmp order of its name; dotfiles, other names
+ * and other kinds of file are skipped.  A fragment holds [plugin.NAME]
+ * sections only, and a plugin has one section in all the files together,
+ * so a fragment adds plugins but never changes another file's.  Sections
+ * keep the order they are read in, which is the load order.  A missing
+ * fragment_dir is no error (an info message); an unreadable one or
+ * fragment is, and so is one that others can change (trust.h) unless the
+ * main file says allow_writable_plugins = true.
+ *
+ * Every bad line is reported with its file and line, a fragment that
+ * cannot be used with its path.  Messages while reading are
+ * filtered at the caller's reporter level: the file's log_level applies
+ * only once it has been read.
  */
 #ifndef OPVER_CORE_CONFIG_H
 #define OPVER_CORE_CONFIG_H
@@ -53,27 +73,36 @@ typedef struct opver__config {
 	bool strict;
 	bool strict_versions;
 	opver_log_level log_level;    /* default OPVER_LOG_WARNING */
+	char *fragment_dir;           /* owned; NULL when not given */
+	bool allow_writable_plugins;
 	opver__plugin_config *plugins; /* owned; in file order */
 	size_t num_plugins;
 } opver__config;
 
 /*
- * Reads `path` into *config.  Reports every bad line as "FILE:LINE: what is
- * wrong" and then fails with OPVER_ERROR_CONFIG; OPVER_ERROR_IO when the
- * file cannot be opened.  On success the caller owns *config's contents;
- * release with opver__config_free().
+ * Reads `path` and then its fragments into *config.  Reports every bad line
+ * as "FILE:LINE: what is wrong", and every refused fragment, and then fails
+ * with OPVER_ERROR_CONFIG; OPVER_ERROR_IO when the file or a fragment
+ * cannot be opened or read.  On success the caller owns *config's
+ * contents; release with opver__config_free().
  */
 opver_status opver__config_read(const char *path,
 				const opver__reporter *reporter,
 				opver__config *config);
 
 /*
- * The built-in default: the installed plugin directory, then each
- * directory of OPVER_PLUGIN_PATH (ignored in setuid and setgid programs;
- * empty entries are skipped).  `installed_dir` is borrowed.  Caller owns
- * *config's contents; fails only with OPVER_ERROR_NOMEM.
+ * The config used when the application names none: `file` read as by
+ * opver__config_read() when it exists, else the built-in default,
+ * `plugin_dir` as plugin_path and `fragment_dir` read as its fragment_dir.
+ * Then each directory of OPVER_PLUGIN_PATH (ignored in setuid and setgid
+ * programs; empty entries are skipped) is added to plugin_path.  The
+ * runtime passes the installed paths (OPVER_CONFIG_FILE, OPVER_PLUGIN_DIR,
+ * OPVER_FRAGMENT_DIR); tests pass their own.  All paths borrowed.  Caller
+ * owns *config's contents; fails as opver__config_read() does.
  */
-opver_status opver__config_default(const char *installed_dir,
+opver_status opver__config_default(const char *file, const char *plugin_dir,
+				   const char *fragment_dir,
+				   const opver__reporter *reporter,
 				   opver__config *config);
 
 /* Frees what *config owns and zeroes it.  Safe on a zeroed config. */

@@ -1,5 +1,16 @@
-/* discovery.c - from config sections and plugin directories to the list of
- * plugin files to load. */
+/*
+ * discovery.c - from config sections and plugin directories to the list of
+ * plugin files to load, leaving out those that users other than root and
+ * the effective user can change (trust.h).
+ *
+ * A plugin directory is judged on the descriptor its listing is read from.
+ * A plugin file can only be judged by path: dlopen takes a path, not a
+ * descriptor, so what is checked here is what the loader opens unless it
+ * is replaced in between, and only someone who could change it anyway can
+ * do that.  Besides the file (what a symlink points to), the directory
+ * that lists it and the one that really holds it are judged: whoever can
+ * write a directory can replace the files in it.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -9,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "discovery.h"
+#include "trust.h"
 
 /* A set of strings, owned. */
 typedef struct string_set {
@@ -17,13 +29,15 @@ typedef struct string_set {
 } string_set;
 
 /* The sources found so far, the real paths already taken (a file is never
- * loaded twice) and the plugin names already used (a file in a later
- * directory does not shadow an earlier plugin or a section). */
+ * loaded twice), the plugin names already used (a file in a later
+ * directory does not shadow an earlier plugin or a section), and the paths
+ * judged trustworthy or accepted (each is judged, and reported, once). */
 typedef struct source_list {
 	opver__plugin_source *items;
 	size_t count, capacity;
 	string_set files;
 	string_set names;
+	string_set trusted;
 } source_list;
 
 static bool grow(void **items, size_t *capacity, size_t count, size_t size)
@@ -96,6 +110,80 @@ static opver_status add_source(source_list *list, const char *path,
 	}
 	list->count++;
 	return OPVER_OK;
+}
+
+/* opver__trusted() for `path`, whose stat is `info`, unless it was judged
+ * trustworthy before. */
+static opver_status judge(source_list *list, const opver__config *config,
+			  const opver__reporter *reporter, const char *what,
+			  const char *path, const struct stat *info,
+			  const char *refusal, bool *trusted)
+{
+	*trusted = set_contains(&list->trusted, path) ||
+		   opver__trusted(what, path, info,
+				  config->allow_writable_plugins, refusal,
+				  reporter);
+	if (*trusted && !set_contains(&list->trusted, path))
+		return set_add_copy(&list->trusted, path);
+	return OPVER_OK;
+}
+
+/* judge() on what `path` leads to.  A path that cannot be reached is not
+ * judged: loading it fails, and the loader reports why. */
+static opver_status judge_path(source_list *list, const opver__config *config,
+			       const opver__reporter *reporter,
+			       const char *what, const char *path,
+			       const char *refusal, bool *trusted)
+{
+	struct stat info;
+
+	*trusted = true;
+	if (set_contains(&list->trusted, path) || stat(path, &info) != 0)
+		return OPVER_OK;
+	return judge(list, config, reporter, what, path, &info, refusal,
+		     trusted);
+}
+
+/* The directory part of `path` ("." when it has none), malloc'd. */
+static char *directory_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return strdup(".");
+	/* "/x.so" is in "/". */
+	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+/* Judges the plugin file at `path` (`real`: its real path, or NULL), the
+ * directory that lists it and the one that holds its real file. */
+static opver_status judge_plugin(source_list *list,
+				 const opver__config *config,
+				 const opver__reporter *reporter,
+				 const char *path, const char *real,
+				 bool *trusted)
+{
+	char *listing = directory_of(path);
+	char *holding = real ? directory_of(real) : NULL;
+	char refusal[PATH_MAX + 32];
+	opver_status status = OPVER_ERROR_NOMEM;
+
+	*trusted = false;
+	if (listing == NULL || (real != NULL && holding == NULL))
+		goto out;
+	snprintf(refusal, sizeof(refusal), "not loading %s from it", path);
+	status = judge_path(list, config, reporter, "plugin directory",
+			    listing, refusal, trusted);
+	if (status == OPVER_OK && *trusted)
+		status = judge_path(list, config, reporter, "plugin file",
+				    path, "not loading it", trusted);
+	if (status == OPVER_OK && *trusted && holding != NULL)
+		status = judge_path(list, config, reporter, "plugin directory",
+				    holding, refusal, trusted);
+out:
+	free(listing);
+	free(holding);
+	return status;
 }
 
 static bool file_exists(const char *path)
@@ -194,8 +282,17 @@ static opver_status add_sections(const opver__config *config,
 				    path);
 			status = real ? set_add(&list->files, real) : OPVER_OK;
 		} else {
-			status = real ? set_add(&list->files, real) : OPVER_OK;
-			if (status == OPVER_OK)
+			bool trusted;
+
+			status = judge_plugin(list, config, reporter, path,
+					      real, &trusted);
+			/* Taken even when refused: the directory scan does
+			 * not report it again. */
+			if (status == OPVER_OK && real != NULL)
+				status = set_add(&list->files, real);
+			else
+				free(real);
+			if (status == OPVER_OK && trusted)
 				status = add_source(list, path, section->name,
 						    section);
 		}
@@ -219,7 +316,8 @@ static bool has_plugin_suffix(const char *name)
 }
 
 /* Adds every *.so of `dir` not already taken, in sorted order. */
-static opver_status add_directory(const char *dir,
+static opver_status add_directory(const opver__config *config,
+				  const char *dir,
 				  const opver__reporter *reporter,
 				  source_list *list)
 {
@@ -227,15 +325,23 @@ static opver_status add_directory(const char *dir,
 	size_t count = 0, capacity = 0;
 	opver_status status = OPVER_OK;
 	struct dirent *entry;
+	struct stat info;
+	bool trusted;
 	DIR *stream;
 
 	stream = opendir(dir);
-	if (stream == NULL) {
+	if (stream == NULL || fstat(dirfd(stream), &info) != 0) {
 		opver__warning(reporter,
 			       "plugin_path directory '%s' cannot be read: %s; no plugins from it",
 			       dir, strerror(errno));
+		if (stream != NULL)
+			closedir(stream);
 		return OPVER_OK;
 	}
+	status = judge(list, config, reporter, "plugin directory", dir, &info,
+		       "not loading plugins from it", &trusted);
+	if (status != OPVER_OK || !trusted)
+		goto out;
 	while ((entry = readdir(stream)) != NULL) {
 		if (!has_plugin_suffix(entry->d_name))
 			continue;
@@ -270,11 +376,16 @@ static opver_status add_directory(const char *dir,
 			opver__info(reporter, "plugin_path: %s is not loaded: a plugin named '%s' is already configured or loaded",
 				    path, names[i]);
 		} else {
-			status = set_add(&list->files, real);
+			status = judge_plugin(list, config, reporter, path,
+					      real, &trusted);
+			if (status == OPVER_OK)
+				status = set_add(&list->files, real);
+			else
+				free(real);
 			real = NULL;
-			if (status == OPVER_OK)
+			if (status == OPVER_OK && trusted)
 				status = set_add_copy(&list->names, names[i]);
-			if (status == OPVER_OK)
+			if (status == OPVER_OK && trusted)
 				status = add_source(list, path, names[i], NULL);
 		}
 		free(real);
@@ -298,9 +409,11 @@ opver_status opver__discover_plugins(const opver__config *config,
 
 	status = add_sections(config, reporter, &list);
 	for (size_t d = 0; d < config->num_plugin_path && status == OPVER_OK; d++)
-		status = add_directory(config->plugin_path[d], reporter, &list);
+		status = add_directory(config, config->plugin_path[d],
+				       reporter, &list);
 	set_free(&list.files);
 	set_free(&list.names);
+	set_free(&list.trusted);
 	if (status != OPVER_OK) {
 		opver__plugin_sources_free(list.items, list.count);
 		*sources = NULL;

@@ -1,5 +1,5 @@
 /*
- * model.c - opver_model: a mapped, verified model file, with the version
+ * model.c - opver_model: a mapped or copied, verified model, with the version
  * TFLite's rules require of each node and the runtime release they add up
  * to.
  */
@@ -65,17 +65,11 @@ nomem:
 	return OPVER_ERROR_NOMEM;
 }
 
-OPVER_API opver_status opver_model_open(opver_runtime *runtime,
-					const char *path, opver_model **out)
+/* Finishes opening: `status` is how reading `file` went; on success the
+ * graph gets its versions and *out the model, which takes the file. */
+static opver_status finish_open(opver_runtime *runtime, opver_model *model,
+				opver_status status, opver_model **out)
 {
-	opver_model *model;
-	opver_status status;
-
-	*out = NULL;
-	model = calloc(1, sizeof(*model));
-	if (model == NULL)
-		return OPVER_ERROR_NOMEM;
-	status = opver__model_file_open(path, &runtime->reporter, &model->file);
 	if (status != OPVER_OK) {
 		free(model);
 		return status;
@@ -87,6 +81,38 @@ OPVER_API opver_status opver_model_open(opver_runtime *runtime,
 	}
 	*out = model;
 	return OPVER_OK;
+}
+
+OPVER_API opver_status opver_model_open(opver_runtime *runtime,
+					const char *path, opver_model **out)
+{
+	opver_model *model;
+
+	*out = NULL;
+	model = calloc(1, sizeof(*model));
+	if (model == NULL)
+		return OPVER_ERROR_NOMEM;
+	return finish_open(runtime, model,
+			   opver__model_file_open(path, &runtime->reporter,
+						  &model->file),
+			   out);
+}
+
+OPVER_API opver_status opver_model_open_memory(opver_runtime *runtime,
+					       const void *data, size_t size,
+					       opver_model **out)
+{
+	opver_model *model;
+
+	*out = NULL;
+	model = calloc(1, sizeof(*model));
+	if (model == NULL)
+		return OPVER_ERROR_NOMEM;
+	return finish_open(runtime, model,
+			   opver__model_file_copy(data, size, "<memory>",
+						  &runtime->reporter,
+						  &model->file),
+			   out);
 }
 
 OPVER_API void opver_model_close(opver_model *model)

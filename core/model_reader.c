@@ -904,6 +904,19 @@ opver_status opver__model_decode(const uint8_t *bytes, size_t size,
 	return status;
 }
 
+/* Decodes the bytes *file holds; on failure releases them. */
+static opver_status decode_file(opver__model_file *file, const char *name,
+				const opver__reporter *reporter)
+{
+	opver_status status;
+
+	status = opver__model_decode(file->bytes, file->size, name, reporter,
+				     &file->graph);
+	if (status != OPVER_OK)
+		opver__model_file_close(file);
+	return status;
+}
+
 opver_status opver__model_file_open(const char *path,
 				    const opver__reporter *reporter,
 				    opver__model_file *file)
@@ -952,13 +965,45 @@ opver_status opver__model_file_open(const char *path,
 	}
 	file->bytes = mapping;
 	file->size = (size_t)st.st_size;
-	status = opver__model_decode(file->bytes, file->size, path, reporter,
-				     &file->graph);
-	if (status != OPVER_OK)
-		opver__model_file_close(file);
+	status = decode_file(file, path, reporter);
 out:
 	close(fd);
 	return status;
+}
+
+opver_status opver__model_file_copy(const void *data, size_t size,
+				    const char *name,
+				    const opver__reporter *reporter,
+				    opver__model_file *file)
+{
+	size_t rounded;
+	void *copy;
+
+	memset(file, 0, sizeof(*file));
+	if (size == 0 || data == NULL) {
+		opver__error(reporter, "%s: %s, not a .tflite model", name,
+			     data == NULL ? "no data" : "the buffer is empty");
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	/* aligned_alloc wants a multiple of the alignment. */
+	if (size > SIZE_MAX - OPVER__MODEL_ALIGNMENT) {
+		opver__error(reporter, "%s: too large to copy (%zu bytes)",
+			     name, size);
+		return OPVER_ERROR_NOMEM;
+	}
+	rounded = (size + OPVER__MODEL_ALIGNMENT - 1) &
+		  ~(size_t)(OPVER__MODEL_ALIGNMENT - 1);
+	copy = aligned_alloc(OPVER__MODEL_ALIGNMENT, rounded);
+	if (copy == NULL) {
+		opver__error(reporter, "%s: out of memory copying %zu bytes",
+			     name, size);
+		return OPVER_ERROR_NOMEM;
+	}
+	memcpy(copy, data, size);
+	file->bytes = copy;
+	file->size = size;
+	file->copied = true;
+	return decode_file(file, name, reporter);
 }
 
 void opver__graph_free(opver__graph *graph)
@@ -988,7 +1033,9 @@ void opver__graph_free(opver__graph *graph)
 void opver__model_file_close(opver__model_file *file)
 {
 	opver__graph_free(&file->graph);
-	if (file->bytes != NULL)
+	if (file->copied)
+		free((void *)file->bytes);
+	else if (file->bytes != NULL)
 		munmap((void *)file->bytes, file->size);
 	memset(file, 0, sizeof(*file));
 }

@@ -9,10 +9,11 @@
 #include "graph.h"
 #include "report.h"
 
-/* A mapped model and its decoded graph. */
+/* A mapped (or copied) model and its decoded graph. */
 typedef struct opver__model_file {
-	const uint8_t *bytes;   /* the read-only mapping */
+	const uint8_t *bytes;   /* the read-only mapping, or the copy */
 	size_t size;
+	bool copied;            /* bytes is an aligned heap copy, not a mapping */
 	opver__graph graph;
 } opver__model_file;
 
@@ -25,6 +26,21 @@ typedef struct opver__model_file {
 opver_status opver__model_file_open(const char *path,
 				    const opver__reporter *reporter,
 				    opver__model_file *file);
+
+/*
+ * The same for `size` bytes at `data` (borrowed for the call), copied into
+ * memory the file owns, aligned to OPVER__MODEL_ALIGNMENT so constant data
+ * is as aligned as in a mapping.  `name` is used in messages.  Fails as
+ * opver__model_file_open() does, with OPVER_ERROR_NOMEM when the copy
+ * cannot be made.
+ */
+opver_status opver__model_file_copy(const void *data, size_t size,
+				    const char *name,
+				    const opver__reporter *reporter,
+				    opver__model_file *file);
+
+/* Alignment of a copied model's bytes: a cache line, like the arena's. */
+#define OPVER__MODEL_ALIGNMENT 64
 
 /*
  * The same for a buffer already in memory (tests, fuzzing).  `bytes` is

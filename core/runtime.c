@@ -75,7 +75,10 @@ OPVER_API opver_status opver_runtime_create(const opver_runtime_options *options
 					    &runtime->reporter,
 					    &runtime->config);
 	else
-		status = opver__config_default(OPVER_PLUGIN_DIR,
+		status = opver__config_default(OPVER_CONFIG_FILE,
+					       OPVER_PLUGIN_DIR,
+					       OPVER_FRAGMENT_DIR,
+					       &runtime->reporter,
 					       &runtime->config);
 	if (status != OPVER_OK)
 		goto fail;

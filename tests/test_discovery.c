@@ -1,6 +1,7 @@
 /* test_discovery.c - which plugin files a config leads to, in what order:
  * sections first, then sorted directory scans; disabled sections, files
- * named twice, shadowed names, relative and missing libraries. */
+ * named twice, shadowed names, relative and missing libraries; plugin
+ * directories and files that others can change are left out. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ static messages captured;
 static opver__reporter reporter;
 static opver__plugin_source *sources;
 static size_t count;
+static bool allow_writable;
 
 static void setup(void)
 {
@@ -25,6 +27,7 @@ static void setup(void)
 	reporter = messages_reporter(&captured);
 	sources = NULL;
 	count = 0;
+	allow_writable = false;
 }
 
 static void teardown(void)
@@ -39,7 +42,8 @@ static void teardown(void)
 TestSuite(discovery, .init = setup, .fini = teardown);
 
 /* Creates ROOT/RELATIVE (an empty file, or a directory when it ends in
- * '/'); discovery only looks at files, it never loads them. */
+ * '/'); discovery only looks at files, it never loads them.  The mode is
+ * set whatever the umask: others must not be able to write them. */
 static void make(const char *relative)
 {
 	char path[256];
@@ -50,11 +54,13 @@ static void make(const char *relative)
 	length = strlen(path);
 	if (path[length - 1] == '/') {
 		cr_assert_eq(mkdir(path, 0755), 0, "mkdir %s", path);
+		cr_assert_eq(chmod(path, 0755), 0);
 		return;
 	}
 	file = fopen(path, "w");
 	cr_assert_not_null(file, "create %s", path);
 	fclose(file);
+	cr_assert_eq(chmod(path, 0644), 0);
 }
 
 /* ROOT/RELATIVE in a static buffer, one of 32 in rotation: enough for
@@ -91,6 +97,7 @@ static void discover(char **dirs, size_t num_dirs,
 		.num_plugin_path = num_dirs,
 		.plugins = sections,
 		.num_plugins = num_sections,
+		.allow_writable_plugins = allow_writable,
 	};
 
 	cr_assert_eq(opver__discover_plugins(&config, &reporter, &sources, &count),
@@ -232,5 +239,170 @@ Test(discovery, unreadable_directories_and_dangling_links_are_reported)
 	cr_assert(messages_line_has(&captured, "warning:", "absent", "cannot be read", NULL),
 		  "%s", captured.text);
 	cr_assert(messages_line_has(&captured, "warning:", "dangling.so cannot be used", NULL),
+		  "%s", captured.text);
+}
+
+/* ------------------------------------------------ who can change a plugin */
+
+/* Refused with an error naming the path, the mode, who can write it and
+ * the key that accepts it. */
+static void assert_refused(const char *what, const char *path,
+			   const char *mode, const char *who,
+			   const char *refusal)
+{
+	char named[300];
+
+	snprintf(named, sizeof(named), "%s '%s' %s", what, path, mode);
+	cr_assert(messages_line_has(&captured, "error:", named, who, refusal,
+				    "set allow_writable_plugins = true in [opver] to accept it",
+				    NULL),
+		  "no error for %s:\n%s", named, captured.text);
+}
+
+Test(discovery, group_writable_plugin_directory_is_not_scanned)
+{
+	char *dirs[] = { at("bad"), at("good") };
+
+	make("bad/");
+	make("bad/alpha.so");
+	make("good/");
+	make("good/beta.so");
+	cr_assert_eq(chmod(at("bad"), 0775), 0);
+	discover(dirs, 2, NULL, 0);
+	cr_assert_eq(count, 1, "the rest still loads");
+	assert_source(0, at("good/beta.so"), "beta", false);
+	assert_refused("plugin directory", at("bad"), "(mode 0775)",
+		       "(group-writable)",
+		       ", not loading plugins from it;");
+}
+
+Test(discovery, world_writable_plugin_directory_is_not_scanned)
+{
+	char *dirs[] = { at("bad") };
+
+	make("bad/");
+	make("bad/alpha.so");
+	cr_assert_eq(chmod(at("bad"), 01777), 0);
+	discover(dirs, 1, NULL, 0);
+	cr_assert_eq(count, 0);
+	assert_refused("plugin directory", at("bad"), "(mode 1777)",
+		       "(group-writable) and every user (world-writable)",
+		       "not loading plugins from it");
+}
+
+Test(discovery, writable_plugin_files_are_refused)
+{
+	char *dirs[] = { at("d") };
+
+	make("d/");
+	make("d/alpha.so");
+	make("d/beta.so");
+	make("d/gamma.so");
+	cr_assert_eq(chmod(at("d/alpha.so"), 0664), 0);
+	cr_assert_eq(chmod(at("d/gamma.so"), 0646), 0);
+	discover(dirs, 1, NULL, 0);
+	cr_assert_eq(count, 1);
+	assert_source(0, at("d/beta.so"), "beta", false);
+	assert_refused("plugin file", at("d/alpha.so"), "(mode 0664)",
+		       "group-writable", "not loading it");
+	assert_refused("plugin file", at("d/gamma.so"), "(mode 0646)",
+		       "every user (world-writable)", "not loading it");
+}
+
+Test(discovery, writable_library_of_a_section_is_refused_once)
+{
+	char *dirs[] = { at("d") };
+	opver__plugin_config sections[] = {
+		section("vendor", "alpha.so", true),
+		section("other", "sub/other.so", true),
+	};
+
+	make("d/");
+	make("d/alpha.so");
+	make("sub/");
+	make("sub/other.so");
+	cr_assert_eq(chmod(at("d/alpha.so"), 0666), 0);
+	cr_assert_eq(chmod(at("sub"), 0770), 0);
+	discover(dirs, 1, sections, 2);
+	cr_assert_eq(count, 0, "refused, and not found again by the scan");
+	assert_refused("plugin file", at("d/alpha.so"), "(mode 0666)",
+		       "world-writable", "not loading it");
+	/* The directory of a library named by path: it can replace it. */
+	assert_refused("plugin directory", at("sub"), "(mode 0770)",
+		       "group-writable", "not loading");
+	cr_assert_eq(captured.count[OPVER_LOG_ERROR], 2, "%s", captured.text);
+}
+
+Test(discovery, a_symlink_is_judged_by_its_target_and_its_directory)
+{
+	char *dirs[] = { at("d") };
+
+	make("d/");
+	make("elsewhere/");
+	make("writable/");
+	make("elsewhere/alpha.so");
+	make("elsewhere/beta.so");
+	make("writable/gamma.so");
+	cr_assert_eq(chmod(at("elsewhere/alpha.so"), 0666), 0);
+	cr_assert_eq(chmod(at("writable"), 0777), 0);
+	cr_assert_eq(symlink(at("elsewhere/alpha.so"), at("d/alpha.so")), 0);
+	cr_assert_eq(symlink(at("elsewhere/beta.so"), at("d/beta.so")), 0);
+	cr_assert_eq(symlink(at("writable/gamma.so"), at("d/gamma.so")), 0);
+	discover(dirs, 1, NULL, 0);
+	cr_assert_eq(count, 1, "%s", captured.text);
+	assert_source(0, at("d/beta.so"), "beta", false);
+	assert_refused("plugin file", at("d/alpha.so"), "(mode 0666)",
+		       "world-writable", "not loading it");
+	assert_refused("plugin directory", at("writable"), "(mode 0777)",
+		       "world-writable", "not loading");
+}
+
+Test(discovery, plugin_owned_by_another_user_is_refused)
+{
+	char *dirs[] = { at("d"), at("theirs") };
+
+	if (geteuid() != 0)
+		cr_skip_test("chown to uid 65534 needs root");
+	make("d/");
+	make("d/alpha.so");
+	make("d/beta.so");
+	make("theirs/");
+	make("theirs/gamma.so");
+	cr_assert_eq(chown(at("d/alpha.so"), 65534, 65534), 0);
+	cr_assert_eq(chown(at("theirs"), 65534, 65534), 0);
+	discover(dirs, 2, NULL, 0);
+	cr_assert_eq(count, 1);
+	assert_source(0, at("d/beta.so"), "beta", false);
+	assert_refused("plugin file", at("d/alpha.so"), "(mode 0644)",
+		       "its owner uid 65534 (neither root nor the effective uid 0)",
+		       "not loading it");
+	assert_refused("plugin directory", at("theirs"), "(mode 0755)",
+		       "its owner uid 65534", "not loading plugins from it");
+}
+
+Test(discovery, allow_writable_plugins_accepts_them_with_one_note_per_path)
+{
+	char *dirs[] = { at("d") };
+	opver__plugin_config sections[] = { section("vendor", "alpha.so", true) };
+
+	make("d/");
+	make("d/alpha.so");
+	make("d/beta.so");
+	cr_assert_eq(chmod(at("d"), 0777), 0);
+	cr_assert_eq(chmod(at("d/alpha.so"), 0666), 0);
+	allow_writable = true;
+	discover(dirs, 1, sections, 1);
+	cr_assert_eq(count, 2);
+	assert_source(0, at("d/alpha.so"), "vendor", true);
+	assert_source(1, at("d/beta.so"), "beta", false);
+	cr_assert_eq(captured.count[OPVER_LOG_ERROR], 0, "%s", captured.text);
+	/* The directory is reached three times: by the section's library,
+	 * by the scan and as the directory of beta.so. */
+	cr_assert_eq(captured.count[OPVER_LOG_INFO], 2, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "info:", "plugin directory '", at("d"),
+				    "(mode 0777)", "accepted as allow_writable_plugins = true", NULL),
+		  "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "info:", "plugin file '", at("d/alpha.so"),
+				    "(mode 0666)", "accepted", NULL),
 		  "%s", captured.text);
 }

@@ -1,10 +1,14 @@
 /* test_interpreter.c - a model through init, prepare and invoke on real
  * plugin kernels: results, stateless versus per-node kernel objects, the
- * planned arena, node info, and every unresolved node reported. */
+ * planned arena, node info, every unresolved node reported, and models
+ * opened from memory. */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "runtime.h"
 #include "runtime_fixture.h"
 
 #define ADD_ONE_CONFIG "[plugin.add_one]\nlibrary = " TEST_PLUGIN_DIR "/add_one.so\n"
@@ -236,5 +240,112 @@ Test(interpreter, a_failing_kernel_cannot_disguise_its_status)
 		  "%s", captured.text);
 	opver_interpreter_destroy(it);
 	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+/* Reads TEST_MODEL_DIR/NAME.tflite into `slack` + size bytes of a new
+ * buffer, at offset `slack` (free() the buffer, not the returned bytes). */
+static uint8_t *read_model(const char *name, size_t slack, uint8_t **buffer,
+			   size_t *size)
+{
+	char path[512];
+	FILE *file;
+	long length;
+
+	snprintf(path, sizeof(path), "%s/%s.tflite", TEST_MODEL_DIR, name);
+	file = fopen(path, "rb");
+	cr_assert_not_null(file, "cannot open %s", path);
+	cr_assert_eq(fseek(file, 0, SEEK_END), 0);
+	length = ftell(file);
+	cr_assert_gt(length, 0);
+	rewind(file);
+	*buffer = malloc(slack + (size_t)length);
+	cr_assert_not_null(*buffer);
+	cr_assert_eq(fread(*buffer + slack, 1, (size_t)length, file),
+		     (size_t)length);
+	fclose(file);
+	*size = (size_t)length;
+	return *buffer + slack;
+}
+
+/* The model keeps its own copy: the caller's bytes may go right away. */
+Test(interpreter, model_opened_from_memory_runs_without_the_callers_bytes)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	const float x[4] = { 1.0f, -2.5f, 0.0f, 100.0f };
+	opver_interpreter *it;
+	opver_model *model;
+	uint8_t *buffer, *bytes;
+	const float *y;
+	size_t size;
+
+	bytes = read_model("add_one_chain", 0, &buffer, &size);
+	cr_assert_eq(opver_model_open_memory(runtime, bytes, size, &model),
+		     OPVER_OK, "%s", captured.text);
+	memset(buffer, 0xa5, size);
+	free(buffer);
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	set_input(it, x, 4);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	y = opver_interpreter_output(it, 0)->data;
+	for (int i = 0; i < 4; i++)
+		cr_assert_float_eq(y[i], x[i] + 4.0f, 0, "element %d", i);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+/* Weights keep the 16-byte alignment the file gives them, wherever the
+ * caller's bytes were. */
+Test(interpreter, model_opened_from_memory_keeps_weights_aligned)
+{
+	opver_runtime *runtime = fixture_runtime("[opver]\n", &captured);
+	const opver__graph *graph;
+	opver_model *model;
+	uint8_t *buffer, *bytes;
+	int constants = 0;
+	size_t size;
+
+	bytes = read_model("fc_float", 1, &buffer, &size);
+	cr_assert_eq(opver_model_open_memory(runtime, bytes, size, &model),
+		     OPVER_OK, "%s", captured.text);
+	free(buffer);
+	graph = opver__model_graph(model);
+	for (int32_t t = 0; t < graph->num_tensors; t++) {
+		if (graph->tensors[t].constant_data == NULL)
+			continue;
+		constants++;
+		cr_assert_eq((uintptr_t)graph->tensors[t].constant_data % 16, 0,
+			     "tensor %d", t);
+	}
+	cr_assert_gt(constants, 0, "fc_float has weights");
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+/* Bytes in memory are verified as a file is, and named in messages. */
+Test(interpreter, model_opened_from_memory_is_verified)
+{
+	opver_runtime *runtime = fixture_runtime("[opver]\n", &captured);
+	opver_model *model = (opver_model *)&captured;
+	uint8_t *buffer, *bytes;
+	size_t size;
+
+	bytes = read_model("add_one_chain", 0, &buffer, &size);
+	cr_assert_eq(opver_model_open_memory(runtime, bytes, size / 2, &model),
+		     OPVER_ERROR_INVALID_MODEL);
+	cr_assert_null(model);
+	cr_assert(messages_line_has(&captured, "error:", "<memory>: ", NULL),
+		  "%s", captured.text);
+	free(buffer);
+	messages_clear(&captured);
+	cr_assert_eq(opver_model_open_memory(runtime, "", 0, &model),
+		     OPVER_ERROR_INVALID_MODEL);
+	cr_assert(messages_line_has(&captured, "<memory>", "empty", NULL),
+		  "%s", captured.text);
+	cr_assert_eq(opver_model_open_memory(runtime, NULL, 16, &model),
+		     OPVER_ERROR_INVALID_MODEL);
+	cr_assert_null(model);
 	opver_runtime_destroy(runtime);
 }

@@ -3,7 +3,8 @@
  *
  *   opver_runtime      the config, the loaded plugins and the op registry;
  *                      built once at startup
- *   opver_model        a memory-mapped, verified .tflite file
+ *   opver_model        a verified .tflite model, memory-mapped from a file
+ *                      or copied from memory
  *   opver_interpreter  a model bound to kernels and delegates: resolved,
  *                      planned into one arena, prepared, ready to invoke
  *
@@ -51,8 +52,11 @@ typedef void (*opver_log_fn)(void *user_data, opver_log_level level,
 
 typedef struct opver_runtime_options {
 	uint32_t struct_size;
-	/* ini file to read; NULL uses the built-in default (the installed
-	 * plugin directory plus OPVER_PLUGIN_PATH).  Borrowed for the call. */
+	/* ini file to read; NULL reads the installed
+	 * $(sysconfdir)/opver/opver.ini, or when there is none uses the
+	 * built-in default (the installed plugin directory and the fragments
+	 * of $(sysconfdir)/opver/opver.d), then adds OPVER_PLUGIN_PATH.
+	 * Borrowed for the call. */
 	const char *config_path;
 	/* NULL writes "opver: LEVEL: message" lines to stderr. */
 	opver_log_fn log;
@@ -146,6 +150,17 @@ OPVER_API opver_status opver_runtime_delegate_op_info(const opver_runtime *runti
  */
 OPVER_API opver_status opver_model_open(opver_runtime *runtime,
 					const char *path, opver_model **model);
+/*
+ * opver_model_open() for a model already in memory: copies the `size`
+ * bytes at `data` (borrowed for the call) into memory the model owns,
+ * aligned to 64 bytes, and verifies them as opver_model_open() verifies a
+ * file; messages name the model "<memory>".  OPVER_ERROR_INVALID_MODEL
+ * when they are malformed (or data is NULL or size 0), OPVER_ERROR_NOMEM
+ * when the copy cannot be made.  Ownership of *model as there.
+ */
+OPVER_API opver_status opver_model_open_memory(opver_runtime *runtime,
+					       const void *data, size_t size,
+					       opver_model **model);
 OPVER_API void opver_model_close(opver_model *model);
 
 /* Borrowed; valid while the model is open.  NULL when the model has no

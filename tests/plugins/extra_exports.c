@@ -1,0 +1,22 @@
+/*
+ * extra_exports.c - a valid plugin that also exports a helper function and
+ * a table, as a plugin built without -fvisibility=hidden or an export list
+ * does: the hygiene check names both.
+ */
+#include "common.h"
+
+OPVER_PLUGIN_EXPORT int extra_exports_helper(int value);
+OPVER_PLUGIN_EXPORT const int extra_exports_table[4] = { 1, 2, 3, 4 };
+
+OPVER_PLUGIN_EXPORT int extra_exports_helper(int value)
+{
+	return value + extra_exports_table[0];
+}
+
+static const opver_kernel add = {
+	TEST_KERNEL("add", OPVER_OP_ADD, 1, 1),
+	TEST_CALLBACKS,
+};
+static const opver_kernel *const kernels[] = { &add };
+
+TEST_PLUGIN("extra_exports", kernels)

@@ -1,0 +1,390 @@
+/*
+ * test_conformance.c - runs the built opver-conformance as a vendor would:
+ * the reference plugin passes against itself; the deliberately wrong
+ * plugin fails with a report that names what is wrong and a command that
+ * reproduces it; a delegate claiming above its declared version fails
+ * while its partitions are compared with the reference; --list, --op, --seed, --tap and --xml do what they say;
+ * and the exit statuses of the contract (0 pass, 1 fail, 2 usage, 3
+ * cannot load) come out.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+#define WRONG_DEPTHWISE TEST_PLUGIN_DIR "/wrong_depthwise.so"
+#define GREEDY_DELEGATE TEST_PLUGIN_DIR "/greedy_delegate.so"
+
+/* The most arguments a test passes. */
+#define MAX_ARGS 16
+
+/* Runs opver-conformance --reference REFERENCE_PLUGIN with the further
+ * NULL-terminated arguments. */
+static void conformance(spawn_result *r, ...)
+{
+	const char *argv[MAX_ARGS] = { OPVER_CONFORMANCE, "--reference",
+				       REFERENCE_PLUGIN };
+	const char *arg;
+	int argc = 3;
+	va_list args;
+
+	va_start(args, r);
+	while ((arg = va_arg(args, const char *)) != NULL) {
+		cr_assert_lt(argc, MAX_ARGS - 1);
+		argv[argc++] = arg;
+	}
+	va_end(args);
+	spawn_run(r, argv);
+}
+
+static void assert_status(const spawn_result *r, int status)
+{
+	cr_assert_eq(r->status, status,
+		     "exit status %d, expected %d\nstdout:\n%.4000s\nstderr:\n%.4000s",
+		     r->status, status, r->out, r->err);
+}
+
+/* How many lines of `text` start with `prefix`. */
+static int lines_starting(const char *text, const char *prefix)
+{
+	int count = 0;
+
+	for (const char *line = text; *line != '\0';) {
+		const char *end = strchr(line, '\n');
+
+		count += strncmp(line, prefix, strlen(prefix)) == 0;
+		if (end == NULL)
+			break;
+		line = end + 1;
+	}
+	return count;
+}
+
+static int occurrences(const char *text, const char *needle)
+{
+	int count = 0;
+
+	for (const char *p = strstr(text, needle); p != NULL;
+	     p = strstr(p + 1, needle))
+		count++;
+	return count;
+}
+
+/* The line of `text` starting with `prefix`, copied into line[size]. */
+static bool find_line(const char *text, const char *prefix, char *line,
+		      size_t size)
+{
+	for (const char *p = text; p != NULL && *p != '\0';) {
+		const char *end = strchr(p, '\n');
+		size_t length = end ? (size_t)(end - p) : strlen(p);
+
+		if (strncmp(p, prefix, strlen(prefix)) == 0 && length < size) {
+			memcpy(line, p, length);
+			line[length] = '\0';
+			return true;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+TestSuite(conformance, .timeout = 120);
+
+Test(conformance, reference_plugin_passes_against_itself)
+{
+	spawn_result r;
+
+	conformance(&r, REFERENCE_PLUGIN, NULL);
+	assert_status(&r, 0);
+	cr_assert_eq(lines_starting(r.out, "FAIL "), 0, "%s", r.out);
+	cr_assert(strstr(r.out, "DEPTHWISE_CONV_2D/depthwise_conv_2d_float32: ") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, " 0 failed") != NULL, "%s", r.out);
+	spawn_free(&r);
+}
+
+/* Every dilated case fails, with the op, version, dilation, seed and a
+ * command reproducing it; every undilated one passes. */
+Test(conformance, wrong_depthwise_fails_with_a_precise_report)
+{
+	spawn_result r;
+
+	conformance(&r, "--verbose", WRONG_DEPTHWISE, NULL);
+	assert_status(&r, 1);
+	cr_assert_gt(lines_starting(r.out, "PASS DEPTHWISE_CONV_2D/wrong_depthwise_float32: v1 "), 0);
+	cr_assert_gt(lines_starting(r.out, "PASS DEPTHWISE_CONV_2D/wrong_depthwise_float32: v2 "), 0);
+	cr_assert_gt(lines_starting(r.out, "FAIL DEPTHWISE_CONV_2D/wrong_depthwise_float32: v2 "), 0,
+		     "%s", r.out);
+	cr_assert_eq(lines_starting(r.out, "FAIL DEPTHWISE_CONV_2D/wrong_depthwise_float32: v1 "), 0);
+	/* Outcome by dilation: PASS and FAIL lines hold "dilation=WxH". */
+	for (const char *line = r.out; line != NULL && *line != '\0';) {
+		const char *end = strchr(line, '\n');
+		bool pass = strncmp(line, "PASS DEPTHWISE_CONV_2D/", 23) == 0;
+		bool fail = strncmp(line, "FAIL DEPTHWISE_CONV_2D/", 23) == 0;
+		const char *dilation = strstr(line, " dilation=");
+
+		if (pass || fail) {
+			cr_assert(dilation != NULL && dilation < end);
+			cr_assert_eq(strncmp(dilation, " dilation=1x1 ", 14) == 0, pass,
+				     "%.300s", line);
+		}
+		line = end ? end + 1 : NULL;
+	}
+	cr_assert(strstr(r.out, "    params: padding=") != NULL);
+	for (int d = 0; d < 3; d++) {
+		static const char *const dilated[3] = { "2x1", "1x2", "3x2" };
+		char dilation[32];
+
+		snprintf(dilation, sizeof(dilation), " dilation=%s ", dilated[d]);
+		cr_assert(strstr(r.out, dilation) != NULL, "no %s case", dilated[d]);
+	}
+	cr_assert(strstr(r.out, "    op: DEPTHWISE_CONV_2D version 2 (the rules require v2: dilation ") != NULL,
+		  "%.3000s", r.out);
+	cr_assert(strstr(r.out, "    case seed: 0x") != NULL);
+	cr_assert(strstr(r.out, "    mismatch: output element ") != NULL);
+	cr_assert(strstr(r.out, "    reproduce: opver-conformance --op DEPTHWISE_CONV_2D --seed 1 --reference "
+				REFERENCE_PLUGIN " " WRONG_DEPTHWISE "\n") != NULL,
+		  "%.3000s", r.out);
+	cr_assert(strstr(r.out, "total: ") != NULL);
+	spawn_free(&r);
+}
+
+/* Claims above the declared v1 fail, naming both versions; the v1
+ * partitions it runs are compared and pass. */
+Test(conformance, delegate_claiming_above_its_version_fails)
+{
+	spawn_result r;
+
+	conformance(&r, "--verbose", GREEDY_DELEGATE, NULL);
+	assert_status(&r, 1);
+	cr_assert_gt(lines_starting(r.out, "FAIL ADD/delegate:greedy_npu: v2 "), 0,
+		     "%.3000s", r.out);
+	cr_assert_eq(lines_starting(r.out, "FAIL ADD/"),
+		     lines_starting(r.out, "FAIL ADD/delegate:greedy_npu: v2 "));
+	cr_assert_eq(lines_starting(r.out, "FAIL ADD/"),
+		     occurrences(r.out, "    delegate claimed ADD v2 above its declared v1\n"));
+	cr_assert(strstr(r.out, "claim rejected") != NULL);
+	cr_assert_gt(lines_starting(r.out, "PASS ADD/delegate:greedy_npu: v1 "), 0);
+	cr_assert_eq(lines_starting(r.out, "SKIP ADD/"), 0, "v1 was exercised");
+	spawn_free(&r);
+}
+
+/* The reproduce line of a failure, run as printed, fails the same case. */
+Test(conformance, reproduce_line_reproduces_the_failure)
+{
+	char first_failure[1024], line[4096];
+	spawn_result r, again;
+
+	conformance(&r, "--seed", "42", WRONG_DEPTHWISE, NULL);
+	assert_status(&r, 1);
+	cr_assert(find_line(r.out, "FAIL DEPTHWISE_CONV_2D/", first_failure, sizeof(first_failure)));
+	cr_assert(find_line(r.out, "    reproduce: ", line, sizeof(line)));
+	cr_assert_str_eq(line, "    reproduce: opver-conformance --op DEPTHWISE_CONV_2D --seed 42 --reference "
+			       REFERENCE_PLUGIN " " WRONG_DEPTHWISE);
+	conformance(&again, "--op", "DEPTHWISE_CONV_2D", "--seed", "42", WRONG_DEPTHWISE, NULL);
+	assert_status(&again, 1);
+	cr_assert(strstr(again.out, first_failure) != NULL, "%s not in:\n%.3000s",
+		  first_failure, again.out);
+	spawn_free(&r);
+	spawn_free(&again);
+}
+
+/* --list runs nothing: the wrong plugin lists its cases and exits 0. */
+Test(conformance, list_shows_cases_without_running_them)
+{
+	spawn_result r;
+	int lines;
+
+	conformance(&r, "--list", WRONG_DEPTHWISE, NULL);
+	assert_status(&r, 0);
+	lines = lines_starting(r.out, "DEPTHWISE_CONV_2D/wrong_depthwise_float32 v");
+	cr_assert_gt(lines, 0);
+	cr_assert_eq(lines, occurrences(r.out, "\n"), "%s", r.out);
+	cr_assert_eq(occurrences(r.out, " seed=0x"), lines);
+	cr_assert(strstr(r.out, "total:") == NULL);
+	cr_assert(strstr(r.out, "PASS") == NULL && strstr(r.out, "FAIL") == NULL);
+	spawn_free(&r);
+}
+
+/* --op keeps one op's cases, with the seeds they have in a full run. */
+Test(conformance, op_narrows_without_changing_case_seeds)
+{
+	spawn_result all, one, none;
+	int depthwise;
+
+	conformance(&all, "--list", REFERENCE_PLUGIN, NULL);
+	conformance(&one, "--list", "--op", "depthwise_conv_2d", REFERENCE_PLUGIN, NULL);
+	conformance(&none, "--list", "--op", "L2_POOL_2D", REFERENCE_PLUGIN, NULL);
+	assert_status(&all, 0);
+	assert_status(&one, 0);
+	assert_status(&none, 0);
+	depthwise = lines_starting(one.out, "DEPTHWISE_CONV_2D/");
+	cr_assert_gt(depthwise, 0);
+	cr_assert_eq(depthwise, occurrences(one.out, "\n"));
+	cr_assert_eq(depthwise, lines_starting(all.out, "DEPTHWISE_CONV_2D/"));
+	cr_assert(strstr(all.out, one.out) != NULL,
+		  "the DEPTHWISE_CONV_2D cases differ between the runs");
+	cr_assert_str_eq(none.out, "");
+	spawn_free(&all);
+	spawn_free(&one);
+	spawn_free(&none);
+}
+
+Test(conformance, same_seed_gives_the_same_run)
+{
+	spawn_result a, b, c;
+
+	conformance(&a, "--verbose", "--seed", "7", WRONG_DEPTHWISE, NULL);
+	conformance(&b, "--verbose", "--seed", "7", WRONG_DEPTHWISE, NULL);
+	conformance(&c, "--verbose", "--seed", "8", WRONG_DEPTHWISE, NULL);
+	assert_status(&a, 1);
+	cr_assert_str_eq(a.out, b.out);
+	cr_assert_str_neq(a.out, c.out, "another seed, other cases");
+	spawn_free(&a);
+	spawn_free(&b);
+	spawn_free(&c);
+}
+
+/* Reads a whole file; the caller frees it. */
+static char *slurp(const char *path)
+{
+	FILE *file = fopen(path, "rb");
+	char *text;
+	long length;
+
+	cr_assert_not_null(file, "cannot open %s", path);
+	cr_assert_eq(fseek(file, 0, SEEK_END), 0);
+	length = ftell(file);
+	rewind(file);
+	text = calloc(1, (size_t)length + 1);
+	cr_assert_not_null(text);
+	cr_assert_eq(fread(text, 1, (size_t)length, file), (size_t)length);
+	fclose(file);
+	return text;
+}
+
+/* TAP's plan and JUnit's elements count the same checks as the summary. */
+Test(conformance, tap_and_xml_files_hold_every_check)
+{
+	char dir[] = "/tmp/opver-conformance-test-XXXXXX";
+	char tap_path[64], xml_path[64], tap_arg[80], xml_arg[80], plan[32];
+	int checks, failures;
+	spawn_result r;
+	char *tap, *xml;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(tap_path, sizeof(tap_path), "%s/out.tap", dir);
+	snprintf(xml_path, sizeof(xml_path), "%s/out.xml", dir);
+	snprintf(tap_arg, sizeof(tap_arg), "--tap=%s", tap_path);
+	snprintf(xml_arg, sizeof(xml_arg), "--xml=%s", xml_path);
+	conformance(&r, tap_arg, xml_arg, WRONG_DEPTHWISE, NULL);
+	assert_status(&r, 1);
+	tap = slurp(tap_path);
+	xml = slurp(xml_path);
+	checks = lines_starting(tap, "ok ") + lines_starting(tap, "not ok ");
+	failures = lines_starting(tap, "not ok ");
+	cr_assert_gt(failures, 0);
+	cr_assert(strncmp(tap, "TAP version 13\n", 15) == 0, "%.200s", tap);
+	snprintf(plan, sizeof(plan), "\n1..%d\n", checks);
+	cr_assert(strstr(tap, plan) != NULL, "no plan %s in %.200s", plan + 1, tap);
+	cr_assert_eq(failures, lines_starting(r.out, "FAIL "));
+	cr_assert(strncmp(xml, "<?xml", 5) == 0, "%.200s", xml);
+	cr_assert_eq(occurrences(xml, "<testcase "), checks);
+	cr_assert_eq(occurrences(xml, "<failure "), failures);
+	cr_assert_eq(occurrences(xml, "<testsuites"), 1);
+	cr_assert(strstr(xml, "</testsuites>") != NULL);
+	cr_assert_eq(occurrences(xml, "<testsuite "), occurrences(xml, "</testsuite>"));
+	free(tap);
+	free(xml);
+	unlink(tap_path);
+	unlink(xml_path);
+	rmdir(dir);
+	spawn_free(&r);
+}
+
+/* A machine format on stdout moves the summary to stderr. */
+Test(conformance, tap_on_stdout_moves_the_summary_to_stderr)
+{
+	spawn_result r;
+
+	conformance(&r, "--tap", REFERENCE_PLUGIN, NULL);
+	assert_status(&r, 0);
+	cr_assert(strncmp(r.out, "TAP version 13\n1..", 18) == 0, "%.200s", r.out);
+	cr_assert(strstr(r.out, "total:") == NULL);
+	cr_assert(strstr(r.err, "total:") != NULL, "%s", r.err);
+	spawn_free(&r);
+}
+
+Test(conformance, a_plugin_that_cannot_be_loaded_exits_3)
+{
+	spawn_result r;
+	const char *missing_reference[] = { OPVER_CONFORMANCE, "--reference",
+					    TEST_PLUGIN_DIR "/missing.so",
+					    REFERENCE_PLUGIN, NULL };
+
+	conformance(&r, TEST_PLUGIN_DIR "/missing.so", NULL);
+	assert_status(&r, 3);
+	cr_assert(strstr(r.err, "missing.so") != NULL, "%s", r.err);
+	spawn_free(&r);
+	/* Not a plugin: a loader edge case the core refuses. */
+	conformance(&r, TEST_PLUGIN_DIR "/no_entry.so", NULL);
+	assert_status(&r, 3);
+	cr_assert(strstr(r.err, "no_entry.so") != NULL, "%s", r.err);
+	spawn_free(&r);
+	spawn_run(&r, missing_reference);
+	assert_status(&r, 3);
+	cr_assert(strstr(r.err, "reference") != NULL, "%s", r.err);
+	spawn_free(&r);
+}
+
+Test(conformance, bad_usage_exits_2)
+{
+	static const char *const cases[][4] = {
+		{ NULL },
+		{ "--op", "NOT_AN_OP", REFERENCE_PLUGIN, NULL },
+		{ "--op", "CUSTOM", REFERENCE_PLUGIN, NULL },
+		{ "--seed", "-1", REFERENCE_PLUGIN, NULL },
+		{ "--seed", "12x", REFERENCE_PLUGIN, NULL },
+		{ "--rtol", "-0.5", REFERENCE_PLUGIN, NULL },
+		{ "--rtol", "nan", REFERENCE_PLUGIN, NULL },
+		{ "--frobnicate", REFERENCE_PLUGIN, NULL },
+		{ REFERENCE_PLUGIN, REFERENCE_PLUGIN, NULL },
+		{ "--tap", "--xml", REFERENCE_PLUGIN, NULL },
+		{ "--seed", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[8] = { OPVER_CONFORMANCE };
+		spawn_result r;
+		int argc = 1;
+
+		for (int a = 0; a < 4 && cases[i][a] != NULL; a++)
+			argv[argc++] = cases[i][a];
+		spawn_run(&r, argv);
+		cr_assert_eq(r.status, 2, "case %zu: exit %d\n%s", i, r.status,
+			     r.err);
+		cr_assert(strstr(r.err, "opver-conformance: ") != NULL, "case %zu", i);
+		cr_assert(strstr(r.err, "--help") != NULL, "case %zu", i);
+		spawn_free(&r);
+	}
+}
+
+Test(conformance, help_and_version_exit_0)
+{
+	const char *help[] = { OPVER_CONFORMANCE, "--help", NULL };
+	const char *version[] = { OPVER_CONFORMANCE, "--version", NULL };
+	spawn_result r;
+
+	spawn_run(&r, help);
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, "Usage: opver-conformance") != NULL);
+	cr_assert(strstr(r.out, "--reference PATH") != NULL);
+	spawn_free(&r);
+	spawn_run(&r, version);
+	assert_status(&r, 0);
+	cr_assert(strncmp(r.out, "opver-conformance ", 18) == 0, "%s", r.out);
+	spawn_free(&r);
+}

@@ -1,0 +1,279 @@
+/*
+ * cases.c - what every generator shares: the random generator, building a
+ * case's tensors, and the registry of generators by op.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+
+void cf_rng_seed(cf_rng *rng, uint64_t seed)
+{
+	rng->state = seed;
+}
+
+uint64_t cf_rng_next(cf_rng *rng)
+{
+	uint64_t z = (rng->state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+int32_t cf_rng_int(cf_rng *rng, int32_t lo, int32_t hi)
+{
+	uint64_t span = (uint64_t)((int64_t)hi - lo) + 1;
+
+	/* The modulo bias is far below anything a case could notice. */
+	return (int32_t)((int64_t)lo + (int64_t)(cf_rng_next(rng) % span));
+}
+
+float cf_rng_float(cf_rng *rng, float lo, float hi)
+{
+	/* 24 random bits: every value is an exact float in [0, 1). */
+	float unit = (float)(cf_rng_next(rng) >> 40) / (float)(1 << 24);
+
+	return lo + (hi - lo) * unit;
+}
+
+uint64_t cf_seed_mix(uint64_t seed, uint64_t value)
+{
+	cf_rng rng = { seed ^ (value * UINT64_C(0xd6e8feb86659fd93)) };
+
+	return cf_rng_next(&rng);
+}
+
+void cf_case_init(cf_case *c, int32_t op)
+{
+	memset(c, 0, sizeof(*c));
+	c->op = op;
+	c->output = -1;
+}
+
+void cf_case_free(cf_case *c)
+{
+	for (int i = 0; i < c->num_blocks; i++)
+		free(c->blocks[i]);
+	c->num_blocks = 0;
+}
+
+void *cf_case_alloc(cf_case *c, size_t bytes)
+{
+	void *block;
+
+	if (c->num_blocks == CF_MAX_BLOCKS)
+		return NULL;
+	block = calloc(1, bytes ? bytes : 1);
+	if (block != NULL)
+		c->blocks[c->num_blocks++] = block;
+	return block;
+}
+
+int32_t cf_case_tensor(cf_case *c, opver_type type, int32_t rank,
+		       const int32_t *dims)
+{
+	cf_tensor_desc *t;
+
+	/* Generators add a fixed handful of tensors; running out is a bug
+	 * in one of them, which the bounds of the arrays must survive. */
+	if (c->num_tensors == CF_MAX_TENSORS || rank > CF_MAX_RANK)
+		abort();
+	t = &c->tensors[c->num_tensors];
+	t->type = type;
+	t->rank = rank;
+	memcpy(t->dims, dims, (size_t)rank * sizeof(*dims));
+	return c->num_tensors++;
+}
+
+bool cf_case_quantize(cf_case *c, int32_t t, float scale, int64_t zero_point)
+{
+	cf_tensor_desc *tensor = &c->tensors[t];
+	float *scales = cf_case_alloc(c, sizeof(*scales));
+	int64_t *zero_points = cf_case_alloc(c, sizeof(*zero_points));
+
+	if (scales == NULL || zero_points == NULL)
+		return false;
+	scales[0] = scale;
+	zero_points[0] = zero_point;
+	tensor->quantized = true;
+	tensor->num_scales = 1;
+	tensor->scales = scales;
+	tensor->zero_points = zero_points;
+	tensor->quantized_dimension = 0;
+	return true;
+}
+
+bool cf_case_quantize_per_channel(cf_case *c, int32_t t, int32_t axis,
+				  const float *scales)
+{
+	cf_tensor_desc *tensor = &c->tensors[t];
+	int32_t n = tensor->dims[axis];
+	float *copy = cf_case_alloc(c, (size_t)n * sizeof(*copy));
+	int64_t *zero_points = cf_case_alloc(c, (size_t)n * sizeof(*zero_points));
+
+	if (copy == NULL || zero_points == NULL)
+		return false;
+	memcpy(copy, scales, (size_t)n * sizeof(*copy));
+	tensor->quantized = true;
+	tensor->num_scales = n;
+	tensor->scales = copy;
+	tensor->zero_points = zero_points;
+	tensor->quantized_dimension = axis;
+	return true;
+}
+
+void cf_case_quantize_empty(cf_case *c, int32_t t)
+{
+	c->tensors[t].quantized = true;
+	c->tensors[t].num_scales = 0;
+}
+
+static size_t elements(const cf_tensor_desc *t)
+{
+	size_t n = 1;
+
+	for (int32_t d = 0; d < t->rank; d++)
+		n *= (size_t)t->dims[d];
+	return n;
+}
+
+bool cf_case_fill(cf_case *c, int32_t t, cf_rng *rng, double lo, double hi,
+		  bool constant)
+{
+	cf_tensor_desc *tensor = &c->tensors[t];
+	size_t n = elements(tensor), size = opver_type_size(tensor->type);
+	void *data = cf_case_alloc(c, n * size);
+
+	if (size == 0 || data == NULL)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		switch (tensor->type) {
+		case OPVER_TYPE_FLOAT32:
+			((float *)data)[i] =
+				cf_rng_float(rng, (float)lo, (float)hi);
+			break;
+		case OPVER_TYPE_INT8:
+			((int8_t *)data)[i] = (int8_t)cf_rng_int(
+				rng, (int32_t)lo, (int32_t)hi);
+			break;
+		case OPVER_TYPE_INT16:
+			((int16_t *)data)[i] = (int16_t)cf_rng_int(
+				rng, (int32_t)lo, (int32_t)hi);
+			break;
+		case OPVER_TYPE_INT32:
+			((int32_t *)data)[i] =
+				cf_rng_int(rng, (int32_t)lo, (int32_t)hi);
+			break;
+		case OPVER_TYPE_INT64:
+			((int64_t *)data)[i] =
+				cf_rng_int(rng, (int32_t)lo, (int32_t)hi);
+			break;
+		case OPVER_TYPE_BOOL:
+			((uint8_t *)data)[i] = (uint8_t)cf_rng_int(rng, 0, 1);
+			break;
+		default:
+			/* Any bits: only copied and compared as bytes. */
+			for (size_t b = 0; b < size; b++)
+				((uint8_t *)data)[i * size + b] =
+					(uint8_t)cf_rng_next(rng);
+			break;
+		}
+	}
+	if (constant) {
+		tensor->data = data;
+		tensor->data_size = n * size;
+	} else {
+		c->values[t] = data;
+	}
+	return true;
+}
+
+void cf_case_input(cf_case *c, int32_t t)
+{
+	if (c->num_inputs == CF_MAX_NODE_INPUTS)
+		abort();
+	c->inputs[c->num_inputs++] = t;
+}
+
+void cf_case_param(cf_case *c, const char *format, ...)
+{
+	size_t used = strlen(c->params_text);
+	va_list args;
+
+	if (used > 0 && used + 1 < sizeof(c->params_text))
+		c->params_text[used++] = ' ';
+	va_start(args, format);
+	vsnprintf(c->params_text + used, sizeof(c->params_text) - used, format,
+		  args);
+	va_end(args);
+}
+
+int32_t cf_window_output(int32_t in, int32_t filter, int32_t stride,
+			 int32_t dilation, opver_padding padding)
+{
+	int32_t effective = (filter - 1) * dilation + 1;
+
+	if (padding == OPVER_PADDING_SAME)
+		return (in + stride - 1) / stride;
+	if (effective > in)
+		return 0;
+	return (in - effective + stride) / stride;
+}
+
+const char *cf_padding_name(opver_padding padding)
+{
+	return padding == OPVER_PADDING_SAME ? "SAME" : "VALID";
+}
+
+const char *cf_activation_name(opver_activation activation)
+{
+	switch (activation) {
+	case OPVER_ACTIVATION_NONE:
+		return "NONE";
+	case OPVER_ACTIVATION_RELU:
+		return "RELU";
+	case OPVER_ACTIVATION_RELU_N1_TO_1:
+		return "RELU_N1_TO_1";
+	case OPVER_ACTIVATION_RELU6:
+		return "RELU6";
+	case OPVER_ACTIVATION_TANH:
+		return "TANH";
+	default:
+		return "SIGN_BIT";
+	}
+}
+
+opver_activation cf_activation(int32_t index)
+{
+	static const opver_activation clamps[CF_NUM_ACTIVATIONS] = {
+		OPVER_ACTIVATION_NONE, OPVER_ACTIVATION_RELU,
+		OPVER_ACTIVATION_RELU_N1_TO_1, OPVER_ACTIVATION_RELU6,
+	};
+
+	return clamps[index % CF_NUM_ACTIVATIONS];
+}
+
+static const cf_generator *const generators[] = {
+	&cf_add_cases,
+	&cf_average_pool_2d_cases,
+	&cf_conv_2d_cases,
+	&cf_depthwise_conv_2d_cases,
+	&cf_dequantize_cases,
+	&cf_fully_connected_cases,
+	&cf_max_pool_2d_cases,
+	&cf_mul_cases,
+	&cf_quantize_cases,
+	&cf_reshape_cases,
+	&cf_softmax_cases,
+};
+
+const cf_generator *cf_generator_for(int32_t op)
+{
+	for (size_t i = 0; i < sizeof(generators) / sizeof(generators[0]); i++)
+		if (generators[i]->op == op)
+			return generators[i];
+	return NULL;
+}

@@ -1,0 +1,162 @@
+/*
+ * cases.h - the conformance cases: single-node models with seeded random
+ * shapes, parameters, weights and inputs, one generator per op.
+ *
+ *   cf_rng        the seeded generator every random choice comes from
+ *   cf_case       one case: the node's tensors, parameters and input
+ *                 values, and a one-line text of its parameters
+ *   cf_generator  an op's cases: a number of variants (the deterministic
+ *                 choices: tensor types, the parameters that define op
+ *                 versions, padding, activation), each filled in from a
+ *                 cf_rng (shapes, strides, quantization, values)
+ *
+ * A generator does not choose the op version: the runner writes each case
+ * at every version a plugin declares and keeps it where the core's
+ * op-version rules (opver_node_info.required_version) allow it.  Shapes
+ * are small (batch 1-2, spatial 1-9, channels 1-8) so that a whole run of
+ * the reference plugin takes seconds, and quantization parameters keep
+ * every rescale multiplier below 1 where TFLite requires it.
+ */
+#ifndef OPVER_CONFORMANCE_CASES_H
+#define OPVER_CONFORMANCE_CASES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <opver/opver.h>
+
+#include "model_builder.h"
+
+/* splitmix64: small, fast, and the same sequence everywhere. */
+typedef struct cf_rng {
+	uint64_t state;
+} cf_rng;
+
+void cf_rng_seed(cf_rng *rng, uint64_t seed);
+uint64_t cf_rng_next(cf_rng *rng);
+/* Uniform in [lo, hi], both included; lo <= hi. */
+int32_t cf_rng_int(cf_rng *rng, int32_t lo, int32_t hi);
+/* Uniform in [lo, hi). */
+float cf_rng_float(cf_rng *rng, float lo, float hi);
+/* A seed mixed from several values: the same values, the same seed. */
+uint64_t cf_seed_mix(uint64_t seed, uint64_t value);
+
+#define CF_MAX_TENSORS 6
+#define CF_MAX_NODE_INPUTS 4
+/* Allocations one case may own: data, values, scales and zero points. */
+#define CF_MAX_BLOCKS (4 * CF_MAX_TENSORS)
+
+/* The parameter struct of the case's op, as ops.h declares it. */
+typedef union cf_params {
+	opver_conv_params conv;
+	opver_depthwise_conv_params depthwise;
+	opver_pool_params pool;
+	opver_fully_connected_params fully_connected;
+	opver_softmax_params softmax;
+	opver_add_params add;
+	opver_mul_params mul;
+	opver_reshape_params reshape;
+} cf_params;
+
+typedef struct cf_case {
+	int32_t op;
+	/* The model's tensors; their pointers point into `blocks`. */
+	cf_tensor_desc tensors[CF_MAX_TENSORS];
+	int32_t num_tensors;
+	/* The node: inputs (tensor indices, -1 for an omitted one) and its
+	 * one output. */
+	int32_t inputs[CF_MAX_NODE_INPUTS];
+	int32_t num_inputs;
+	int32_t output;
+	/* Written as the node's options when has_params. */
+	bool has_params;
+	cf_params params;
+	/* For each tensor the graph takes as input (an input of the node
+	 * without constant data), its values, by tensor index; NULL for the
+	 * others.  They point into `blocks`. */
+	void *values[CF_MAX_TENSORS];
+	/* The parameters in one line, "padding=SAME stride=2x1 ...". */
+	char params_text[192];
+	/* What the case owns; cf_case_free() releases it. */
+	void *blocks[CF_MAX_BLOCKS];
+	int num_blocks;
+} cf_case;
+
+/* Empties a case for `op`.  Call before filling, and cf_case_free() after
+ * use. */
+void cf_case_init(cf_case *c, int32_t op);
+void cf_case_free(cf_case *c);
+
+/* Zeroed memory the case owns, or NULL when out of memory (or out of
+ * blocks). */
+void *cf_case_alloc(cf_case *c, size_t bytes);
+
+/* Adds a tensor of `type` and shape dims[0..rank-1] and returns its
+ * index. */
+int32_t cf_case_tensor(cf_case *c, opver_type type, int32_t rank,
+		       const int32_t *dims);
+
+/* Quantizes tensor t per tensor. */
+bool cf_case_quantize(cf_case *c, int32_t t, float scale, int64_t zero_point);
+/* Quantizes tensor t symmetrically per channel along `axis`: one scale per
+ * slice, zero points 0. */
+bool cf_case_quantize_per_channel(cf_case *c, int32_t t, int32_t axis,
+				  const float *scales);
+/* Gives tensor t a quantization table without parameters (as a converter
+ * writes for a tensor it leaves unquantized). */
+void cf_case_quantize_empty(cf_case *c, int32_t t);
+
+/*
+ * Fills tensor t with uniform random values in [lo, hi] for FLOAT32 and
+ * the signed integer types (integers), 0 or 1 for BOOL, and random bytes
+ * for every other type of fixed size; as its constant data when
+ * `constant`, else as the values the graph input is given.  False when
+ * out of memory or the type has no fixed size.
+ */
+bool cf_case_fill(cf_case *c, int32_t t, cf_rng *rng, double lo, double hi,
+		  bool constant);
+
+/* Appends a node input (tensor index, -1 for omitted). */
+void cf_case_input(cf_case *c, int32_t t);
+
+/* Appends printf-formatted text to params_text, space-separated. */
+void cf_case_param(cf_case *c, const char *format, ...) OPVER__PRINTF(2, 3);
+
+/* Output size of a convolution or pooling window along one axis, as TFLite
+ * computes it; 0 when the window does not fit (VALID). */
+int32_t cf_window_output(int32_t in, int32_t filter, int32_t stride,
+			 int32_t dilation, opver_padding padding);
+
+const char *cf_padding_name(opver_padding padding);
+const char *cf_activation_name(opver_activation activation);
+
+/* A clamp activation (NONE, RELU, RELU_N1_TO_1, RELU6) by index 0..3. */
+opver_activation cf_activation(int32_t index);
+#define CF_NUM_ACTIVATIONS 4
+
+typedef struct cf_generator {
+	int32_t op;
+	int32_t num_variants;
+	/* Fills the initialized case *c with variant 0..num_variants-1, its
+	 * random choices drawn from rng.  False only when out of memory. */
+	bool (*generate)(int32_t variant, cf_rng *rng, cf_case *c);
+} cf_generator;
+
+/* The generator of `op`, or NULL when there are no cases for it. */
+const cf_generator *cf_generator_for(int32_t op);
+
+/* One per op, defined in cases_<family>.c. */
+extern const cf_generator cf_add_cases;               /* elementwise */
+extern const cf_generator cf_average_pool_2d_cases;   /* pool */
+extern const cf_generator cf_conv_2d_cases;           /* conv */
+extern const cf_generator cf_depthwise_conv_2d_cases; /* depthwise_conv */
+extern const cf_generator cf_dequantize_cases;        /* quantize */
+extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
+extern const cf_generator cf_max_pool_2d_cases;       /* pool */
+extern const cf_generator cf_mul_cases;               /* elementwise */
+extern const cf_generator cf_quantize_cases;          /* quantize */
+extern const cf_generator cf_reshape_cases;           /* reshape */
+extern const cf_generator cf_softmax_cases;           /* softmax */
+
+#endif /* OPVER_CONFORMANCE_CASES_H */

@@ -1,0 +1,199 @@
+/*
+ * cases_conv.c - CONV_2D cases.
+ *
+ * Variants cross the kinds of node with grouping (version 6), dilation and
+ * four padding/activation pairs (each padding and each clamp activation
+ * appears):
+ *
+ *   float32 (v1); int8 with a per-tensor or a per-channel filter (v3);
+ *   hybrid, float input and int8 filter, per tensor (v2) or per channel
+ *   (v5); int16 activations with an int8 filter and an int64 bias, without
+ *   quantized_bias_type (which the rules leave at v1) or with it INT64
+ *   (v8), and with an int32 bias and quantized_bias_type INT32 (v8)
+ *
+ * Dilation predates versioning in CONV_2D: every version has it.  Each
+ * case draws the batch, the spatial sizes, the filter (at least 2 taps
+ * along a dilated axis), strides, the channels (1-4 input channels per
+ * group, 1-3 filters per group, 2 groups when grouped), whether there is
+ * a bias, the quantization and the data.
+ */
+#include <math.h>
+
+#include "cases.h"
+
+enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_CHANNEL, HYBRID_PER_TENSOR,
+       HYBRID_PER_CHANNEL, INT16X8, INT16X8_INT64_TYPE, INT16X8_INT32_TYPE,
+       NUM_KINDS };
+static const char *const kind_names[NUM_KINDS] = {
+	"float32", "int8-per-tensor", "int8-per-channel",
+	"hybrid-per-tensor", "hybrid-per-channel", "int16x8",
+	"int16x8-int64-bias", "int16x8-int32-bias",
+};
+
+/* Padding and activation together: every value of each appears. */
+static const struct {
+	opver_padding padding;
+	opver_activation activation;
+} windows[] = {
+	{ OPVER_PADDING_SAME, OPVER_ACTIVATION_NONE },
+	{ OPVER_PADDING_VALID, OPVER_ACTIVATION_RELU },
+	{ OPVER_PADDING_SAME, OPVER_ACTIVATION_RELU6 },
+	{ OPVER_PADDING_VALID, OPVER_ACTIVATION_RELU_N1_TO_1 },
+};
+#define NUM_WINDOWS 4
+
+/* One axis of the window, as in the DEPTHWISE_CONV_2D cases: a dilated
+ * axis gets 2 or more taps over 2 or more pixels. */
+static void draw_axis(cf_rng *rng, int32_t dilation, opver_padding padding,
+		      int32_t *filter, int32_t *in)
+{
+	int32_t smallest = dilation > 1 ? 2 : 1;
+
+	*filter = cf_rng_int(rng, smallest, 3);
+	*in = cf_rng_int(rng, padding == OPVER_PADDING_VALID ?
+				      (*filter - 1) * dilation + 1 :
+				      smallest,
+			 9);
+}
+
+/*
+ * Quantizes input, filter, bias and output for the integer kinds, and the
+ * filter for the hybrid ones.  `taps` products make one output; the output
+ * scale spreads a typical sum over a few dozen (int8) or a few thousand
+ * (int16) steps, keeping every multiplier below 1.
+ */
+static bool quantize(cf_case *c, cf_rng *rng, int32_t kind, const int32_t *t,
+		     int32_t channels, int32_t taps)
+{
+	bool int16 = kind >= INT16X8;
+	bool hybrid = kind == HYBRID_PER_TENSOR || kind == HYBRID_PER_CHANNEL;
+	bool per_channel = kind != INT8_PER_TENSOR && kind != HYBRID_PER_TENSOR;
+	int32_t n = per_channel ? channels : 1;
+	float input_scale = int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
+				    cf_rng_float(rng, 0.005f, 0.05f);
+	float scales[8], bias_scales[8], mean = 0;
+
+	for (int32_t i = 0; i < n; i++) {
+		scales[i] = cf_rng_float(rng, 0.002f, 0.02f);
+		bias_scales[i] = input_scale * scales[i];
+		mean += scales[i] / (float)n;
+	}
+	if (!(per_channel ? cf_case_quantize_per_channel(c, t[1], 0, scales) :
+			    cf_case_quantize(c, t[1], scales[0], 0)))
+		return false;
+	if (hybrid)
+		return true;
+	if (t[2] >= 0 &&
+	    !(per_channel ? cf_case_quantize_per_channel(c, t[2], 0, bias_scales) :
+			    cf_case_quantize(c, t[2], bias_scales[0], 0)))
+		return false;
+	return cf_case_quantize(c, t[0], input_scale,
+				int16 ? 0 : cf_rng_int(rng, -10, 10)) &&
+	       cf_case_quantize(c, t[3],
+				input_scale * mean * sqrtf((float)taps) *
+					(int16 ? 460.0f : 135.0f),
+				int16 ? 0 : cf_rng_int(rng, -10, 10));
+}
+
+static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t kind = variant % NUM_KINDS;
+	bool grouped = variant / NUM_KINDS % 2;
+	bool dilated = variant / (NUM_KINDS * 2) % 2;
+	int32_t w = variant / (NUM_KINDS * 4) % NUM_WINDOWS;
+	opver_conv_params *p = &c->params.conv;
+	bool int8 = kind == INT8_PER_TENSOR || kind == INT8_PER_CHANNEL;
+	bool int16 = kind >= INT16X8;
+	bool hybrid = kind == HYBRID_PER_TENSOR || kind == HYBRID_PER_CHANNEL;
+	opver_type data = int8 ? OPVER_TYPE_INT8 :
+			  int16 ? OPVER_TYPE_INT16 : OPVER_TYPE_FLOAT32;
+	opver_type bias_type = int8 || kind == INT16X8_INT32_TYPE ?
+				       OPVER_TYPE_INT32 :
+			       int16 ? OPVER_TYPE_INT64 : OPVER_TYPE_FLOAT32;
+	int32_t groups = grouped ? 2 : 1, group_depth = cf_rng_int(rng, 1, 4);
+	int32_t per_group = cf_rng_int(rng, 1, 3);
+	int32_t in_dims[4], filter_dims[4], out_dims[4], bias_dims[1], t[4];
+	bool has_bias = cf_rng_int(rng, 0, 3) != 0;
+
+	*p = (opver_conv_params){
+		.padding = windows[w].padding,
+		.stride_width = cf_rng_int(rng, 1, 2),
+		.stride_height = cf_rng_int(rng, 1, 2),
+		.activation = windows[w].activation,
+		.dilation_width = dilated ? cf_rng_int(rng, 1, 2) : 1,
+		.dilation_height = dilated ? cf_rng_int(rng, 1, 2) : 1,
+		.quantized_bias_type = kind == INT16X8_INT64_TYPE ?
+					       OPVER_TYPE_INT64 :
+				       kind == INT16X8_INT32_TYPE ?
+					       OPVER_TYPE_INT32 :
+					       OPVER_TYPE_FLOAT32,
+	};
+	if (dilated && p->dilation_width == 1 && p->dilation_height == 1)
+		p->dilation_width = 2;
+	c->has_params = true;
+	in_dims[0] = cf_rng_int(rng, 1, 2);
+	draw_axis(rng, p->dilation_height, p->padding, &filter_dims[1],
+		  &in_dims[1]);
+	draw_axis(rng, p->dilation_width, p->padding, &filter_dims[2],
+		  &in_dims[2]);
+	in_dims[3] = groups * group_depth;
+	filter_dims[0] = groups * per_group;
+	filter_dims[3] = group_depth;
+	out_dims[0] = in_dims[0];
+	out_dims[1] = cf_window_output(in_dims[1], filter_dims[1],
+				       p->stride_height, p->dilation_height,
+				       p->padding);
+	out_dims[2] = cf_window_output(in_dims[2], filter_dims[2],
+				       p->stride_width, p->dilation_width,
+				       p->padding);
+	out_dims[3] = filter_dims[0];
+	bias_dims[0] = filter_dims[0];
+
+	t[0] = cf_case_tensor(c, data, 4, in_dims);
+	t[1] = cf_case_tensor(c, int8 || int16 || hybrid ? OPVER_TYPE_INT8 :
+							   data,
+			      4, filter_dims);
+	t[2] = has_bias ? cf_case_tensor(c, bias_type, 1, bias_dims) : -1;
+	t[3] = cf_case_tensor(c, data, 4, out_dims);
+	cf_case_input(c, t[0]);
+	cf_case_input(c, t[1]);
+	if (has_bias)
+		cf_case_input(c, t[2]);
+	c->output = t[3];
+
+	if (kind != FLOAT32 &&
+	    !quantize(c, rng, kind, t, filter_dims[0],
+		      filter_dims[1] * filter_dims[2] * group_depth))
+		return false;
+	if (data == OPVER_TYPE_FLOAT32) {
+		if (!cf_case_fill(c, t[0], rng, -1, 1, false))
+			return false;
+	} else if (!cf_case_fill(c, t[0], rng, int8 ? -128 : -32768,
+				 int8 ? 127 : 32767, false)) {
+		return false;
+	}
+	if (kind == FLOAT32 ? !cf_case_fill(c, t[1], rng, -1, 1, true) :
+			      !cf_case_fill(c, t[1], rng, -127, 127, true))
+		return false;
+	if (has_bias &&
+	    !(bias_type == OPVER_TYPE_FLOAT32 ?
+		      cf_case_fill(c, t[2], rng, -1, 1, true) :
+		      cf_case_fill(c, t[2], rng, -4000, 4000, true)))
+		return false;
+	cf_case_param(c, "kind=%s padding=%s stride=%dx%d dilation=%dx%d groups=%d activation=%s bias=%s",
+		      kind_names[kind], cf_padding_name(p->padding),
+		      p->stride_width, p->stride_height, p->dilation_width,
+		      p->dilation_height, groups,
+		      cf_activation_name(p->activation),
+		      has_bias ? "yes" : "no");
+	if (p->quantized_bias_type != OPVER_TYPE_FLOAT32)
+		cf_case_param(c, "quantized_bias_type=%s",
+			      opver_type_name(p->quantized_bias_type));
+	return true;
+}
+
+const cf_generator cf_conv_2d_cases = {
+	.op = OPVER_OP_CONV_2D,
+	.num_variants = NUM_KINDS * 2 * 2 * NUM_WINDOWS,
+	.generate = generate,
+};

@@ -1,0 +1,160 @@
+/*
+ * cases_depthwise_conv.c - DEPTHWISE_CONV_2D cases.
+ *
+ * Variants cross the tensor types (float32; int8 with a per-channel
+ * filter; int8 with a per-tensor filter) with the dilation, the parameter
+ * version 2 added (1x1, 2x1, 1x2, 3x2, width x height), the padding and
+ * the clamp activations.  Each case draws the batch, the input size, the
+ * filter size (at least 2 along a dilated axis, so that dilation changes
+ * the result), strides, the depth multiplier (1-2, over 1-4 input
+ * channels), whether there is a bias, and the data.
+ */
+#include <math.h>
+
+#include "cases.h"
+
+enum { DW_FLOAT32, DW_INT8_PER_CHANNEL, DW_INT8_PER_TENSOR, DW_NUM_TYPES };
+
+static const struct {
+	int32_t width, height;
+} dilations[] = { { 1, 1 }, { 2, 1 }, { 1, 2 }, { 3, 2 } };
+#define DW_NUM_DILATIONS ((int32_t)(sizeof(dilations) / sizeof(dilations[0])))
+
+/* One axis: filter size, then an input size the window fits in (VALID
+ * needs the dilated filter to fit; spatial sizes stay within 1..9).  A
+ * dilated axis gets a filter of 2 or more taps over 2 or more pixels:
+ * over a single pixel only one tap ever lands, and dilation could not
+ * change the result. */
+static void draw_axis(cf_rng *rng, int32_t dilation, opver_padding padding,
+		      int32_t *filter, int32_t *in)
+{
+	int32_t effective, smallest = dilation > 1 ? 2 : 1;
+
+	*filter = cf_rng_int(rng, smallest, 3);
+	effective = (*filter - 1) * dilation + 1;
+	*in = cf_rng_int(rng, padding == OPVER_PADDING_VALID ? effective
+							     : smallest,
+			 9);
+}
+
+/* int8 quantization: input and output asymmetric, filter symmetric per
+ * channel or per tensor, int32 bias at input scale x filter scale.  The
+ * output scale spreads a typical sum of `taps` products over a few dozen
+ * steps, which keeps every multiplier below 1. */
+static bool quantize_int8(cf_case *c, cf_rng *rng, bool per_channel,
+			  int32_t input, int32_t filter, int32_t bias,
+			  int32_t output, int32_t channels, int32_t taps)
+{
+	float input_scale = cf_rng_float(rng, 0.005f, 0.05f);
+	float scales[8], bias_scales[8], mean = 0;
+	int32_t num_scales = per_channel ? channels : 1;
+
+	for (int32_t i = 0; i < num_scales; i++) {
+		scales[i] = cf_rng_float(rng, 0.002f, 0.02f);
+		bias_scales[i] = input_scale * scales[i];
+		mean += scales[i] / (float)num_scales;
+	}
+	if (!cf_case_quantize(c, input, input_scale, cf_rng_int(rng, -10, 10)))
+		return false;
+	if (per_channel ?
+		    !cf_case_quantize_per_channel(c, filter, 3, scales) :
+		    !cf_case_quantize(c, filter, scales[0], 0))
+		return false;
+	if (bias >= 0 &&
+	    !(per_channel ?
+		      cf_case_quantize_per_channel(c, bias, 0, bias_scales) :
+		      cf_case_quantize(c, bias, bias_scales[0], 0)))
+		return false;
+	return cf_case_quantize(c, output,
+				input_scale * mean * sqrtf((float)taps) * 135.0f,
+				cf_rng_int(rng, -10, 10));
+}
+
+static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t type = variant % DW_NUM_TYPES;
+	int32_t d = variant / DW_NUM_TYPES % DW_NUM_DILATIONS;
+	opver_padding padding = variant / (DW_NUM_TYPES * DW_NUM_DILATIONS) % 2
+					? OPVER_PADDING_VALID
+					: OPVER_PADDING_SAME;
+	opver_activation activation =
+		cf_activation(variant / (DW_NUM_TYPES * DW_NUM_DILATIONS * 2));
+	opver_depthwise_conv_params *p = &c->params.depthwise;
+	bool quantized = type != DW_FLOAT32, has_bias;
+	opver_type data = quantized ? OPVER_TYPE_INT8 : OPVER_TYPE_FLOAT32;
+	int32_t in_dims[4], filter_dims[4], out_dims[4], bias_dims[1];
+	int32_t input, filter, bias = -1, output, depth, multiplier;
+
+	*p = (opver_depthwise_conv_params){
+		.padding = padding,
+		.stride_width = cf_rng_int(rng, 1, 2),
+		.stride_height = cf_rng_int(rng, 1, 2),
+		.activation = activation,
+		.dilation_width = dilations[d].width,
+		.dilation_height = dilations[d].height,
+	};
+	c->has_params = true;
+	in_dims[0] = cf_rng_int(rng, 1, 2);
+	draw_axis(rng, p->dilation_height, padding, &filter_dims[1],
+		  &in_dims[1]);
+	draw_axis(rng, p->dilation_width, padding, &filter_dims[2],
+		  &in_dims[2]);
+	depth = cf_rng_int(rng, 1, 4);
+	multiplier = cf_rng_int(rng, 1, 2);
+	p->depth_multiplier = multiplier;
+	in_dims[3] = depth;
+	filter_dims[0] = 1;
+	filter_dims[3] = depth * multiplier;
+	out_dims[0] = in_dims[0];
+	out_dims[1] = cf_window_output(in_dims[1], filter_dims[1],
+				       p->stride_height, p->dilation_height,
+				       padding);
+	out_dims[2] = cf_window_output(in_dims[2], filter_dims[2],
+				       p->stride_width, p->dilation_width,
+				       padding);
+	out_dims[3] = filter_dims[3];
+	bias_dims[0] = filter_dims[3];
+	has_bias = cf_rng_int(rng, 0, 3) != 0;
+
+	input = cf_case_tensor(c, data, 4, in_dims);
+	filter = cf_case_tensor(c, data, 4, filter_dims);
+	if (has_bias)
+		bias = cf_case_tensor(c, quantized ? OPVER_TYPE_INT32 : data, 1,
+				      bias_dims);
+	output = cf_case_tensor(c, data, 4, out_dims);
+	cf_case_input(c, input);
+	cf_case_input(c, filter);
+	if (has_bias)
+		cf_case_input(c, bias);
+	c->output = output;
+
+	if (quantized) {
+		if (!quantize_int8(c, rng, type == DW_INT8_PER_CHANNEL, input,
+				   filter, bias, output, filter_dims[3],
+				   filter_dims[1] * filter_dims[2]) ||
+		    !cf_case_fill(c, input, rng, -128, 127, false) ||
+		    !cf_case_fill(c, filter, rng, -127, 127, true) ||
+		    (has_bias && !cf_case_fill(c, bias, rng, -4000, 4000, true)))
+			return false;
+	} else if (!cf_case_fill(c, input, rng, -1, 1, false) ||
+		   !cf_case_fill(c, filter, rng, -1, 1, true) ||
+		   (has_bias && !cf_case_fill(c, bias, rng, -1, 1, true))) {
+		return false;
+	}
+	cf_case_param(c, "padding=%s stride=%dx%d dilation=%dx%d multiplier=%d activation=%s bias=%s",
+		      cf_padding_name(padding), p->stride_width,
+		      p->stride_height, p->dilation_width, p->dilation_height,
+		      multiplier, cf_activation_name(activation),
+		      has_bias ? "yes" : "no");
+	if (quantized)
+		cf_case_param(c, "filter=%s",
+			      type == DW_INT8_PER_CHANNEL ? "per-channel"
+							  : "per-tensor");
+	return true;
+}
+
+const cf_generator cf_depthwise_conv_2d_cases = {
+	.op = OPVER_OP_DEPTHWISE_CONV_2D,
+	.num_variants = DW_NUM_TYPES * DW_NUM_DILATIONS * 2 * CF_NUM_ACTIVATIONS,
+	.generate = generate,
+};

@@ -1,0 +1,147 @@
+/*
+ * cases_fully_connected.c - FULLY_CONNECTED cases.
+ *
+ * Variants cross the kinds of node with how the bias is given, with
+ * keep_num_dims (version 5) and the clamp activations:
+ *
+ *   kinds  float32 (v1); int8 with weights quantized per tensor or per
+ *          unit (v4); hybrid, float input and int8 weights, per tensor
+ *          (v3), per tensor with asymmetric_quantize_inputs (v9) and per
+ *          unit (v12)
+ *   bias   present; omitted (input index -1, still three inputs); absent
+ *          (two inputs: version 6)
+ *
+ * Each case draws the units (1-8), the depth (1-8), the input's leading
+ * dimensions (rank 2 or 3, 1-4 rows), the quantization and the data.
+ */
+#include <math.h>
+
+#include "cases.h"
+
+enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_UNIT, HYBRID_PER_TENSOR,
+       HYBRID_ASYMMETRIC, HYBRID_PER_UNIT, NUM_KINDS };
+static const char *const kind_names[NUM_KINDS] = {
+	"float32", "int8-per-tensor", "int8-per-unit", "hybrid-per-tensor",
+	"hybrid-asymmetric", "hybrid-per-unit",
+};
+
+enum { BIAS_PRESENT, BIAS_OMITTED, BIAS_ABSENT, NUM_BIAS_MODES };
+static const char *const bias_names[NUM_BIAS_MODES] = {
+	"yes", "omitted", "absent",
+};
+
+/* Weights scales, one per unit or one for all, and the bias's (input
+ * scale x weights scale; 0 input scale for a float bias). */
+static bool quantize_weights(cf_case *c, cf_rng *rng, bool per_unit,
+			     int32_t weights, int32_t bias, int32_t units,
+			     float input_scale, float *mean)
+{
+	float scales[8], bias_scales[8];
+	int32_t n = per_unit ? units : 1;
+
+	*mean = 0;
+	for (int32_t i = 0; i < n; i++) {
+		scales[i] = cf_rng_float(rng, 0.002f, 0.02f);
+		bias_scales[i] = input_scale * scales[i];
+		*mean += scales[i] / (float)n;
+	}
+	if (!(per_unit ? cf_case_quantize_per_channel(c, weights, 0, scales) :
+			 cf_case_quantize(c, weights, scales[0], 0)))
+		return false;
+	if (bias < 0 || input_scale == 0)
+		return true;
+	return per_unit ? cf_case_quantize_per_channel(c, bias, 0, bias_scales) :
+			  cf_case_quantize(c, bias, bias_scales[0], 0);
+}
+
+static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t kind = variant % NUM_KINDS;
+	int32_t bias_mode = variant / NUM_KINDS % NUM_BIAS_MODES;
+	bool keep = variant / (NUM_KINDS * NUM_BIAS_MODES) % 2;
+	opver_activation activation =
+		cf_activation(variant / (NUM_KINDS * NUM_BIAS_MODES * 2));
+	bool int8 = kind == INT8_PER_TENSOR || kind == INT8_PER_UNIT;
+	bool hybrid = kind >= HYBRID_PER_TENSOR;
+	bool per_unit = kind == INT8_PER_UNIT || kind == HYBRID_PER_UNIT;
+	opver_type data = int8 ? OPVER_TYPE_INT8 : OPVER_TYPE_FLOAT32;
+	int32_t units = cf_rng_int(rng, 1, 8), depth = cf_rng_int(rng, 1, 8);
+	int32_t in_rank = cf_rng_int(rng, 2, 3), in_dims[3], out_dims[3];
+	int32_t out_rank, rows = 1, weights_dims[2] = { units, depth };
+	int32_t input, weights, bias = -1, output;
+	float input_scale = 0, mean = 0;
+
+	for (int32_t d = 0; d + 1 < in_rank; d++) {
+		in_dims[d] = cf_rng_int(rng, 1, 2);
+		rows *= in_dims[d];
+	}
+	in_dims[in_rank - 1] = depth;
+	if (keep) {
+		out_rank = in_rank;
+		for (int32_t d = 0; d + 1 < in_rank; d++)
+			out_dims[d] = in_dims[d];
+	} else {
+		out_rank = 2;
+		out_dims[0] = rows;
+	}
+	out_dims[out_rank - 1] = units;
+
+	c->has_params = true;
+	c->params.fully_connected = (opver_fully_connected_params){
+		.activation = activation,
+		.keep_num_dims = keep,
+		.asymmetric_quantize_inputs = kind == HYBRID_ASYMMETRIC,
+	};
+	input = cf_case_tensor(c, data, in_rank, in_dims);
+	weights = cf_case_tensor(c, int8 || hybrid ? OPVER_TYPE_INT8 : data, 2,
+				 weights_dims);
+	if (bias_mode == BIAS_PRESENT)
+		bias = cf_case_tensor(c, int8 ? OPVER_TYPE_INT32 : data, 1,
+				      &units);
+	output = cf_case_tensor(c, data, out_rank, out_dims);
+	cf_case_input(c, input);
+	cf_case_input(c, weights);
+	if (bias_mode != BIAS_ABSENT)
+		cf_case_input(c, bias);
+	c->output = output;
+
+	if (int8) {
+		input_scale = cf_rng_float(rng, 0.005f, 0.05f);
+		if (!cf_case_quantize(c, input, input_scale,
+				      cf_rng_int(rng, -10, 10)))
+			return false;
+	}
+	if ((int8 || hybrid) &&
+	    !quantize_weights(c, rng, per_unit, weights, bias, units,
+			      input_scale, &mean))
+		return false;
+	if (int8 &&
+	    !cf_case_quantize(c, output,
+			      input_scale * mean * sqrtf((float)depth) * 135.0f,
+			      cf_rng_int(rng, -10, 10)))
+		return false;
+	if (int8) {
+		if (!cf_case_fill(c, input, rng, -128, 127, false) ||
+		    !cf_case_fill(c, weights, rng, -127, 127, true) ||
+		    (bias >= 0 && !cf_case_fill(c, bias, rng, -4000, 4000, true)))
+			return false;
+	} else if (!cf_case_fill(c, input, rng, -1, 1, false) ||
+		   (hybrid ? !cf_case_fill(c, weights, rng, -127, 127, true) :
+			     !cf_case_fill(c, weights, rng, -1, 1, true)) ||
+		   (bias >= 0 && !cf_case_fill(c, bias, rng, -1, 1, true))) {
+		return false;
+	}
+	cf_case_param(c, "kind=%s bias=%s keep_num_dims=%s activation=%s",
+		      kind_names[kind], bias_names[bias_mode],
+		      keep ? "true" : "false", cf_activation_name(activation));
+	if (hybrid)
+		cf_case_param(c, "asymmetric_quantize_inputs=%s",
+			      kind == HYBRID_ASYMMETRIC ? "true" : "false");
+	return true;
+}
+
+const cf_generator cf_fully_connected_cases = {
+	.op = OPVER_OP_FULLY_CONNECTED,
+	.num_variants = NUM_KINDS * NUM_BIAS_MODES * 2 * CF_NUM_ACTIVATIONS,
+	.generate = generate,
+};

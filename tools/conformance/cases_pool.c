@@ -1,0 +1,83 @@
+/*
+ * cases_pool.c - AVERAGE_POOL_2D and MAX_POOL_2D cases.
+ *
+ * Variants cross the types (float32 v1, int8 v2, int16 v3) with the
+ * padding and the clamp activations.  Each case draws the batch (1-2),
+ * the spatial sizes (1-9, large enough for the window with VALID), the
+ * window (1-3 each way), the strides (1-3), the channels (1-8) and the
+ * data.  Quantized pooling keeps the input's quantization, so input and
+ * output share scale and zero point (0 for int16).
+ */
+#include "cases.h"
+
+enum { FLOAT32, INT8, INT16, NUM_TYPES };
+
+static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t kind = variant % NUM_TYPES;
+	opver_padding padding = variant / NUM_TYPES % 2 ? OPVER_PADDING_VALID :
+							  OPVER_PADDING_SAME;
+	opver_activation activation = cf_activation(variant / (NUM_TYPES * 2));
+	static const opver_type types[NUM_TYPES] = {
+		OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_INT16,
+	};
+	opver_pool_params *p = &c->params.pool;
+	int32_t in_dims[4], out_dims[4], input, output;
+	float scale;
+	int64_t zero_point;
+
+	*p = (opver_pool_params){
+		.padding = padding,
+		.stride_width = cf_rng_int(rng, 1, 3),
+		.stride_height = cf_rng_int(rng, 1, 3),
+		.filter_width = cf_rng_int(rng, 1, 3),
+		.filter_height = cf_rng_int(rng, 1, 3),
+		.activation = activation,
+	};
+	c->has_params = true;
+	in_dims[0] = cf_rng_int(rng, 1, 2);
+	in_dims[1] = cf_rng_int(rng, padding == OPVER_PADDING_VALID ?
+					     p->filter_height : 1, 9);
+	in_dims[2] = cf_rng_int(rng, padding == OPVER_PADDING_VALID ?
+					     p->filter_width : 1, 9);
+	in_dims[3] = cf_rng_int(rng, 1, 8);
+	out_dims[0] = in_dims[0];
+	out_dims[1] = cf_window_output(in_dims[1], p->filter_height,
+				       p->stride_height, 1, padding);
+	out_dims[2] = cf_window_output(in_dims[2], p->filter_width,
+				       p->stride_width, 1, padding);
+	out_dims[3] = in_dims[3];
+	input = cf_case_tensor(c, types[kind], 4, in_dims);
+	output = cf_case_tensor(c, types[kind], 4, out_dims);
+	cf_case_input(c, input);
+	c->output = output;
+	if (kind != FLOAT32) {
+		scale = kind == INT8 ? cf_rng_float(rng, 0.01f, 0.1f) :
+				       cf_rng_float(rng, 1e-4f, 1e-3f);
+		zero_point = kind == INT8 ? cf_rng_int(rng, -20, 20) : 0;
+		if (!cf_case_quantize(c, input, scale, zero_point) ||
+		    !cf_case_quantize(c, output, scale, zero_point))
+			return false;
+	}
+	if (!(kind == FLOAT32 ? cf_case_fill(c, input, rng, -8, 8, false) :
+	      kind == INT8 ? cf_case_fill(c, input, rng, -128, 127, false) :
+			     cf_case_fill(c, input, rng, -32768, 32767, false)))
+		return false;
+	cf_case_param(c, "padding=%s stride=%dx%d filter=%dx%d activation=%s",
+		      cf_padding_name(padding), p->stride_width,
+		      p->stride_height, p->filter_width, p->filter_height,
+		      cf_activation_name(activation));
+	return true;
+}
+
+const cf_generator cf_average_pool_2d_cases = {
+	.op = OPVER_OP_AVERAGE_POOL_2D,
+	.num_variants = NUM_TYPES * 2 * CF_NUM_ACTIVATIONS,
+	.generate = generate,
+};
+
+const cf_generator cf_max_pool_2d_cases = {
+	.op = OPVER_OP_MAX_POOL_2D,
+	.num_variants = NUM_TYPES * 2 * CF_NUM_ACTIVATIONS,
+	.generate = generate,
+};

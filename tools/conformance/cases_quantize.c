@@ -1,0 +1,160 @@
+/*
+ * cases_quantize.c - QUANTIZE and DEQUANTIZE cases.
+ *
+ * QUANTIZE variants cross the conversions with whether values stay in
+ * the output's range or saturate it:
+ *   float32 -> int8 (v1) and int16 (v2), per tensor, or per channel (v3);
+ *   requantizing int8 -> int8 and int16 -> int8 (v1), int8 -> int16 and
+ *   int16 -> int16 (v2)
+ * DEQUANTIZE variants cross int8 per tensor (v2), int16 (v3) and int8 per
+ * channel (v5) with the rank.
+ *
+ * Each case draws the shape (rank 1-4, dimensions 1-4, at least 2 along a
+ * per-channel axis, which is drawn too), the quantization (int16 always
+ * symmetric, as TFLite requires) and the data.
+ */
+#include "cases.h"
+
+#define MAX_RANK 4
+
+/* A shape of `rank` with dimensions 1-4; *axis, when not NULL, gets a
+ * random dimension of 2 or more, for per-channel quantization. */
+static void draw_shape(cf_rng *rng, int32_t rank, int32_t *dims,
+		       int32_t *axis)
+{
+	for (int32_t d = 0; d < rank; d++)
+		dims[d] = cf_rng_int(rng, 1, 4);
+	if (axis != NULL) {
+		*axis = cf_rng_int(rng, 0, rank - 1);
+		dims[*axis] = cf_rng_int(rng, 2, 4);
+	}
+}
+
+/* Quantization of one side: int16 symmetric with a fine scale, int8
+ * asymmetric.  `coarse` multiplies the scale. */
+static bool quantize_side(cf_case *c, cf_rng *rng, int32_t t, float coarse)
+{
+	bool int16 = c->tensors[t].type == OPVER_TYPE_INT16;
+
+	return cf_case_quantize(c, t,
+				coarse * (int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
+						  cf_rng_float(rng, 0.01f, 0.1f)),
+				int16 ? 0 : cf_rng_int(rng, -20, 20));
+}
+
+/* Uniform values over the whole range of t's integer type. */
+static bool fill_full_range(cf_case *c, int32_t t, cf_rng *rng)
+{
+	return c->tensors[t].type == OPVER_TYPE_INT16 ?
+		       cf_case_fill(c, t, rng, -32768, 32767, false) :
+		       cf_case_fill(c, t, rng, -128, 127, false);
+}
+
+/* ------------------------------------------------------------ QUANTIZE */
+
+enum { F32_I8, F32_I8_PER_CHANNEL, F32_I16, F32_I16_PER_CHANNEL, I8_I8,
+       I16_I8, I8_I16, I16_I16, NUM_CONVERSIONS };
+static const struct {
+	opver_type input, output;
+	bool per_channel;
+	const char *name;
+} conversions[NUM_CONVERSIONS] = {
+	{ OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, false, "per-tensor" },
+	{ OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, true, "per-channel" },
+	{ OPVER_TYPE_FLOAT32, OPVER_TYPE_INT16, false, "per-tensor" },
+	{ OPVER_TYPE_FLOAT32, OPVER_TYPE_INT16, true, "per-channel" },
+	{ OPVER_TYPE_INT8, OPVER_TYPE_INT8, false, "requantize" },
+	{ OPVER_TYPE_INT16, OPVER_TYPE_INT8, false, "requantize" },
+	{ OPVER_TYPE_INT8, OPVER_TYPE_INT16, false, "requantize" },
+	{ OPVER_TYPE_INT16, OPVER_TYPE_INT16, false, "requantize" },
+};
+
+static bool generate_quantize(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t k = variant % NUM_CONVERSIONS;
+	bool saturate = variant / NUM_CONVERSIONS % 2;
+	int32_t rank = cf_rng_int(rng, 1, MAX_RANK), dims[MAX_RANK], axis = 0;
+	int32_t input, output;
+	float scales[4], widest = 0;
+
+	draw_shape(rng, rank, dims, conversions[k].per_channel ? &axis : NULL);
+	input = cf_case_tensor(c, conversions[k].input, rank, dims);
+	output = cf_case_tensor(c, conversions[k].output, rank, dims);
+	cf_case_input(c, input);
+	c->output = output;
+	if (conversions[k].input == OPVER_TYPE_FLOAT32) {
+		bool int16 = conversions[k].output == OPVER_TYPE_INT16;
+		int32_t n = conversions[k].per_channel ? dims[axis] : 1;
+		/* The float span: inside the output's range, or 3x beyond. */
+		float steps = (int16 ? 30000.0f : 100.0f) * (saturate ? 3 : 1);
+
+		for (int32_t i = 0; i < n; i++) {
+			scales[i] = int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
+					    cf_rng_float(rng, 0.01f, 0.1f);
+			if (scales[i] > widest)
+				widest = scales[i];
+		}
+		if (!(conversions[k].per_channel ?
+			      cf_case_quantize_per_channel(c, output, axis,
+							   scales) :
+			      cf_case_quantize(c, output, scales[0],
+					       int16 ? 0 : cf_rng_int(rng, -20, 20))) ||
+		    !cf_case_fill(c, input, rng, -steps * widest,
+				  steps * widest, false))
+			return false;
+	} else if (!quantize_side(c, rng, input, 1) ||
+		   /* A finer output scale pushes values out of range. */
+		   !quantize_side(c, rng, output, saturate ? 0.2f : 2.0f) ||
+		   !fill_full_range(c, input, rng)) {
+		return false;
+	}
+	cf_case_param(c, "conversion=%s values=%s", conversions[k].name,
+		      saturate ? "saturating" : "in-range");
+	if (conversions[k].per_channel)
+		cf_case_param(c, "axis=%d", axis);
+	return true;
+}
+
+const cf_generator cf_quantize_cases = {
+	.op = OPVER_OP_QUANTIZE,
+	.num_variants = NUM_CONVERSIONS * 2,
+	.generate = generate_quantize,
+};
+
+/* ---------------------------------------------------------- DEQUANTIZE */
+
+enum { DQ_INT8, DQ_INT16, DQ_INT8_PER_CHANNEL, NUM_DQ_KINDS };
+
+static bool generate_dequantize(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t k = variant % NUM_DQ_KINDS;
+	int32_t rank = variant / NUM_DQ_KINDS % MAX_RANK + 1;
+	int32_t dims[MAX_RANK], axis = 0, input, output;
+	float scales[4];
+
+	draw_shape(rng, rank, dims, k == DQ_INT8_PER_CHANNEL ? &axis : NULL);
+	input = cf_case_tensor(c, k == DQ_INT16 ? OPVER_TYPE_INT16 :
+						  OPVER_TYPE_INT8,
+			       rank, dims);
+	output = cf_case_tensor(c, OPVER_TYPE_FLOAT32, rank, dims);
+	cf_case_input(c, input);
+	c->output = output;
+	if (k == DQ_INT8_PER_CHANNEL) {
+		for (int32_t i = 0; i < dims[axis]; i++)
+			scales[i] = cf_rng_float(rng, 0.01f, 0.1f);
+		if (!cf_case_quantize_per_channel(c, input, axis, scales))
+			return false;
+		cf_case_param(c, "quantization=per-channel axis=%d", axis);
+	} else {
+		if (!quantize_side(c, rng, input, 1))
+			return false;
+		cf_case_param(c, "quantization=per-tensor");
+	}
+	return fill_full_range(c, input, rng);
+}
+
+const cf_generator cf_dequantize_cases = {
+	.op = OPVER_OP_DEQUANTIZE,
+	.num_variants = NUM_DQ_KINDS * MAX_RANK,
+	.generate = generate_dequantize,
+};

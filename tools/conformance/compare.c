@@ -1,0 +1,116 @@
+/* compare.c - output comparison and its one-line account of a mismatch. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "compare.h"
+
+static float float_at(const opver_tensor *t, size_t i)
+{
+	return ((const float *)t->data)[i];
+}
+
+/* Element i as the type spells it: a number for FLOAT32 and the integer
+ * types, the bytes in hex (memory order) for any other. */
+static void add_value(cf_text *t, const opver_tensor *tensor, size_t i)
+{
+	const uint8_t *bytes = tensor->data;
+	size_t size = opver_type_size(tensor->type);
+
+	switch (tensor->type) {
+	case OPVER_TYPE_FLOAT32:
+		cf_text_add(t, "%.9g", (double)float_at(tensor, i));
+		return;
+	case OPVER_TYPE_INT8:
+		cf_text_add(t, "%d", ((const int8_t *)bytes)[i]);
+		return;
+	case OPVER_TYPE_UINT8:
+		cf_text_add(t, "%u", ((const uint8_t *)bytes)[i]);
+		return;
+	case OPVER_TYPE_INT16:
+		cf_text_add(t, "%d", ((const int16_t *)bytes)[i]);
+		return;
+	case OPVER_TYPE_INT32:
+		cf_text_add(t, "%" PRId32, ((const int32_t *)bytes)[i]);
+		return;
+	case OPVER_TYPE_INT64:
+		cf_text_add(t, "%" PRId64, ((const int64_t *)bytes)[i]);
+		return;
+	default:
+		cf_text_add(t, "0x");
+		for (size_t b = 0; b < size; b++)
+			cf_text_add(t, "%02x", bytes[i * size + b]);
+		return;
+	}
+}
+
+/* "[0,2,1,5]": flat index i of a tensor, as coordinates. */
+static void add_coordinates(cf_text *t, const opver_tensor *tensor, size_t i)
+{
+	size_t coordinates[8] = { 0 };
+	int32_t rank = tensor->rank < 8 ? tensor->rank : 8;
+
+	for (int32_t d = rank; d-- > 0;) {
+		size_t dim = tensor->dims[d] > 0 ? (size_t)tensor->dims[d] : 1;
+
+		coordinates[d] = i % dim;
+		i /= dim;
+	}
+	cf_text_add(t, "[");
+	for (int32_t d = 0; d < rank; d++)
+		cf_text_add(t, "%s%zu", d ? "," : "", coordinates[d]);
+	cf_text_add(t, "]");
+}
+
+bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
+			double rtol, cf_text *why)
+{
+	size_t n, size, mismatches = 0, first = 0;
+	bool floats = want->type == OPVER_TYPE_FLOAT32;
+	double tolerance = 0;
+
+	if (got->type != want->type || got->bytes != want->bytes) {
+		cf_text_add(why, "mismatch: the plugin's output is %s of %zu bytes, the reference's %s of %zu bytes\n",
+			    opver_type_name(got->type), got->bytes,
+			    opver_type_name(want->type), want->bytes);
+		return false;
+	}
+	n = opver_tensor_elements(want);
+	size = opver_type_size(want->type);
+	if (floats) {
+		double largest = 1;
+
+		for (size_t i = 0; i < n; i++)
+			largest = fmax(largest, fabs(float_at(want, i)));
+		tolerance = rtol * largest;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool same;
+
+		if (floats) {
+			double a = float_at(got, i), b = float_at(want, i);
+
+			same = (isnan(a) && isnan(b)) || fabs(a - b) <= tolerance;
+		} else {
+			same = memcmp((const uint8_t *)got->data + i * size,
+				      (const uint8_t *)want->data + i * size,
+				      size) == 0;
+		}
+		if (!same && mismatches++ == 0)
+			first = i;
+	}
+	if (mismatches == 0)
+		return true;
+	cf_text_add(why, "mismatch: output element %zu ", first);
+	add_coordinates(why, want, first);
+	cf_text_add(why, ": plugin ");
+	add_value(why, got, first);
+	cf_text_add(why, ", reference ");
+	add_value(why, want, first);
+	cf_text_add(why, "; %zu of %zu elements differ", mismatches, n);
+	if (floats)
+		cf_text_add(why, " (tolerance %.3g)\n", tolerance);
+	else
+		cf_text_add(why, " (must match exactly)\n");
+	return false;
+}

@@ -1,0 +1,929 @@
+/*
+ * hygiene.c - a plugin's exports and imports, read from its ELF dynamic
+ * symbol table, and whether it loads and unloads without leaving anything
+ * behind.
+ *
+ * The ELF reader trusts nothing in the file: every offset and size is
+ * checked against the file's length before anything is read, so a
+ * truncated or hostile file is a failed check.  Both classes (32- and
+ * 64-bit) and both byte orders are read, since a plugin may be built for
+ * another machine than the one checking it.
+ *
+ * Leaks are measured on this process, which is what a host sees: heap in
+ * use (mallinfo2), open file descriptors (/proc/self/fd) and mappings
+ * (/proc/self/maps), before and after CYCLES runtime create/destroy pairs.
+ * Warm-up pairs run first, so the allocations the dynamic loader makes
+ * once are not counted.  Nothing between the two measurements
+ * allocates except the runtime and the plugin: details are built in fixed
+ * buffers and log messages captured in one.
+ */
+#include "hygiene.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef HAVE_MALLINFO2
+#include <malloc.h>
+#endif
+
+#include <opver/opver.h>
+#include <opver/plugin.h>
+
+#define SUITE "hygiene"
+#define CHECK_EXPORTS "exports only opver_plugin_entry"
+#define CHECK_IMPORTS "imports no opver_* symbols"
+#define CHECK_LOADS "loads through the public API"
+#define CHECK_HEAP "load/unload cycles leak no heap"
+#define CHECK_FDS "load/unload cycles leak no file descriptors"
+#define CHECK_MAPS "load/unload cycles leak no mappings"
+#define CHECK_INIT_FINI "plugin init and fini pair up"
+
+/* Runtime create/destroy pairs measured. */
+#define CYCLES 20
+/* glibc's table of loaded objects (_dl_find_object) grows over the first
+ * few dlopen/dlclose pairs of a process, then stays (seven pairs with glibc
+ * 2.36): warm up until a pair leaves the heap as it found it, or at most
+ * this many pairs. */
+#define MAX_WARM_UP 16
+/* Heap growth tolerated over all CYCLES together, for allocator
+ * bookkeeping; a plugin leaking even 4 bytes per load exceeds it. */
+#define HEAP_SLACK 64
+/* Symbol names listed in a failed export or import check. */
+#define MAX_NAMES 10
+
+/* The checks that need the plugin loaded, skipped when it does not load. */
+static const char *const leak_checks[] = { CHECK_HEAP, CHECK_FDS, CHECK_MAPS,
+					   CHECK_INIT_FINI };
+#define NUM_LEAK_CHECKS (sizeof(leak_checks) / sizeof(leak_checks[0]))
+
+/* The text of a check's details, truncated when it does not fit. */
+typedef struct details {
+	char text[8192];
+	size_t length;
+} details;
+
+static void say(details *d, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(details *d, const char *format, ...)
+{
+	size_t room = sizeof(d->text) - d->length;
+	va_list args;
+	int n;
+
+	if (room <= 1)
+		return;
+	va_start(args, format);
+	n = vsnprintf(d->text + d->length, room, format, args);
+	va_end(args);
+	if (n > 0)
+		d->length += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Records one check; details NULL or empty for none.  The report keeps its
+ * own copy, and a report out of memory loses the check, which the caller
+ * cannot do better about. */
+static void record(cf_report *report, const char *check, cf_outcome outcome,
+		   double started, const details *d)
+{
+	(void)cf_report_add(report, SUITE, check, outcome, now() - started,
+			    d != NULL && d->length > 0 ? d->text : NULL);
+}
+
+/* ---------------------------------------------------------------- ELF */
+
+typedef struct elf_field {
+	size_t offset;
+	size_t width;
+} elf_field;
+
+#define FIELD(type, member) \
+	{ offsetof(type, member), sizeof(((type *)0)->member) }
+
+/* Where the fields this reader needs sit in one ELF class. */
+typedef struct elf_layout {
+	size_t ehdr_size;
+	elf_field e_type, e_shoff, e_shentsize, e_shnum;
+	size_t shdr_size;
+	elf_field sh_type, sh_link, sh_offset, sh_size, sh_entsize;
+	size_t sym_size;
+	elf_field st_name, st_info, st_other, st_shndx, st_value, st_size;
+} elf_layout;
+
+#define LAYOUT(E, S, Y)                                                   \
+	{                                                                 \
+		sizeof(E), FIELD(E, e_type), FIELD(E, e_shoff),           \
+		FIELD(E, e_shentsize), FIELD(E, e_shnum), sizeof(S),      \
+		FIELD(S, sh_type), FIELD(S, sh_link), FIELD(S, sh_offset), \
+		FIELD(S, sh_size), FIELD(S, sh_entsize), sizeof(Y),       \
+		FIELD(Y, st_name), FIELD(Y, st_info), FIELD(Y, st_other), \
+		FIELD(Y, st_shndx), FIELD(Y, st_value), FIELD(Y, st_size) \
+	}
+
+static const elf_layout elf32_layout =
+	LAYOUT(Elf32_Ehdr, Elf32_Shdr, Elf32_Sym);
+static const elf_layout elf64_layout =
+	LAYOUT(Elf64_Ehdr, Elf64_Shdr, Elf64_Sym);
+
+typedef struct elf_file {
+	const unsigned char *data;      /* the whole file */
+	size_t size;
+	const elf_layout *layout;
+	bool big_endian;
+} elf_file;
+
+/* Reads `field` of the structure at file offset `base`, in the file's
+ * byte order; false when it does not lie wholly inside the file. */
+static bool elf_read(const elf_file *elf, uint64_t base, elf_field field,
+		     uint64_t *value)
+{
+	const unsigned char *bytes;
+
+	if (base > elf->size || field.offset > elf->size - base ||
+	    field.width > elf->size - base - field.offset)
+		return false;
+	bytes = elf->data + base + field.offset;
+	*value = 0;
+	for (size_t i = 0; i < field.width; i++)
+		*value = *value << 8 |
+			 bytes[elf->big_endian ? i : field.width - 1 - i];
+	return true;
+}
+
+/* One section's extent, checked to lie inside the file. */
+typedef struct elf_section {
+	uint64_t type, link, offset, size, entsize;
+} elf_section;
+
+static bool elf_section_at(const elf_file *elf, uint64_t shoff,
+			   uint64_t shentsize, uint64_t index,
+			   elf_section *section)
+{
+	const elf_layout *l = elf->layout;
+	uint64_t base = shoff + index * shentsize;
+
+	return elf_read(elf, base, l->sh_type, &section->type) &&
+	       elf_read(elf, base, l->sh_link, &section->link) &&
+	       elf_read(elf, base, l->sh_offset, &section->offset) &&
+	       elf_read(elf, base, l->sh_size, &section->size) &&
+	       elf_read(elf, base, l->sh_entsize, &section->entsize);
+}
+
+static bool elf_section_in_file(const elf_file *elf,
+				const elf_section *section)
+{
+	return section->offset <= elf->size &&
+	       section->size <= elf->size - section->offset;
+}
+
+/* Up to MAX_NAMES names of symbols found, and how many there were. */
+typedef struct symbol_list {
+	const char *names[MAX_NAMES];   /* borrowed from the file's data */
+	size_t count;
+} symbol_list;
+
+static void list_add(symbol_list *list, const char *name)
+{
+	if (list->count < MAX_NAMES)
+		list->names[list->count] = name;
+	list->count++;
+}
+
+typedef struct plugin_symbols {
+	symbol_list exports;    /* visible definitions besides the entry */
+	symbol_list imports;    /* undefined opver_* */
+	bool has_entry;
+} plugin_symbols;
+
+/* Symbols every link of a shared object defines. */
+static bool linker_made(const char *name)
+{
+	static const char *const names[] = { "_init", "_fini", "_edata",
+					     "_end", "__bss_start" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Checks the ELF identification; sets elf->layout and byte order. */
+static bool elf_identify(elf_file *elf, details *why)
+{
+	const unsigned char *ident = elf->data;
+
+	if (elf->size < EI_NIDENT || memcmp(ident, ELFMAG, SELFMAG) != 0) {
+		say(why, "not an ELF file");
+		return false;
+	}
+	if (ident[EI_CLASS] == ELFCLASS32) {
+		elf->layout = &elf32_layout;
+	} else if (ident[EI_CLASS] == ELFCLASS64) {
+		elf->layout = &elf64_layout;
+	} else {
+		say(why, "unknown ELF class %u", ident[EI_CLASS]);
+		return false;
+	}
+	if (ident[EI_DATA] != ELFDATA2LSB && ident[EI_DATA] != ELFDATA2MSB) {
+		say(why, "unknown ELF byte order %u", ident[EI_DATA]);
+		return false;
+	}
+	elf->big_endian = ident[EI_DATA] == ELFDATA2MSB;
+	if (elf->size < elf->layout->ehdr_size) {
+		say(why, "truncated: %zu bytes, shorter than an ELF header",
+		    elf->size);
+		return false;
+	}
+	return true;
+}
+
+/* Finds the SHT_DYNSYM section and its string table. */
+static bool elf_find_dynsym(const elf_file *elf, elf_section *dynsym,
+			    elf_section *dynstr, details *why)
+{
+	const elf_layout *l = elf->layout;
+	uint64_t type, shoff, shentsize, shnum;
+	elf_section first;
+
+	/* The header fits: elf_identify checked. */
+	elf_read(elf, 0, l->e_type, &type);
+	elf_read(elf, 0, l->e_shoff, &shoff);
+	elf_read(elf, 0, l->e_shentsize, &shentsize);
+	elf_read(elf, 0, l->e_shnum, &shnum);
+	if (type != ET_DYN) {
+		say(why, "ELF type %llu, not a shared object (ET_DYN)",
+		    (unsigned long long)type);
+		return false;
+	}
+	if (shoff == 0) {
+		say(why, "no section headers, so no symbol table to read");
+		return false;
+	}
+	if (shentsize < l->shdr_size) {
+		say(why, "section header size %llu, below the %zu of its class",
+		    (unsigned long long)shentsize, l->shdr_size);
+		return false;
+	}
+	/* With 0xff00 sections or more, e_shnum is 0 and section 0's
+	 * sh_size holds the count. */
+	if (shnum == 0) {
+		if (!elf_section_at(elf, shoff, shentsize, 0, &first))
+			goto truncated;
+		shnum = first.size;
+	}
+	if (shoff > elf->size || shnum > (elf->size - shoff) / shentsize)
+		goto truncated;
+	for (uint64_t i = 0; i < shnum; i++) {
+		if (!elf_section_at(elf, shoff, shentsize, i, dynsym))
+			goto truncated;
+		if (dynsym->type != SHT_DYNSYM)
+			continue;
+		if (dynsym->entsize < l->sym_size) {
+			say(why, ".dynsym entry size %llu, below the %zu of its class",
+			    (unsigned long long)dynsym->entsize, l->sym_size);
+			return false;
+		}
+		if (dynsym->link >= shnum ||
+		    !elf_section_at(elf, shoff, shentsize, dynsym->link,
+				    dynstr) ||
+		    dynstr->type != SHT_STRTAB) {
+			say(why, ".dynsym links to section %llu, which is not a string table",
+			    (unsigned long long)dynsym->link);
+			return false;
+		}
+		if (!elf_section_in_file(elf, dynsym) ||
+		    !elf_section_in_file(elf, dynstr)) {
+			say(why, "truncated or corrupt: .dynsym or its string table lies past the end of the file (%zu bytes)",
+			    elf->size);
+			return false;
+		}
+		return true;
+	}
+	say(why, "no .dynsym section: not a dynamically linked shared object");
+	return false;
+truncated:
+	say(why, "truncated or corrupt: %llu section headers at offset %llu do not fit in the file's %zu bytes",
+	    (unsigned long long)shnum, (unsigned long long)shoff, elf->size);
+	return false;
+}
+
+/* Sorts every global symbol of .dynsym into exports and opver_* imports. */
+static bool elf_read_symbols(const elf_file *elf, plugin_symbols *symbols,
+			     details *why)
+{
+	const elf_layout *l = elf->layout;
+	elf_section dynsym, dynstr;
+	const char *strings;
+	uint64_t count;
+
+	if (!elf_find_dynsym(elf, &dynsym, &dynstr, why))
+		return false;
+	strings = (const char *)elf->data + dynstr.offset;
+	count = dynsym.size / dynsym.entsize;
+	/* Symbol 0 is the reserved undefined symbol. */
+	for (uint64_t i = 1; i < count; i++) {
+		uint64_t base = dynsym.offset + i * dynsym.entsize;
+		uint64_t name_offset, info, other, shndx, value, size;
+		const char *name;
+		unsigned bind, type, visibility;
+
+		if (!elf_read(elf, base, l->st_name, &name_offset) ||
+		    !elf_read(elf, base, l->st_info, &info) ||
+		    !elf_read(elf, base, l->st_other, &other) ||
+		    !elf_read(elf, base, l->st_shndx, &shndx) ||
+		    !elf_read(elf, base, l->st_value, &value) ||
+		    !elf_read(elf, base, l->st_size, &size)) {
+			say(why, "truncated: symbol %llu lies past the end of the file",
+			    (unsigned long long)i);
+			return false;
+		}
+		if (name_offset >= dynstr.size ||
+		    memchr(strings + name_offset, '\0',
+			   dynstr.size - name_offset) == NULL) {
+			say(why, "corrupt: the name of symbol %llu runs past its string table",
+			    (unsigned long long)i);
+			return false;
+		}
+		name = strings + name_offset;
+		/* The same bit layout in both classes. */
+		bind = ELF64_ST_BIND(info);
+		type = ELF64_ST_TYPE(info);
+		visibility = ELF64_ST_VISIBILITY(other);
+		if (bind == STB_LOCAL || name[0] == '\0')
+			continue;
+		if (shndx == SHN_UNDEF) {
+			if (strncmp(name, "opver_", 6) == 0)
+				list_add(&symbols->imports, name);
+			continue;
+		}
+		if ((visibility != STV_DEFAULT && visibility != STV_PROTECTED) ||
+		    type == STT_SECTION || type == STT_FILE)
+			continue;
+		if (strcmp(name, OPVER_PLUGIN_ENTRY_NAME) == 0) {
+			symbols->has_entry = true;
+			continue;
+		}
+		/* A version script's version names (VERS_1 { global: ... })
+		 * are absolute symbols with neither value nor size. */
+		if (linker_made(name) ||
+		    (shndx == SHN_ABS && type == STT_OBJECT && value == 0 &&
+		     size == 0))
+			continue;
+		list_add(&symbols->exports, name);
+	}
+	return true;
+}
+
+/* Reads a whole regular file into memory the caller frees. */
+static unsigned char *read_file(const char *path, size_t *size, details *why)
+{
+	unsigned char *data = NULL;
+	struct stat st;
+	size_t done = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		say(why, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		say(why, "cannot stat: %s", strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		say(why, "not a regular file");
+		goto out;
+	}
+	if ((uintmax_t)st.st_size > SIZE_MAX - 1 ||
+	    (data = malloc((size_t)st.st_size + 1)) == NULL) {
+		say(why, "cannot read %jd bytes: out of memory",
+		    (intmax_t)st.st_size);
+		goto out;
+	}
+	/* A file that shrinks meanwhile is read as far as it goes. */
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, data + done, (size_t)st.st_size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			say(why, "cannot read: %s", strerror(errno));
+			free(data);
+			data = NULL;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	*size = done;
+out:
+	close(fd);
+	return data;
+}
+
+static void say_names(details *d, const symbol_list *list)
+{
+	size_t shown = list->count < MAX_NAMES ? list->count : MAX_NAMES;
+
+	for (size_t i = 0; i < shown; i++)
+		say(d, "%s%s", i > 0 ? ", " : "", list->names[i]);
+	if (list->count > shown)
+		say(d, " (and %zu more)", list->count - shown);
+}
+
+/* Records the export and import checks; false when the symbols could not
+ * be read. */
+static bool check_symbols(const char *path, cf_report *report)
+{
+	double started = now();
+	plugin_symbols symbols = { .has_entry = false };
+	elf_file elf = { .data = NULL };
+	details exports = { .length = 0 }, imports = { .length = 0 };
+	unsigned char *data;
+
+	data = read_file(path, &elf.size, &exports);
+	elf.data = data;
+	if (data == NULL || !elf_identify(&elf, &exports) ||
+	    !elf_read_symbols(&elf, &symbols, &exports)) {
+		details reason = exports;
+
+		exports.length = 0;
+		say(&exports, "cannot list the dynamic symbols of '%s': %s",
+		    path, reason.text);
+		record(report, CHECK_EXPORTS, CF_FAIL, started, &exports);
+		say(&imports, "the dynamic symbols could not be read (see \"%s\")",
+		    CHECK_EXPORTS);
+		record(report, CHECK_IMPORTS, CF_SKIP, started, &imports);
+		free(data);
+		return false;
+	}
+
+	if (!symbols.has_entry)
+		say(&exports, "does not export %s, so no host can load it\n",
+		    OPVER_PLUGIN_ENTRY_NAME);
+	if (symbols.exports.count > 0) {
+		say(&exports, "exports %zu symbol%s besides %s: ",
+		    symbols.exports.count,
+		    symbols.exports.count == 1 ? "" : "s",
+		    OPVER_PLUGIN_ENTRY_NAME);
+		say_names(&exports, &symbols.exports);
+		say(&exports,
+		    "\nexported internals can clash with the host's or another plugin's symbols: build with -fvisibility=hidden (OPVER_PLUGIN_ENTRY marks the entry visible) or link with libtool's -export-symbols-regex '^%s$'",
+		    OPVER_PLUGIN_ENTRY_NAME);
+	}
+	record(report, CHECK_EXPORTS,
+	       exports.length > 0 ? CF_FAIL : CF_PASS, started, &exports);
+
+	if (symbols.imports.count > 0) {
+		say(&imports, "imports %zu opver_* symbol%s: ",
+		    symbols.imports.count,
+		    symbols.imports.count == 1 ? "" : "s");
+		say_names(&imports, &symbols.imports);
+		say(&imports,
+		    "\na plugin reaches the core only through the opver_host table its callbacks are given; linking against libopver ties it to one build of the library and bypasses the ABI version check");
+	}
+	record(report, CHECK_IMPORTS,
+	       imports.length > 0 ? CF_FAIL : CF_PASS, started, &imports);
+	free(data);
+	return true;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+/* The runtime's messages of the last create, at info level and above. */
+typedef struct log_capture {
+	char text[4096];
+	size_t length;
+} log_capture;
+
+static void capture_log(void *user_data, opver_log_level level,
+			const char *message)
+{
+	log_capture *log = user_data;
+	size_t room = sizeof(log->text) - log->length;
+	int n;
+
+	if (room <= 1)
+		return;
+	n = snprintf(log->text + log->length, room, "  %s: %s\n",
+		     opver_log_level_name(level), message);
+	if (n > 0)
+		log->length += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static const char *or_none(const char *text)
+{
+	return text != NULL ? text : "(none)";
+}
+
+/* Creates a runtime from the config, capturing its messages, and checks
+ * that exactly the one plugin loaded; destroys it again.  false with the
+ * reason in why. */
+static bool load_once(const char *config_path, log_capture *log,
+		      opver_plugin_info *info, details *why)
+{
+	opver_runtime_options options;
+	opver_runtime *runtime;
+	opver_status status;
+	size_t count;
+	bool loaded = false;
+
+	opver_runtime_options_init(&options);
+	options.config_path = config_path;
+	options.log = capture_log;
+	options.log_user_data = log;
+	options.log_level = OPVER_LOG_INFO;
+	log->length = 0;
+	log->text[0] = '\0';
+	status = opver_runtime_create(&options, &runtime);
+	if (status != OPVER_OK) {
+		say(why, "opver_runtime_create failed (%s):\n%s",
+		    opver_status_name(status), log->text);
+		return false;
+	}
+	count = opver_runtime_plugin_count(runtime);
+	if (count == 0) {
+		say(why, "the plugin was not loaded:\n%s", log->text);
+	} else if (count > 1) {
+		say(why, "%zu plugins loaded instead of this one alone: is OPVER_PLUGIN_PATH set?  The leak checks need the plugin alone.\n%s",
+		    count, log->text);
+	} else if (info != NULL) {
+		loaded = opver_runtime_plugin_info(runtime, 0, info) == OPVER_OK;
+		if (loaded)
+			say(why, "loaded %s %s by %s, %zu kernel%s%s%s",
+			    or_none(info->name), or_none(info->version),
+			    or_none(info->vendor),
+			    info->num_kernels,
+			    info->num_kernels == 1 ? "" : "s",
+			    info->delegate_name != NULL ? ", delegate " : "",
+			    info->delegate_name != NULL ? info->delegate_name
+							: "");
+		else
+			say(why, "opver_runtime_plugin_info failed");
+	} else {
+		loaded = true;
+	}
+	opver_runtime_destroy(runtime);
+	return loaded;
+}
+
+/*
+ * Writes "[plugin.vendor]\nlibrary = ABS\n" into a new file in $TMPDIR
+ * (else /tmp), naming it in config_path.  *absolute receives the plugin's
+ * absolute path; caller frees it.
+ */
+static bool write_config(const char *plugin_path, char *config_path,
+			 size_t size, char **absolute, details *why)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path = realpath(plugin_path, NULL);
+	size_t length;
+	bool failed;
+	int fd;
+	FILE *file;
+
+	*absolute = path;
+	if (path == NULL) {
+		say(why, "cannot find '%s': %s", plugin_path, strerror(errno));
+		return false;
+	}
+	/* inih would end the value at a line break, or at a ';' after a
+	 * space, and strip trailing spaces. */
+	length = strlen(path);
+	if (strpbrk(path, "\n\r;") != NULL || path[length - 1] == ' ' ||
+	    path[length - 1] == '\t') {
+		say(why, "the path '%s' cannot be written into an ini file; copy the plugin to a plainer path",
+		    path);
+		return false;
+	}
+	if (dir == NULL || dir[0] == '\0')
+		dir = "/tmp";
+	if ((size_t)snprintf(config_path, size, "%s/opver-hygiene-XXXXXX",
+			     dir) >= size) {
+		say(why, "TMPDIR '%s' is too long", dir);
+		return false;
+	}
+	fd = mkstemp(config_path);
+	if (fd < 0) {
+		say(why, "cannot create a config file in '%s': %s", dir,
+		    strerror(errno));
+		return false;
+	}
+	file = fdopen(fd, "w");
+	if (file == NULL) {
+		say(why, "cannot write '%s': %s", config_path, strerror(errno));
+		close(fd);
+		unlink(config_path);
+		return false;
+	}
+	fprintf(file, "[plugin.vendor]\nlibrary = %s\n", path);
+	failed = ferror(file) != 0;
+	if (fclose(file) != 0)
+		failed = true;
+	if (failed) {
+		say(why, "cannot write '%s'", config_path);
+		unlink(config_path);
+		return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- leaks */
+
+/* What the process holds: heap in use, open descriptors, mappings and the
+ * mappings of files; -1 for a count that cannot be taken. */
+typedef struct usage {
+	size_t heap;
+	long fds;
+	long maps;
+	long file_maps;
+} usage;
+
+static long count_fds(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *entry;
+	long count = 0;
+
+	if (dir == NULL)
+		return -1;
+	while ((entry = readdir(dir)) != NULL)
+		if (entry->d_name[0] != '.')
+			count++;
+	closedir(dir);
+	return count;
+}
+
+/* Counts the lines of /proc/self/maps, and those naming a file: only a
+ * file's path puts a '/' on a line. */
+static void count_maps(usage *u)
+{
+	char buf[4096];
+	bool names_file = false;
+	ssize_t n;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+
+	u->maps = u->file_maps = -1;
+	if (fd < 0)
+		return;
+	u->maps = u->file_maps = 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR)) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] == '/')
+				names_file = true;
+			if (buf[i] != '\n')
+				continue;
+			u->maps++;
+			u->file_maps += names_file;
+			names_file = false;
+		}
+	}
+	close(fd);
+	if (n < 0)
+		u->maps = u->file_maps = -1;
+}
+
+/* Taken last: the counts above allocate and free. */
+static usage measure(void)
+{
+	usage u = { .fds = count_fds() };
+
+	count_maps(&u);
+#ifdef HAVE_MALLINFO2
+	struct mallinfo2 info = mallinfo2();
+
+	u.heap = info.uordblks + info.hblkhd;
+#endif
+	return u;
+}
+
+/* Whether the plugin's descriptor has init and fini, read through its
+ * entry point as the loader reads it; false with the reason in why. */
+static bool read_hooks(const char *path, bool *has_init, bool *has_fini,
+		       details *why)
+{
+	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	opver_plugin_entry_fn entry;
+	const opver_plugin *plugin;
+	bool known = false;
+
+	if (handle == NULL) {
+		say(why, "%s", dlerror());
+		return false;
+	}
+	entry = (opver_plugin_entry_fn)dlsym(handle, OPVER_PLUGIN_ENTRY_NAME);
+	plugin = entry != NULL ? entry() : NULL;
+	if (plugin == NULL) {
+		say(why, "no descriptor from %s", OPVER_PLUGIN_ENTRY_NAME);
+	} else if (plugin->struct_size <
+		   offsetof(opver_plugin, fini) + sizeof(plugin->fini)) {
+		say(why, "descriptor struct_size %u is too small",
+		    (unsigned)plugin->struct_size);
+	} else {
+		*has_init = plugin->init != NULL;
+		*has_fini = plugin->fini != NULL;
+		known = true;
+	}
+	dlclose(handle);
+	return known;
+}
+
+static void record_heap(cf_report *report, const usage *before,
+			const usage *after, double started, bool *grew)
+{
+	details d = { .length = 0 };
+	cf_outcome outcome;
+
+	*grew = false;
+	if (before->heap == 0 && after->heap == 0) {
+		say(&d, "mallinfo2() reports no heap in use (AddressSanitizer and other tools replace glibc's allocator, and a libc without mallinfo2 has none to report), so heap growth cannot be measured");
+		record(report, CHECK_HEAP, CF_SKIP, started, &d);
+		return;
+	}
+	*grew = after->heap > before->heap + HEAP_SLACK;
+	if (*grew) {
+		size_t growth = after->heap - before->heap;
+
+		say(&d, "heap in use grew by %zu bytes over %d load/unload cycles (%zu bytes per cycle; %d bytes of slack allowed): %zu before, %zu after\nsomething the plugin allocates when loaded (in init or a constructor) is not freed when unloaded (in fini or a destructor)",
+		    growth, CYCLES, growth / CYCLES, HEAP_SLACK, before->heap,
+		    after->heap);
+		outcome = CF_FAIL;
+	} else {
+		say(&d, "heap in use: %zu bytes before, %zu after %d load/unload cycles (%d bytes of slack allowed)",
+		    before->heap, after->heap, CYCLES, HEAP_SLACK);
+		outcome = CF_PASS;
+	}
+	record(report, CHECK_HEAP, outcome, started, &d);
+}
+
+/* Records a count that must not grow; note NULL or a line on what was
+ * counted. */
+static void record_count(cf_report *report, const char *check,
+			 const char *what, const char *note,
+			 const char *source, long before, long after,
+			 const char *cause)
+{
+	details d = { .length = 0 };
+	double started = now();
+
+	if (before < 0 || after < 0) {
+		say(&d, "%s cannot be read, so %s cannot be counted", source,
+		    what);
+		record(report, check, CF_SKIP, started, &d);
+		return;
+	}
+	say(&d, "%s: %ld before, %ld after %d load/unload cycles", what,
+	    before, after, CYCLES);
+	if (note != NULL)
+		say(&d, "\n%s", note);
+	if (after > before)
+		say(&d, "\n%s", cause);
+	record(report, check, after > before ? CF_FAIL : CF_PASS, started, &d);
+}
+
+static void record_hooks(cf_report *report, const details *unknown,
+			 bool has_init, bool has_fini, bool heap_measured,
+			 bool grew)
+{
+	details d = { .length = 0 };
+	double started = now();
+	cf_outcome outcome = CF_PASS;
+
+	if (unknown != NULL) {
+		say(&d, "the descriptor could not be read: %s", unknown->text);
+		outcome = CF_SKIP;
+	} else if (!has_init || has_fini) {
+		say(&d, "%s", !has_init ? "no init" : "init and fini");
+	} else if (!heap_measured) {
+		say(&d, "init without fini, and whether init allocates cannot be measured (see \"%s\")",
+		    CHECK_HEAP);
+		outcome = CF_SKIP;
+	} else if (grew) {
+		say(&d, "the plugin has init but no fini: what init allocates is never freed, the likely cause of the heap growth (see \"%s\"); add a fini that frees it",
+		    CHECK_HEAP);
+		outcome = CF_FAIL;
+	} else {
+		say(&d, "init without fini, but the heap does not grow");
+	}
+	record(report, CHECK_INIT_FINI, outcome, started, &d);
+}
+
+static void check_cycles(const char *config_path, const char *plugin,
+			 cf_report *report)
+{
+	double started = now();
+	details why = { .length = 0 }, hooks = { .length = 0 };
+	details failure = { .length = 0 };
+	bool has_init = false, has_fini = false, known, grew, heap_measured;
+	log_capture log;
+	usage before, after;
+	int cycle;
+
+	known = read_hooks(plugin, &has_init, &has_fini, &hooks);
+	before = measure();
+	for (cycle = 1; cycle <= MAX_WARM_UP; cycle++) {
+		size_t heap = before.heap;
+
+		if (!load_once(config_path, &log, NULL, &why)) {
+			say(&failure, "warm-up load %d failed: %s", cycle,
+			    why.text);
+			goto failed;
+		}
+		before = measure();
+		if (cycle > 1 && before.heap == heap)
+			break;
+	}
+	for (cycle = 1; cycle <= CYCLES; cycle++)
+		if (!load_once(config_path, &log, NULL, &why))
+			break;
+	after = measure();
+	if (cycle <= CYCLES) {
+		say(&failure, "load %d of %d failed: %s", cycle, CYCLES,
+		    why.text);
+		goto failed;
+	}
+	/* The cycles' time goes to the heap check, which they serve first. */
+	record_heap(report, &before, &after, started, &grew);
+	record_count(report, CHECK_FDS, "open file descriptors", NULL,
+		     "/proc/self/fd", before.fds, after.fds,
+		     "the plugin opens files, sockets or devices when loaded that it does not close when unloaded");
+	/* An allocator other than glibc's (AddressSanitizer's) maps memory
+	 * of its own as it goes: then only file mappings are compared. */
+	heap_measured = before.heap != 0 || after.heap != 0;
+	record_count(report, CHECK_MAPS,
+		     heap_measured ? "mappings" : "file mappings",
+		     heap_measured ? NULL
+				   : "anonymous mappings are left out: the allocator is not glibc's and maps memory of its own",
+		     "/proc/self/maps",
+		     heap_measured ? before.maps : before.file_maps,
+		     heap_measured ? after.maps : after.file_maps,
+		     "something the plugin maps when loaded (a file, a device, a library it opens) stays mapped after it is unloaded");
+	record_hooks(report, known ? NULL : &hooks, has_init, has_fini,
+		     heap_measured, grew);
+	return;
+failed:
+	/* Loading once but not again is itself what these checks catch. */
+	for (size_t i = 0; i < NUM_LEAK_CHECKS; i++)
+		record(report, leak_checks[i], CF_FAIL, started, &failure);
+}
+
+void cf_check_hygiene(const char *plugin_path, cf_report *report)
+{
+	char config_path[PATH_MAX];
+	details why = { .length = 0 };
+	double started;
+	char *absolute = NULL;
+	opver_plugin_info info;
+	bool loaded = false;
+	log_capture log;
+
+	if (!check_symbols(plugin_path, report)) {
+		/* The dynamic loader trusts what it reads: a corrupt symbol
+		 * table can crash it, and this process with it. */
+		say(&why, "not loaded: a file whose dynamic symbols cannot be read is not handed to the dynamic loader (see \"%s\")",
+		    CHECK_EXPORTS);
+		record(report, CHECK_LOADS, CF_SKIP, now(), &why);
+		goto skip_leak_checks;
+	}
+	started = now();
+	if (write_config(plugin_path, config_path, sizeof(config_path),
+			 &absolute, &why)) {
+		loaded = load_once(config_path, &log, &info, &why);
+		record(report, CHECK_LOADS, loaded ? CF_PASS : CF_FAIL, started,
+		       &why);
+		if (loaded)
+			check_cycles(config_path, absolute, report);
+		unlink(config_path);
+	} else {
+		record(report, CHECK_LOADS, CF_FAIL, started, &why);
+	}
+	free(absolute);
+	if (loaded)
+		return;
+skip_leak_checks:
+	why.length = 0;
+	say(&why, "the plugin was not loaded (see \"%s\")", CHECK_LOADS);
+	for (size_t i = 0; i < NUM_LEAK_CHECKS; i++)
+		record(report, leak_checks[i], CF_SKIP, now(), &why);
+}

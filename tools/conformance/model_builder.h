@@ -1,0 +1,105 @@
+/*
+ * model_builder.h - writes a .tflite model (the FlatBuffer of
+ * schema/opver.fbs, TFLite's format) from a small description held in
+ * memory, for the conformance cases.
+ *
+ *   cf_tensor_desc    one tensor: type, shape, quantization, optional
+ *                     constant data
+ *   cf_opcode_desc    one operator code: builtin op and version
+ *   cf_operator_desc  one node: its operator code, tensors and the op's
+ *                     parameter struct from opver/ops.h
+ *   cf_model_desc     one subgraph of all of the above, with its inputs and
+ *                     outputs
+ *
+ * The writer gives every constant tensor a buffer of its own (buffer 0 is
+ * the empty one the format reserves), its data 16-byte aligned, and writes
+ * both the deprecated and the current builtin code of each operator code.
+ */
+#ifndef OPVER_CONFORMANCE_MODEL_BUILDER_H
+#define OPVER_CONFORMANCE_MODEL_BUILDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <opver/opver.h>
+
+/* The largest rank a described tensor may have. */
+#define CF_MAX_RANK 6
+
+typedef struct cf_tensor_desc {
+	opver_type type;
+	int32_t rank;
+	int32_t dims[CF_MAX_RANK];
+	/* Borrowed; NULL writes "tINDEX". */
+	const char *name;
+	/*
+	 * Whether to write a quantization table at all; an empty one (0
+	 * scales) is a fact the op-version rules of ADD and MUL look at.
+	 * num_scales scales and as many zero points (borrowed), per channel
+	 * along quantized_dimension when more than one.
+	 */
+	bool quantized;
+	int32_t num_scales;
+	const float *scales;
+	const int64_t *zero_points;
+	int32_t quantized_dimension;
+	/* Constant data in host byte order, data_size bytes (elements x the
+	 * type's size), borrowed; NULL for a tensor the graph computes or
+	 * takes as input. */
+	const void *data;
+	size_t data_size;
+} cf_tensor_desc;
+
+typedef struct cf_opcode_desc {
+	/* A builtin opver_op; OPVER_OP_CUSTOM is not supported. */
+	int32_t op;
+	/* >= 1 */
+	int32_t version;
+} cf_opcode_desc;
+
+typedef struct cf_operator_desc {
+	int32_t opcode_index;
+	/* Tensor indices, borrowed; -1 in inputs for an omitted optional
+	 * input. */
+	const int32_t *inputs;
+	int32_t num_inputs;
+	const int32_t *outputs;
+	int32_t num_outputs;
+	/*
+	 * The parameter struct of the operator code's op, from ops.h
+	 * (opver_depthwise_conv_params for DEPTHWISE_CONV_2D, ...),
+	 * borrowed; written as the op's options table.  NULL writes none.
+	 * Ops with options: CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D,
+	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL and
+	 * RESHAPE; QUANTIZE and DEQUANTIZE get their empty tables.
+	 */
+	const void *params;
+} cf_operator_desc;
+
+typedef struct cf_model_desc {
+	/* All borrowed. */
+	const cf_tensor_desc *tensors;
+	int32_t num_tensors;
+	const cf_opcode_desc *opcodes;
+	int32_t num_opcodes;
+	const cf_operator_desc *operators;
+	int32_t num_operators;
+	const int32_t *inputs;
+	int32_t num_inputs;
+	const int32_t *outputs;
+	int32_t num_outputs;
+} cf_model_desc;
+
+/*
+ * Writes the model.  On success *bytes holds *size bytes; the caller owns
+ * them and releases them with free().  On failure (a description that
+ * breaks the rules above: an index out of range, a shape that does not
+ * match its data, quantization arrays missing, an op it cannot write
+ * options for; or no memory) returns false with *bytes NULL and a one-line
+ * reason in error (error_size bytes, always NUL-terminated).
+ */
+bool cf_build_model(const cf_model_desc *desc, uint8_t **bytes, size_t *size,
+		    char *error, size_t error_size);
+
+#endif /* OPVER_CONFORMANCE_MODEL_BUILDER_H */
