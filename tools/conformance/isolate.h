@@ -2,14 +2,16 @@
  * isolate.h - runs the plugin's code in child processes, so that a kernel
  * that crashes or hangs fails its check instead of ending the tool.
  *
- * The child records its checks as usual; each one, and the start and end
- * of each case, goes to the parent over a pipe as a length-prefixed
- * record.  When the child dies by a signal, exits unexpectedly or says
- * nothing for `timeout` seconds (then it is killed), the parent records
- * the case it was in as failed ("crashed: SIGSEGV (signal 11)", "timed out
- * after N s") with that case's reproduce details, and starts a new child
- * that resumes after it: the cases follow from the seed, so the new child
- * skips those already run (cf_run_hooks).
+ * The child records its checks as usual and sends them to the parent over
+ * a pipe as length-prefixed records, in large writes; the case it is in
+ * (and since when) it keeps in memory shared with the parent, set before
+ * the plugin's code runs.  When the child dies by a signal, exits
+ * unexpectedly or spends more than `timeout` seconds in a case (then it
+ * is killed), a new child resumes the run: the cases follow from the
+ * seed, so it redoes only the coverage of the cases whose checks arrived,
+ * records the case the last child was in as failed ("crashed: SIGSEGV
+ * (signal 11)", "timed out after N s") with its reproduce details, and
+ * runs the rest (cf_run_hooks).
  */
 #ifndef OPVER_CONFORMANCE_ISOLATE_H
 #define OPVER_CONFORMANCE_ISOLATE_H
