@@ -4,6 +4,7 @@
  * plugin fails with a report that names what is wrong and a command that
  * reproduces it; a delegate claiming above its declared version fails
  * while its partitions are compared with the reference; --list, --op, --seed, --tap and --xml do what they say;
+ * a plugin in a group-writable directory is tested;
  * and the exit statuses of the contract (0 pass, 1 fail, 2 usage, 3
  * cannot load) come out.
  */
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "spawn.h"
@@ -386,5 +388,45 @@ Test(conformance, help_and_version_exit_0)
 	spawn_run(&r, version);
 	assert_status(&r, 0);
 	cr_assert(strncmp(r.out, "opver-conformance ", 18) == 0, "%s", r.out);
+	spawn_free(&r);
+}
+
+/* Copies the file `from` to `to` with mode `mode`. */
+static void copy_file(const char *from, const char *to, mode_t mode)
+{
+	FILE *in = fopen(from, "rb"), *out;
+	char buf[65536];
+	size_t n;
+
+	cr_assert_not_null(in, "%s", from);
+	out = fopen(to, "wb");
+	cr_assert_not_null(out, "%s", to);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		cr_assert_eq(fwrite(buf, 1, n, out), n);
+	cr_assert_eq(ferror(in), 0);
+	fclose(in);
+	cr_assert_eq(fclose(out), 0);
+	cr_assert_eq(chmod(to, mode), 0);
+}
+
+/* The user names the plugin under test: one built in a group-writable
+ * directory (umask 0002) is tested, not refused as the runtime refuses a
+ * plugin it discovers there. */
+Test(conformance, a_plugin_in_a_group_writable_directory_is_tested)
+{
+	char dir[] = "/tmp/opver-conformance-test-XXXXXX";
+	char plugin[sizeof(dir) + 16];
+	spawn_result r;
+
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(chmod(dir, 0775), 0);
+	snprintf(plugin, sizeof(plugin), "%s/vendor.so", dir);
+	copy_file(REFERENCE_PLUGIN, plugin, 0775);
+	conformance(&r, "--op", "ADD", plugin, NULL);
+	unlink(plugin);
+	rmdir(dir);
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, "ADD/") != NULL, "%s", r.out);
+	cr_assert_eq(lines_starting(r.out, "FAIL "), 0, "%s", r.out);
 	spawn_free(&r);
 }

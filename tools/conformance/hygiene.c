@@ -44,6 +44,8 @@
 #include <opver/opver.h>
 #include <opver/plugin.h>
 
+#include "runtimes.h"
+
 #define SUITE "hygiene"
 #define CHECK_EXPORTS "exports only opver_plugin_entry"
 #define CHECK_IMPORTS "imports no opver_* symbols"
@@ -593,65 +595,26 @@ static bool load_once(const char *config_path, log_capture *log,
 	return loaded;
 }
 
-/*
- * Writes "[plugin.vendor]\nlibrary = ABS\n" into a new file in $TMPDIR
- * (else /tmp), naming it in config_path.  *absolute receives the plugin's
- * absolute path; caller frees it.
- */
+/* Writes a config naming the plugin alone, under its absolute path, which
+ * *absolute receives (caller frees). */
 static bool write_config(const char *plugin_path, char *config_path,
 			 size_t size, char **absolute, details *why)
 {
-	const char *dir = getenv("TMPDIR");
-	char *path = realpath(plugin_path, NULL);
-	size_t length;
-	bool failed;
-	int fd;
-	FILE *file;
+	cf_section section = { "vendor", NULL, false, 0 };
+	cf_text reason = { 0 };
+	bool written;
 
-	*absolute = path;
-	if (path == NULL) {
+	*absolute = realpath(plugin_path, NULL);
+	if (*absolute == NULL) {
 		say(why, "cannot find '%s': %s", plugin_path, strerror(errno));
 		return false;
 	}
-	/* inih would end the value at a line break, or at a ';' after a
-	 * space, and strip trailing spaces. */
-	length = strlen(path);
-	if (strpbrk(path, "\n\r;") != NULL || path[length - 1] == ' ' ||
-	    path[length - 1] == '\t') {
-		say(why, "the path '%s' cannot be written into an ini file; copy the plugin to a plainer path",
-		    path);
-		return false;
-	}
-	if (dir == NULL || dir[0] == '\0')
-		dir = "/tmp";
-	if ((size_t)snprintf(config_path, size, "%s/opver-hygiene-XXXXXX",
-			     dir) >= size) {
-		say(why, "TMPDIR '%s' is too long", dir);
-		return false;
-	}
-	fd = mkstemp(config_path);
-	if (fd < 0) {
-		say(why, "cannot create a config file in '%s': %s", dir,
-		    strerror(errno));
-		return false;
-	}
-	file = fdopen(fd, "w");
-	if (file == NULL) {
-		say(why, "cannot write '%s': %s", config_path, strerror(errno));
-		close(fd);
-		unlink(config_path);
-		return false;
-	}
-	fprintf(file, "[plugin.vendor]\nlibrary = %s\n", path);
-	failed = ferror(file) != 0;
-	if (fclose(file) != 0)
-		failed = true;
-	if (failed) {
-		say(why, "cannot write '%s'", config_path);
-		unlink(config_path);
-		return false;
-	}
-	return true;
+	section.library = *absolute;
+	written = cf_write_config(&section, 1, config_path, size, &reason);
+	if (!written)
+		say(why, "%s", cf_text_get(&reason));
+	cf_text_free(&reason);
+	return written;
 }
 
 /* ---------------------------------------------------------------- leaks */
