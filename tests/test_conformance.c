@@ -19,6 +19,7 @@
 
 #define WRONG_DEPTHWISE TEST_PLUGIN_DIR "/wrong_depthwise.so"
 #define GREEDY_DELEGATE TEST_PLUGIN_DIR "/greedy_delegate.so"
+#define WRONG_RELU6 TEST_PLUGIN_DIR "/wrong_relu6.so"
 
 /* The most arguments a test passes. */
 #define MAX_ARGS 16
@@ -429,4 +430,85 @@ Test(conformance, a_plugin_in_a_group_writable_directory_is_tested)
 	cr_assert(strstr(r.out, "ADD/") != NULL, "%s", r.out);
 	cr_assert_eq(lines_starting(r.out, "FAIL "), 0, "%s", r.out);
 	spawn_free(&r);
+}
+
+/* Every float32 case drives the sum past both bounds of each clamp: with
+ * any seed, each RELU6 case catches a RELU6 clamped at 5, and only
+ * those fail. */
+Test(conformance, wrong_relu6_fails_every_relu6_case)
+{
+	static const char *const seeds[] = { "1", "2", "3" };
+
+	for (size_t s = 0; s < sizeof(seeds) / sizeof(seeds[0]); s++) {
+		spawn_result r;
+		int relu6 = 0;
+
+		conformance(&r, "--verbose", "--seed", seeds[s], WRONG_RELU6,
+			    NULL);
+		assert_status(&r, 1);
+		for (const char *line = r.out; *line != '\0';) {
+			const char *end = strchr(line, '\n');
+			const char *activation = strstr(line, " activation=");
+			bool pass = strncmp(line, "PASS ADD/", 9) == 0;
+			bool fail = strncmp(line, "FAIL ADD/", 9) == 0;
+
+			if (end == NULL)
+				end = line + strlen(line);
+			if (pass || fail) {
+				bool is_relu6;
+
+				cr_assert(activation != NULL && activation < end);
+				is_relu6 = strncmp(activation, " activation=RELU6 ",
+						   18) == 0;
+				cr_assert_eq(fail, is_relu6, "seed %s: %.300s",
+					     seeds[s], line);
+				relu6 += is_relu6;
+			}
+			line = *end != '\0' ? end + 1 : end;
+		}
+		cr_assert_gt(relu6, 0, "seed %s: no RELU6 case\n%s", seeds[s],
+			     r.out);
+		spawn_free(&r);
+	}
+}
+
+/* The rank of the output shape of a --list line: "-> [d,d,...]". */
+static int output_rank(const char *line, const char *end)
+{
+	const char *shape = strstr(line, "-> [");
+	int rank = 1;
+
+	if (shape == NULL || shape > end)
+		return 0;
+	for (shape += 4; *shape != ']' && shape < end; shape++)
+		rank += *shape == ',';
+	return rank;
+}
+
+/* ADD and MUL broadcast up to 6-D: cases of ranks 5 and 6 are listed. */
+Test(conformance, add_and_mul_cases_reach_rank_6)
+{
+	static const char *const ops[] = { "ADD", "MUL" };
+
+	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+		int seen[7] = { 0 };
+		spawn_result r;
+
+		conformance(&r, "--list", "--op", ops[o], REFERENCE_PLUGIN, NULL);
+		assert_status(&r, 0);
+		for (const char *line = r.out; *line != '\0';) {
+			const char *end = strchr(line, '\n');
+			int rank;
+
+			if (end == NULL)
+				end = line + strlen(line);
+			rank = output_rank(line, end);
+			cr_assert(rank >= 1 && rank <= 6, "%.300s", line);
+			seen[rank]++;
+			line = *end != '\0' ? end + 1 : end;
+		}
+		cr_assert_gt(seen[5], 0, "%s: no rank-5 case", ops[o]);
+		cr_assert_gt(seen[6], 0, "%s: no rank-6 case", ops[o]);
+		spawn_free(&r);
+	}
 }
