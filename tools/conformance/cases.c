@@ -223,6 +223,47 @@ int32_t cf_window_output(int32_t in, int32_t filter, int32_t stride,
 	return (in - effective + stride) / stride;
 }
 
+bool cf_reading_tap(int32_t in, int32_t filter, int32_t stride,
+		    int32_t dilation, opver_padding padding, int32_t *out,
+		    int32_t *tap, int32_t *index)
+{
+	int32_t outs = cf_window_output(in, filter, stride, dilation, padding);
+	int32_t total = (outs - 1) * stride + (filter - 1) * dilation + 1 - in;
+	int32_t before = padding == OPVER_PADDING_SAME && total > 0 ?
+				 total / 2 : 0;
+
+	for (*out = 0; *out < outs; (*out)++) {
+		for (*tap = 0; *tap < filter; (*tap)++) {
+			*index = *out * stride - before + *tap * dilation;
+			if (*index >= 0 && *index < in)
+				return true;
+		}
+	}
+	return false;
+}
+
+float cf_dominant_input(float lead, float rest, float bias, bool hybrid)
+{
+	return (7 + rest + bias) / (lead - (hybrid ? rest / 127 : 0));
+}
+
+float cf_weight(const cf_tensor_desc *w, size_t i, int32_t channel)
+{
+	if (w->type == OPVER_TYPE_FLOAT32)
+		return ((const float *)w->data)[i];
+	return (float)((const int8_t *)w->data)[i] *
+	       w->scales[w->num_scales > 1 ? channel : 0];
+}
+
+void cf_set_lead_weight(cf_tensor_desc *w, size_t i, bool positive)
+{
+	/* The case allocated the data (cf_case_fill): it is its to change. */
+	if (w->type == OPVER_TYPE_FLOAT32)
+		((float *)w->data)[i] = positive ? 1.0f : -1.0f;
+	else
+		((int8_t *)w->data)[i] = (int8_t)(positive ? 127 : -127);
+}
+
 const char *cf_padding_name(opver_padding padding)
 {
 	return padding == OPVER_PADDING_SAME ? "SAME" : "VALID";

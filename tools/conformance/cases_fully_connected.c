@@ -56,27 +56,13 @@ static bool quantize_weights(cf_case *c, cf_rng *rng, bool per_unit,
 			  cf_case_quantize(c, bias, bias_scales[0], 0);
 }
 
-/* Weight [unit][d] as a real number: float, or int8 times its scale. */
-static float weight_at(const cf_tensor_desc *w, int32_t depth, int32_t unit,
-		       int32_t d)
-{
-	size_t i = (size_t)unit * (size_t)depth + (size_t)d;
-
-	if (w->type == OPVER_TYPE_FLOAT32)
-		return ((const float *)w->data)[i];
-	return (float)((const int8_t *)w->data)[i] *
-	       w->scales[w->num_scales > 1 ? unit : 0];
-}
-
 /*
  * For a float input (float32 and hybrid): sets weight [u][0] to the
  * largest value of its type, positive for the first unit and negative for
  * the last, and input element [0][0] (row 0, depth 0) so large that it
  * outweighs the other terms and the bias: row 0 then comes out above 7 at
- * the first unit and below -7 at the last, past both bounds of every clamp
- * activation.  The other inputs lie in [-1, 1]; a hybrid kernel quantizes
- * them at a step of x0 / 127 at most (asymmetric: less), which the bound
- * allows for.
+ * the first unit and below -7 at the last (cf_dominant_input), past both
+ * bounds of every clamp activation.
  */
 static void plant_extremes(cf_case *c, int32_t input, int32_t weights,
 			   int32_t bias, int32_t units, int32_t depth)
@@ -88,21 +74,16 @@ static void plant_extremes(cf_case *c, int32_t input, int32_t weights,
 
 	for (int32_t u = 0; u < units; u += units - 1) {
 		size_t first = (size_t)u * (size_t)depth;
-		float rest = 0, error = 0, lead;
+		float rest = 0, bias_size = 0;
 
-		if (hybrid)
-			((int8_t *)w->data)[first] = (int8_t)(u == 0 ? 127 : -127);
-		else
-			((float *)w->data)[first] = u == 0 ? 1.0f : -1.0f;
-		lead = fabsf(weight_at(w, depth, u, 0));
-		for (int32_t d = 1; d < depth; d++) {
-			rest += fabsf(weight_at(w, depth, u, d));
-			if (hybrid)
-				error += fabsf(weight_at(w, depth, u, d)) / 127;
-		}
+		cf_set_lead_weight(w, first, u == 0);
+		for (int32_t d = 1; d < depth; d++)
+			rest += fabsf(cf_weight(w, first + (size_t)d, u));
 		if (bias >= 0)
-			rest += fabsf(((const float *)c->tensors[bias].data)[u]);
-		x0 = fmaxf(x0, (7 + rest) / (lead - error));
+			bias_size = fabsf(
+				((const float *)c->tensors[bias].data)[u]);
+		x0 = fmaxf(x0, cf_dominant_input(fabsf(cf_weight(w, first, u)),
+						 rest, bias_size, hybrid));
 	}
 	x[0] = x0;
 }
