@@ -3,9 +3,9 @@
  * every clamp activation: a kernel clamping RELU6 at 5, or RELU_N1_TO_1
  * at 0.9, must give a wrong output in some element of every case that
  * applies the clamp.  Computes the outputs of the float FULLY_CONNECTED,
- * CONV_2D and DEPTHWISE_CONV_2D cases before activation here, straight
- * from their definition (hybrid weights dequantized), for every variant
- * and many seeds.  ADD and MUL are proved by tests/plugins/wrong_relu6 in
+ * CONV_2D, DEPTHWISE_CONV_2D and pooling cases before activation here,
+ * straight from their definition (hybrid weights dequantized), for every
+ * variant and many seeds.  ADD and MUL are proved by tests/plugins/wrong_relu6 in
  * test_conformance.c.
  */
 #include <criterion/criterion.h>
@@ -202,6 +202,52 @@ static range depthwise_range(const cf_case *c)
 	return conv_range(&s);
 }
 
+/* The outputs before activation of a float AVERAGE_POOL_2D or MAX_POOL_2D
+ * case: the average or the maximum of the window's inputs (padding left
+ * out). */
+static range pool_range(const cf_case *c)
+{
+	const opver_pool_params *p = &c->params.pool;
+	const cf_tensor_desc *in = &c->tensors[c->inputs[0]];
+	const float *x = c->values[c->inputs[0]];
+	bool max = c->op == OPVER_OP_MAX_POOL_2D;
+	int32_t h = in->dims[1], w = in->dims[2], ch = in->dims[3];
+	int32_t oh = cf_window_output(h, p->filter_height, p->stride_height,
+				      1, p->padding);
+	int32_t ow = cf_window_output(w, p->filter_width, p->stride_width, 1,
+				      p->padding);
+	int32_t top = padding_before(p->padding, h, oh, p->stride_height,
+				     p->filter_height, 1);
+	int32_t left = padding_before(p->padding, w, ow, p->stride_width,
+				      p->filter_width, 1);
+	range r = { INFINITY, -INFINITY, 0 };
+
+	for (int32_t b = 0; b < in->dims[0]; b++)
+	for (int32_t oy = 0; oy < oh; oy++)
+	for (int32_t ox = 0; ox < ow; ox++)
+	for (int32_t oc = 0; oc < ch; oc++) {
+		float value = max ? -INFINITY : 0;
+		int32_t count = 0;
+
+		for (int32_t ky = 0; ky < p->filter_height; ky++)
+		for (int32_t kx = 0; kx < p->filter_width; kx++) {
+			int32_t iy = oy * p->stride_height - top + ky;
+			int32_t ix = ox * p->stride_width - left + kx;
+			float v;
+
+			if (iy < 0 || iy >= h || ix < 0 || ix >= w)
+				continue;
+			v = x[((b * h + iy) * w + ix) * ch + oc];
+			value = max ? fmaxf(value, v) : value + v;
+			count++;
+		}
+		r.reads += count;
+		if (count > 0)
+			widen(&r, max ? value : value / (float)count);
+	}
+	return r;
+}
+
 /* Every case of `op` with a float input, over SEEDS seeds, has outputs
  * below -1 and above 6 before its activation; but for a window that
  * misses the input entirely: its outputs are its bias alone. */
@@ -253,4 +299,10 @@ Test(case_ranges, float_conv_2d_outputs_pass_every_clamp_bound)
 Test(case_ranges, float_depthwise_conv_2d_outputs_pass_every_clamp_bound)
 {
 	check_op(OPVER_OP_DEPTHWISE_CONV_2D, depthwise_range);
+}
+
+Test(case_ranges, float_pool_outputs_pass_every_clamp_bound)
+{
+	check_op(OPVER_OP_AVERAGE_POOL_2D, pool_range);
+	check_op(OPVER_OP_MAX_POOL_2D, pool_range);
 }

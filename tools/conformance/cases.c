@@ -223,14 +223,22 @@ int32_t cf_window_output(int32_t in, int32_t filter, int32_t stride,
 	return (in - effective + stride) / stride;
 }
 
+int32_t cf_padding_before(int32_t in, int32_t filter, int32_t stride,
+			  int32_t dilation, opver_padding padding)
+{
+	int32_t out = cf_window_output(in, filter, stride, dilation, padding);
+	int32_t total = (out - 1) * stride + (filter - 1) * dilation + 1 - in;
+
+	return padding == OPVER_PADDING_SAME && total > 0 ? total / 2 : 0;
+}
+
 bool cf_reading_tap(int32_t in, int32_t filter, int32_t stride,
 		    int32_t dilation, opver_padding padding, int32_t *out,
 		    int32_t *tap, int32_t *index)
 {
 	int32_t outs = cf_window_output(in, filter, stride, dilation, padding);
-	int32_t total = (outs - 1) * stride + (filter - 1) * dilation + 1 - in;
-	int32_t before = padding == OPVER_PADDING_SAME && total > 0 ?
-				 total / 2 : 0;
+	int32_t before = cf_padding_before(in, filter, stride, dilation,
+					   padding);
 
 	for (*out = 0; *out < outs; (*out)++) {
 		for (*tap = 0; *tap < filter; (*tap)++) {

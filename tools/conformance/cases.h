@@ -128,6 +128,11 @@ void cf_case_param(cf_case *c, const char *format, ...) OPVER__PRINTF(2, 3);
 int32_t cf_window_output(int32_t in, int32_t filter, int32_t stride,
 			 int32_t dilation, opver_padding padding);
 
+/* The padding TFLite puts before the first row or column (SAME; 0 with
+ * VALID). */
+int32_t cf_padding_before(int32_t in, int32_t filter, int32_t stride,
+			  int32_t dilation, opver_padding padding);
+
 /* Along one axis of a window: the first output, and its first tap, that
  * reads inside the input, and the input index it reads.  False when no
  * output does: a dilated window over padding can miss the input
