@@ -133,13 +133,19 @@ int32_t cf_window_output(int32_t in, int32_t filter, int32_t stride,
 int32_t cf_padding_before(int32_t in, int32_t filter, int32_t stride,
 			  int32_t dilation, opver_padding padding);
 
-/* Along one axis of a window: the first output, and its first tap, that
- * reads inside the input, and the input index it reads.  False when no
- * output does: a dilated window over padding can miss the input
- * entirely, and such outputs are their bias alone. */
-bool cf_reading_tap(int32_t in, int32_t filter, int32_t stride,
-		    int32_t dilation, opver_padding padding, int32_t *out,
-		    int32_t *tap, int32_t *index);
+/*
+ * The first tap (ky, kx) of a window over the NHWC input `in` with which
+ * an output reads inside it, and the offset of the pixel it reads in
+ * batch 0 (channel 0).  The window's size is filter->dims[1] x dims[2]
+ * (CONV_2D's and DEPTHWISE_CONV_2D's filters alike).  False when no output
+ * reads the input: a dilated window over padding can miss it entirely,
+ * and such outputs are their bias alone.
+ */
+bool cf_reading_pixel(const cf_tensor_desc *in, const cf_tensor_desc *filter,
+		      int32_t stride_height, int32_t stride_width,
+		      int32_t dilation_height, int32_t dilation_width,
+		      opver_padding padding, int32_t *ky, int32_t *kx,
+		      size_t *pixel);
 
 /*
  * Float cases reach past both bounds of every clamp activation by giving

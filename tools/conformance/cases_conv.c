@@ -115,20 +115,19 @@ static void plant_extremes(cf_case *c, const int32_t *t,
 		      (size_t)group_depth;
 	bool hybrid = w->type == OPVER_TYPE_INT8;
 	float *x = c->values[t[0]];
-	int32_t oy, ox, ky, kx, iy, ix;
+	int32_t ky, kx;
+	size_t pixel;
 
-	if (!cf_reading_tap(in->dims[1], w->dims[1], p->stride_height,
-			    p->dilation_height, p->padding, &oy, &ky, &iy) ||
-	    !cf_reading_tap(in->dims[2], w->dims[2], p->stride_width,
-			    p->dilation_width, p->padding, &ox, &kx, &ix))
+	if (!cf_reading_pixel(in, w, p->stride_height, p->stride_width,
+			      p->dilation_height, p->dilation_width,
+			      p->padding, &ky, &kx, &pixel))
 		return;
 	for (int32_t f = 0; f < filters; f += filters - 1) {
 		size_t first = (size_t)f * taps;
 		size_t lead = first + ((size_t)ky * (size_t)w->dims[2] +
 				       (size_t)kx) * (size_t)group_depth;
 		int32_t channel = f / (filters / groups) * group_depth;
-		size_t at = ((size_t)iy * (size_t)in->dims[2] + (size_t)ix) *
-				    (size_t)in->dims[3] + (size_t)channel;
+		size_t at = pixel + (size_t)channel;
 		float rest = 0, bias = 0;
 
 		cf_set_lead_weight(w, lead, f == 0);

@@ -87,18 +87,16 @@ static void plant_extremes(cf_case *c, int32_t input, int32_t filter,
 	cf_tensor_desc *w = &c->tensors[filter];
 	int32_t channels = w->dims[3], taps = w->dims[1] * w->dims[2];
 	float *x = c->values[input], *weights = (float *)w->data;
-	int32_t oy, ox, ky, kx, iy, ix;
+	int32_t ky, kx;
+	size_t pixel;
 
-	if (!cf_reading_tap(in->dims[1], w->dims[1], p->stride_height,
-			    p->dilation_height, p->padding, &oy, &ky, &iy) ||
-	    !cf_reading_tap(in->dims[2], w->dims[2], p->stride_width,
-			    p->dilation_width, p->padding, &ox, &kx, &ix))
+	if (!cf_reading_pixel(in, w, p->stride_height, p->stride_width,
+			      p->dilation_height, p->dilation_width,
+			      p->padding, &ky, &kx, &pixel))
 		return;
 	for (int32_t oc = 0; oc < channels; oc += channels - 1) {
 		int32_t lead = ky * w->dims[2] + kx;
-		size_t at = ((size_t)iy * (size_t)in->dims[2] + (size_t)ix) *
-				    (size_t)in->dims[3] +
-			    (size_t)(oc / p->depth_multiplier);
+		size_t at = pixel + (size_t)(oc / p->depth_multiplier);
 		float rest = 0, bias_size = 0;
 
 		cf_set_lead_weight(w, (size_t)(lead * channels + oc), oc == 0);
