@@ -5,7 +5,8 @@
  * reproduces it; a delegate claiming above its declared version fails
  * while its partitions are compared with the reference; a kernel that
  * crashes or hangs fails its case and the run goes on; --list, --op,
- * --seed, --tap and --xml do what they say;
+ * --seed, --tap and --xml do what they say; a plugin in a group-writable
+ * directory is tested;
  * and the exit statuses of the contract (0 pass, 1 fail, 2 usage, 3
  * cannot load) come out.
  */
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "spawn.h"
@@ -22,6 +24,7 @@
 #define CRASHING_KERNEL TEST_PLUGIN_DIR "/crashing_kernel.so"
 #define CRASHING_SUITE "RESHAPE/crashing_reshape_float32"
 #define HANGING_SUITE "RESHAPE/hanging_reshape_int32"
+#define WRONG_RELU6 TEST_PLUGIN_DIR "/wrong_relu6.so"
 
 /* The most arguments a test passes. */
 #define MAX_ARGS 16
@@ -525,4 +528,125 @@ Test(conformance, help_and_version_exit_0)
 	assert_status(&r, 0);
 	cr_assert(strncmp(r.out, "opver-conformance ", 18) == 0, "%s", r.out);
 	spawn_free(&r);
+}
+
+/* Copies the file `from` to `to` with mode `mode`. */
+static void copy_file(const char *from, const char *to, mode_t mode)
+{
+	FILE *in = fopen(from, "rb"), *out;
+	char buf[65536];
+	size_t n;
+
+	cr_assert_not_null(in, "%s", from);
+	out = fopen(to, "wb");
+	cr_assert_not_null(out, "%s", to);
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		cr_assert_eq(fwrite(buf, 1, n, out), n);
+	cr_assert_eq(ferror(in), 0);
+	fclose(in);
+	cr_assert_eq(fclose(out), 0);
+	cr_assert_eq(chmod(to, mode), 0);
+}
+
+/* The user names the plugin under test: one built in a group-writable
+ * directory (umask 0002) is tested, not refused as the runtime refuses a
+ * plugin it discovers there. */
+Test(conformance, a_plugin_in_a_group_writable_directory_is_tested)
+{
+	char dir[] = "/tmp/opver-conformance-test-XXXXXX";
+	char plugin[sizeof(dir) + 16];
+	spawn_result r;
+
+	cr_assert_not_null(mkdtemp(dir));
+	cr_assert_eq(chmod(dir, 0775), 0);
+	snprintf(plugin, sizeof(plugin), "%s/vendor.so", dir);
+	copy_file(REFERENCE_PLUGIN, plugin, 0775);
+	conformance(&r, "--op", "ADD", plugin, NULL);
+	unlink(plugin);
+	rmdir(dir);
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, "ADD/") != NULL, "%s", r.out);
+	cr_assert_eq(lines_starting(r.out, "FAIL "), 0, "%s", r.out);
+	spawn_free(&r);
+}
+
+/* Every float32 case drives the sum past both bounds of each clamp: with
+ * any seed, each RELU6 case catches a RELU6 clamped at 5, and only
+ * those fail. */
+Test(conformance, wrong_relu6_fails_every_relu6_case)
+{
+	static const char *const seeds[] = { "1", "2", "3" };
+
+	for (size_t s = 0; s < sizeof(seeds) / sizeof(seeds[0]); s++) {
+		spawn_result r;
+		int relu6 = 0;
+
+		conformance(&r, "--verbose", "--seed", seeds[s], WRONG_RELU6,
+			    NULL);
+		assert_status(&r, 1);
+		for (const char *line = r.out; *line != '\0';) {
+			const char *end = strchr(line, '\n');
+			const char *activation = strstr(line, " activation=");
+			bool pass = strncmp(line, "PASS ADD/", 9) == 0;
+			bool fail = strncmp(line, "FAIL ADD/", 9) == 0;
+
+			if (end == NULL)
+				end = line + strlen(line);
+			if (pass || fail) {
+				bool is_relu6;
+
+				cr_assert(activation != NULL && activation < end);
+				is_relu6 = strncmp(activation, " activation=RELU6 ",
+						   18) == 0;
+				cr_assert_eq(fail, is_relu6, "seed %s: %.300s",
+					     seeds[s], line);
+				relu6 += is_relu6;
+			}
+			line = *end != '\0' ? end + 1 : end;
+		}
+		cr_assert_gt(relu6, 0, "seed %s: no RELU6 case\n%s", seeds[s],
+			     r.out);
+		spawn_free(&r);
+	}
+}
+
+/* The rank of the output shape of a --list line: "-> [d,d,...]". */
+static int output_rank(const char *line, const char *end)
+{
+	const char *shape = strstr(line, "-> [");
+	int rank = 1;
+
+	if (shape == NULL || shape > end)
+		return 0;
+	for (shape += 4; *shape != ']' && shape < end; shape++)
+		rank += *shape == ',';
+	return rank;
+}
+
+/* ADD and MUL broadcast up to 6-D: cases of ranks 5 and 6 are listed. */
+Test(conformance, add_and_mul_cases_reach_rank_6)
+{
+	static const char *const ops[] = { "ADD", "MUL" };
+
+	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+		int seen[7] = { 0 };
+		spawn_result r;
+
+		conformance(&r, "--list", "--op", ops[o], REFERENCE_PLUGIN, NULL);
+		assert_status(&r, 0);
+		for (const char *line = r.out; *line != '\0';) {
+			const char *end = strchr(line, '\n');
+			int rank;
+
+			if (end == NULL)
+				end = line + strlen(line);
+			rank = output_rank(line, end);
+			cr_assert(rank >= 1 && rank <= 6, "%.300s", line);
+			seen[rank]++;
+			line = *end != '\0' ? end + 1 : end;
+		}
+		cr_assert_gt(seen[5], 0, "%s: no rank-5 case", ops[o]);
+		cr_assert_gt(seen[6], 0, "%s: no rank-6 case", ops[o]);
+		spawn_free(&r);
+	}
 }

@@ -10,34 +10,22 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <opver/opver.h>
 
-extern char **environ;
+#include "spawn.h"
 
 #define MAX_ARGS 32
 
 /* The temporary directory of the running test and its config file. */
 static char workdir[] = "/tmp/opver-run-test-XXXXXX";
 static char config[sizeof(workdir) + 16];
-
-/* What one run of opver-run did. */
-struct result {
-	/* Exit status, or -1 when killed by a signal. */
-	int status;
-	/* NUL-terminated; freed by free_result(). */
-	char *out;
-	char *err;
-};
 
 static void write_file(const char *path, const void *data, size_t size)
 {
@@ -106,35 +94,13 @@ static void remove_workdir(void)
 
 TestSuite(opver_run, .init = make_workdir, .fini = remove_workdir);
 
-/* Appends what is readable on `fd` to *text; false at end of file. */
-static bool drain(int fd, char **text, size_t *used)
-{
-	char buffer[4096];
-	ssize_t n = read(fd, buffer, sizeof(buffer));
-
-	if (n < 0 && errno == EINTR)
-		return true;
-	if (n <= 0)
-		return false;
-	*text = realloc(*text, *used + (size_t)n + 1);
-	cr_assert(*text != NULL);
-	memcpy(*text + *used, buffer, (size_t)n);
-	*used += (size_t)n;
-	(*text)[*used] = '\0';
-	return true;
-}
-
 /* Runs opver-run with the NULL-terminated arguments after `r`. */
-static void run_tool(struct result *r, ...)
+static void run_tool(spawn_result *r, ...)
 {
 	const char *args[MAX_ARGS] = { OPVER_RUN };
-	posix_spawn_file_actions_t actions;
-	int out[2], err[2], wstatus, argc = 1;
-	size_t out_used = 0, err_used = 0;
-	struct pollfd fds[2];
 	const char *arg;
 	va_list list;
-	pid_t pid;
+	int argc = 1;
 
 	va_start(list, r);
 	while ((arg = va_arg(list, const char *)) != NULL) {
@@ -142,46 +108,10 @@ static void run_tool(struct result *r, ...)
 		args[argc++] = arg;
 	}
 	va_end(list);
-	cr_assert(pipe(out) == 0 && pipe(err) == 0);
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-	posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
-	posix_spawn_file_actions_addclose(&actions, out[0]);
-	posix_spawn_file_actions_addclose(&actions, err[0]);
-	cr_assert(posix_spawn(&pid, OPVER_RUN, &actions, NULL,
-			      (char *const *)args, environ) == 0,
-		  "cannot run %s", OPVER_RUN);
-	posix_spawn_file_actions_destroy(&actions);
-	close(out[1]);
-	close(err[1]);
-	r->out = calloc(1, 1);
-	r->err = calloc(1, 1);
-	/* Read both pipes together: a full one would block the tool. */
-	fds[0] = (struct pollfd){ .fd = out[0], .events = POLLIN };
-	fds[1] = (struct pollfd){ .fd = err[0], .events = POLLIN };
-	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
-		if (poll(fds, 2, -1) < 0) {
-			cr_assert(errno == EINTR, "poll: %s", strerror(errno));
-			continue;
-		}
-		if (fds[0].revents && !drain(out[0], &r->out, &out_used))
-			fds[0].fd = -1;
-		if (fds[1].revents && !drain(err[0], &r->err, &err_used))
-			fds[1].fd = -1;
-	}
-	close(out[0]);
-	close(err[0]);
-	cr_assert(waitpid(pid, &wstatus, 0) == pid);
-	r->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	spawn_run(r, args);
 }
 
-static void free_result(struct result *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
-static void assert_status(const struct result *r, int status)
+static void assert_status(const spawn_result *r, int status)
 {
 	cr_assert(r->status == status,
 		  "exit status %d, expected %d\nstdout:\n%s\nstderr:\n%s",
@@ -189,7 +119,7 @@ static void assert_status(const struct result *r, int status)
 }
 
 /* Errors are exactly one line on stderr. */
-static void assert_one_error_line(const struct result *r)
+static void assert_one_error_line(const spawn_result *r)
 {
 	size_t length = strlen(r->err);
 
@@ -377,80 +307,80 @@ Test(opver_run, json_checker_rejects_invalid_documents)
 
 Test(opver_run, help_exits_0)
 {
-	struct result r;
+	spawn_result r;
 
 	run_tool(&r, "--help", NULL);
 	assert_status(&r, 0);
 	cr_assert(strstr(r.out, "Usage: opver-run") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "Exit status") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, version_exits_0)
 {
-	struct result r;
+	spawn_result r;
 
 	run_tool(&r, "--version", NULL);
 	assert_status(&r, 0);
 	cr_assert(strstr(r.out, "opver-run (opver) ") == r.out, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, unknown_option_exits_2)
 {
-	struct result r;
+	spawn_result r;
 
 	run_tool(&r, "--frobnicate", "model.tflite", NULL);
 	assert_status(&r, 2);
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, "--frobnicate") != NULL, "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, option_without_argument_exits_2)
 {
-	struct result r;
+	spawn_result r;
 
 	run_tool(&r, "model.tflite", "-i", NULL);
 	assert_status(&r, 2);
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, "'-i' needs an argument") != NULL, "%s",
 		  r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, missing_model_exits_2)
 {
-	struct result r;
+	spawn_result r;
 
 	run_tool(&r, "--config", config, NULL);
 	assert_status(&r, 2);
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, "MODEL") != NULL, "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, bad_benchmark_count_exits_2)
 {
-	struct result r;
+	spawn_result r;
 
 	run_tool(&r, "--benchmark", "0", "model.tflite", NULL);
 	assert_status(&r, 2);
 	assert_one_error_line(&r);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, nonexistent_model_exits_3)
 {
 	char model[128];
-	struct result r;
+	spawn_result r;
 
 	in_workdir(model, sizeof(model), "no-such-model.tflite");
 	run_tool(&r, "--config", config, model, NULL);
 	assert_status(&r, 3);
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, model) != NULL, "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, garbage_model_exits_3)
@@ -459,7 +389,7 @@ Test(opver_run, garbage_model_exits_3)
 		"This is not a FlatBuffer, just text long enough to have a "
 		"root offset and a file identifier that are both wrong.\n";
 	char model[128];
-	struct result r;
+	spawn_result r;
 
 	in_workdir(model, sizeof(model), "garbage.tflite");
 	write_file(model, garbage, sizeof(garbage) - 1);
@@ -467,37 +397,37 @@ Test(opver_run, garbage_model_exits_3)
 	assert_status(&r, 3);
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, model) != NULL, "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, unreadable_config_exits_2)
 {
 	char missing[128];
-	struct result r;
+	spawn_result r;
 
 	in_workdir(missing, sizeof(missing), "missing.ini");
 	run_tool(&r, "--config", missing, "model.tflite", NULL);
 	assert_status(&r, 2);
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, missing) != NULL, "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, list_plugins_names_the_reference_plugin)
 {
-	struct result r;
+	spawn_result r;
 
 	run_tool(&r, "--list-plugins", "--config", config, NULL);
 	assert_status(&r, 0);
 	cr_assert(strstr(r.out, "reference (" REFERENCE_PLUGIN ")") != NULL,
 		  "%s", r.out);
 	cr_assert(strstr(r.out, "FULLY_CONNECTED") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, list_plugins_json_parses)
 {
-	struct result r;
+	spawn_result r;
 
 	run_tool(&r, "--config", config, "--json", "--list-plugins", NULL);
 	assert_status(&r, 0);
@@ -506,7 +436,7 @@ Test(opver_run, list_plugins_json_parses)
 	cr_assert(strstr(r.out, "\"file\": \"" REFERENCE_PLUGIN "\"") != NULL,
 		  "%s", r.out);
 	cr_assert(strstr(r.out, "\"max_version\": ") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 /* ------------------------------------------------ runs on corpus models */
@@ -517,7 +447,7 @@ Test(opver_run, hello_world_float_output_matches_expected)
 	unsigned char *got, *expected;
 	size_t got_size, expected_size;
 	float g, e;
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_float.tflite");
 	corpus_file(input, sizeof(input), "cases/hello_world_float/x1/in0.raw");
@@ -539,13 +469,13 @@ Test(opver_run, hello_world_float_output_matches_expected)
 	cr_assert(fabsf(g - e) <= 0.05f, "got %g, expected %g", g, e);
 	free(got);
 	free(expected);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, prints_outputs_without_o)
 {
 	char model[4096], input[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
 	corpus_file(input, sizeof(input), "cases/hello_world_int8/q0/in0.raw");
@@ -553,13 +483,13 @@ Test(opver_run, prints_outputs_without_o)
 	assert_status(&r, 0);
 	cr_assert(strstr(r.out, "output 0 '") == r.out, "%s", r.out);
 	cr_assert(strstr(r.out, " INT8[1,1]: ") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, explain_json_parses)
 {
 	char model[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
 	run_tool(&r, "--explain", "--json", "--config", config, model, NULL);
@@ -574,27 +504,27 @@ Test(opver_run, explain_json_parses)
 		  r.out);
 	cr_assert(strstr(r.out, "\"min_runtime_version\": {") != NULL, "%s",
 		  r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, explain_text_names_op_and_plugin)
 {
 	char model[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_float.tflite");
 	run_tool(&r, "--explain", "--config", config, model, NULL);
 	assert_status(&r, 0);
 	cr_assert(strstr(r.out, "FULLY_CONNECTED") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "reference/") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, json_escapes_the_model_path)
 {
 	char model[4096], copy[256];
 	unsigned char *data;
-	struct result r;
+	spawn_result r;
 	size_t size;
 
 	corpus_file(model, sizeof(model), "hello_world_float.tflite");
@@ -608,13 +538,13 @@ Test(opver_run, json_escapes_the_model_path)
 	cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
 	cr_assert(strstr(r.out, "a \\\"b\\\\c\\td\xc3\xa9.tflite\"") != NULL,
 		  "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, benchmark_reports_latency)
 {
 	char model[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_float.tflite");
 	run_tool(&r, "--config", config, "--benchmark", "5", model, NULL);
@@ -623,20 +553,20 @@ Test(opver_run, benchmark_reports_latency)
 			  NULL,
 		  "%s", r.out);
 	cr_assert(strstr(r.out, "median") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 	run_tool(&r, "--config", config, "--benchmark", "3", "--json", model,
 		 NULL);
 	assert_status(&r, 0);
 	cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
 	cr_assert(strstr(r.out, "\"latency_ms\": {") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "\"invocations\": 3") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, wrong_size_input_exits_2)
 {
 	char model[4096], input[128];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_float.tflite");
 	in_workdir(input, sizeof(input), "short.raw");
@@ -648,13 +578,13 @@ Test(opver_run, wrong_size_input_exits_2)
 	cr_assert(strstr(r.err, "has 3 bytes, the model's FLOAT32[1,1] input needs 4") !=
 			  NULL,
 		  "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, wrong_input_count_exits_2)
 {
 	char model[4096], input[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_float.tflite");
 	corpus_file(input, sizeof(input), "cases/hello_world_float/x1/in0.raw");
@@ -664,20 +594,20 @@ Test(opver_run, wrong_input_count_exits_2)
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, "has 1 input but -i was given 2 times") != NULL,
 		  "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, run_without_inputs_exits_2)
 {
 	char model[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_float.tflite");
 	run_tool(&r, "--config", config, model, NULL);
 	assert_status(&r, 2);
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, "-i FILE") != NULL, "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 /* ------------------------------------- a model needing a newer version */
@@ -764,7 +694,7 @@ Test(opver_run, unsupported_op_version_exits_4)
 {
 	char model[4096], patched[128], input[4096];
 	unsigned char *data;
-	struct result r;
+	spawn_result r;
 	size_t size;
 
 	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
@@ -779,7 +709,7 @@ Test(opver_run, unsupported_op_version_exits_4)
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, "FULLY_CONNECTED") != NULL, "%s", r.err);
 	cr_assert(strstr(r.err, "99") != NULL, "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 /* ------------------------------------------- versions: --check, --explain */
@@ -816,19 +746,19 @@ static void patched_hello_world(char *path, size_t path_size,
 Test(opver_run, check_runnable_model_exits_0)
 {
 	char model[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
 	run_tool(&r, "--check", "--config", config, model, NULL);
 	assert_status(&r, 0);
 	cr_assert(strstr(r.out, ": can run") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, check_lists_what_is_missing_and_exits_4)
 {
 	char model[128];
-	struct result r;
+	spawn_result r;
 
 	patched_hello_world(model, sizeof(model), "fc_v99.tflite", 99);
 	run_tool(&r, "--check", "--config", config, model, NULL);
@@ -836,7 +766,7 @@ Test(opver_run, check_lists_what_is_missing_and_exits_4)
 	cr_assert(strstr(r.out, ": cannot run") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "  FULLY_CONNECTED version 99 for (INT8,INT8,INT32): nodes 0, 1, 2\n") != NULL,
 		  "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 
 	run_tool(&r, "--check", "--json", "--config", config, model, NULL);
 	assert_status(&r, 4);
@@ -845,20 +775,20 @@ Test(opver_run, check_lists_what_is_missing_and_exits_4)
 	cr_assert(strstr(r.out, "\"version\": 99") != NULL, "%s", r.out);
 	cr_assert(strstr(without_space(r.out), "\"nodes\":[0,1,2]") != NULL,
 		  "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, check_takes_no_run_options)
 {
 	char model[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
 	run_tool(&r, "--check", "--benchmark", "3", "--config", config, model,
 		 NULL);
 	assert_status(&r, 2);
 	assert_one_error_line(&r);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 /* hello_world_int8's FULLY_CONNECTED: int8 input and weights need version
@@ -866,7 +796,7 @@ Test(opver_run, check_takes_no_run_options)
 Test(opver_run, explain_json_gives_required_versions)
 {
 	char model[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
 	run_tool(&r, "--explain", "--json", "--config", config, model, NULL);
@@ -876,13 +806,13 @@ Test(opver_run, explain_json_gives_required_versions)
 	cr_assert(strstr(r.out, "\"reason\": \"") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "\"stored_below_required\": false") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "\"computed\": \"1.14.0\"") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 Test(opver_run, explain_flags_a_stored_version_below_the_required_one)
 {
 	char model[128];
-	struct result r;
+	spawn_result r;
 
 	patched_hello_world(model, sizeof(model), "fc_v1.tflite", 1);
 	run_tool(&r, "--explain", "--config", config, model, NULL);
@@ -890,14 +820,14 @@ Test(opver_run, explain_flags_a_stored_version_below_the_required_one)
 	cr_assert(strstr(r.out, "       1        4! ") != NULL, "%s", r.out);
 	/* hello_world_int8 has three FULLY_CONNECTED nodes. */
 	cr_assert(strstr(r.out, "! 3 nodes store a version below") != NULL, "%s", r.out);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 /* An unresolvable model is still explained node by node, and exits 4. */
 Test(opver_run, explain_shows_unbound_nodes_and_exits_4)
 {
 	char model[128];
-	struct result r;
+	spawn_result r;
 
 	patched_hello_world(model, sizeof(model), "fc_v99.tflite", 99);
 	run_tool(&r, "--explain", "--json", "--config", config, model, NULL);
@@ -905,7 +835,7 @@ Test(opver_run, explain_shows_unbound_nodes_and_exits_4)
 	cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
 	cr_assert(strstr(r.out, "\"plugin\": null") != NULL, "%s", r.out);
 	cr_assert(strstr(r.err, "version 99") != NULL, "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 /* A plugin claiming int8 FULLY_CONNECTED 1-3 takes a node stored as 3,
@@ -914,7 +844,7 @@ Test(opver_run, strict_versions_resolves_at_the_required_version)
 {
 	static const char text[] = "[plugin.old_fc]\nlibrary = %s/old_fc.so\n";
 	char model[128], old_config[128], content[1024];
-	struct result r;
+	spawn_result r;
 
 	patched_hello_world(model, sizeof(model), "fc_v3.tflite", 3);
 	in_workdir(old_config, sizeof(old_config), "old.ini");
@@ -923,14 +853,14 @@ Test(opver_run, strict_versions_resolves_at_the_required_version)
 
 	run_tool(&r, "--check", "--config", old_config, model, NULL);
 	assert_status(&r, 0);
-	free_result(&r);
+	spawn_free(&r);
 
 	run_tool(&r, "--check", "--strict-versions", "--config", old_config,
 		 model, NULL);
 	assert_status(&r, 4);
 	cr_assert(strstr(r.out, "FULLY_CONNECTED version 4 for") != NULL, "%s", r.out);
 	cr_assert(strstr(r.err, "(stored as 3;") != NULL, "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }
 
 /* The corpus's stored-below-required nodes, as its README lists them:
@@ -950,7 +880,7 @@ Test(opver_run, explain_json_flags_the_corpus_stored_below_required_nodes)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char model[4096];
-		struct result r;
+		spawn_result r;
 
 		corpus_file(model, sizeof(model), cases[i].model);
 		run_tool(&r, "--explain", "--json", "--config", config, model,
@@ -961,7 +891,7 @@ Test(opver_run, explain_json_flags_the_corpus_stored_below_required_nodes)
 			  "%s: %s", cases[i].model, r.out);
 		cr_assert(strstr(r.out, "\"stored_below_required\":true") != NULL,
 			  "%s", r.out);
-		free_result(&r);
+		spawn_free(&r);
 	}
 }
 
@@ -970,7 +900,7 @@ Test(opver_run, explain_json_flags_the_corpus_stored_below_required_nodes)
 Test(opver_run, missing_custom_op_exits_4)
 {
 	char model[4096], in0[4096], in1[4096];
-	struct result r;
+	spawn_result r;
 
 	corpus_file(model, sizeof(model), "litert_test_model_versioned_ops.tflite");
 	corpus_file(in0, sizeof(in0), "cases/litert_test_model_versioned_ops/load_only/in0.raw");
@@ -980,5 +910,5 @@ Test(opver_run, missing_custom_op_exits_4)
 	assert_one_error_line(&r);
 	cr_assert(strstr(r.err, "node 1 (testing_op): the model needs testing_op version 2") != NULL,
 		  "%s", r.err);
-	free_result(&r);
+	spawn_free(&r);
 }

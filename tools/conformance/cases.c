@@ -223,6 +223,75 @@ int32_t cf_window_output(int32_t in, int32_t filter, int32_t stride,
 	return (in - effective + stride) / stride;
 }
 
+int32_t cf_padding_before(int32_t in, int32_t filter, int32_t stride,
+			  int32_t dilation, opver_padding padding)
+{
+	int32_t out = cf_window_output(in, filter, stride, dilation, padding);
+	int32_t total = (out - 1) * stride + (filter - 1) * dilation + 1 - in;
+
+	return padding == OPVER_PADDING_SAME && total > 0 ? total / 2 : 0;
+}
+
+/* Along one axis: the first tap with which an output reads inside the
+ * input, and the index it reads. */
+static bool reading_tap(int32_t in, int32_t filter, int32_t stride,
+			int32_t dilation, opver_padding padding, int32_t *tap,
+			int32_t *index)
+{
+	int32_t outs = cf_window_output(in, filter, stride, dilation, padding);
+	int32_t before = cf_padding_before(in, filter, stride, dilation,
+					   padding);
+
+	for (int32_t out = 0; out < outs; out++) {
+		for (*tap = 0; *tap < filter; (*tap)++) {
+			*index = out * stride - before + *tap * dilation;
+			if (*index >= 0 && *index < in)
+				return true;
+		}
+	}
+	return false;
+}
+
+bool cf_reading_pixel(const cf_tensor_desc *in, const cf_tensor_desc *filter,
+		      int32_t stride_height, int32_t stride_width,
+		      int32_t dilation_height, int32_t dilation_width,
+		      opver_padding padding, int32_t *ky, int32_t *kx,
+		      size_t *pixel)
+{
+	int32_t iy, ix;
+
+	if (!reading_tap(in->dims[1], filter->dims[1], stride_height,
+			 dilation_height, padding, ky, &iy) ||
+	    !reading_tap(in->dims[2], filter->dims[2], stride_width,
+			 dilation_width, padding, kx, &ix))
+		return false;
+	*pixel = ((size_t)iy * (size_t)in->dims[2] + (size_t)ix) *
+		 (size_t)in->dims[3];
+	return true;
+}
+
+float cf_dominant_input(float lead, float rest, float bias, bool hybrid)
+{
+	return (7 + rest + bias) / (lead - (hybrid ? rest / 127 : 0));
+}
+
+float cf_weight(const cf_tensor_desc *w, size_t i, int32_t channel)
+{
+	if (w->type == OPVER_TYPE_FLOAT32)
+		return ((const float *)w->data)[i];
+	return (float)((const int8_t *)w->data)[i] *
+	       w->scales[w->num_scales > 1 ? channel : 0];
+}
+
+void cf_set_lead_weight(cf_tensor_desc *w, size_t i, bool positive)
+{
+	/* The case allocated the data (cf_case_fill): it is its to change. */
+	if (w->type == OPVER_TYPE_FLOAT32)
+		((float *)w->data)[i] = positive ? 1.0f : -1.0f;
+	else
+		((int8_t *)w->data)[i] = (int8_t)(positive ? 127 : -127);
+}
+
 const char *cf_padding_name(opver_padding padding)
 {
 	return padding == OPVER_PADDING_SAME ? "SAME" : "VALID";

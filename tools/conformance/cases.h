@@ -128,6 +128,44 @@ void cf_case_param(cf_case *c, const char *format, ...) OPVER__PRINTF(2, 3);
 int32_t cf_window_output(int32_t in, int32_t filter, int32_t stride,
 			 int32_t dilation, opver_padding padding);
 
+/* The padding TFLite puts before the first row or column (SAME; 0 with
+ * VALID). */
+int32_t cf_padding_before(int32_t in, int32_t filter, int32_t stride,
+			  int32_t dilation, opver_padding padding);
+
+/*
+ * The first tap (ky, kx) of a window over the NHWC input `in` with which
+ * an output reads inside it, and the offset of the pixel it reads in
+ * batch 0 (channel 0).  The window's size is filter->dims[1] x dims[2]
+ * (CONV_2D's and DEPTHWISE_CONV_2D's filters alike).  False when no output
+ * reads the input: a dilated window over padding can miss it entirely,
+ * and such outputs are their bias alone.
+ */
+bool cf_reading_pixel(const cf_tensor_desc *in, const cf_tensor_desc *filter,
+		      int32_t stride_height, int32_t stride_width,
+		      int32_t dilation_height, int32_t dilation_width,
+		      opver_padding padding, int32_t *ky, int32_t *kx,
+		      size_t *pixel);
+
+/*
+ * Float cases reach past both bounds of every clamp activation by giving
+ * one output a term x * lead that outweighs all its others: this is the x
+ * that makes the output at least 7 away from 0 in lead's direction.  rest:
+ * the sum of the magnitudes of the output's other weights (their inputs
+ * lie in [-1, 1]); bias: the magnitude of its bias; hybrid: the kernel
+ * quantizes the input (at a step of x / 127 at most), so the other inputs
+ * may be off by that much.
+ */
+float cf_dominant_input(float lead, float rest, float bias, bool hybrid);
+
+/* Element i of a constant float32 or int8 weight tensor as a real number:
+ * an int8 one times the scale of `channel` (per-channel) or its one
+ * scale. */
+float cf_weight(const cf_tensor_desc *w, size_t i, int32_t channel);
+/* Sets element i of a constant float32 or int8 weight tensor the case
+ * owns to 1 or -1 (float32), 127 or -127 (int8). */
+void cf_set_lead_weight(cf_tensor_desc *w, size_t i, bool positive);
+
 const char *cf_padding_name(opver_padding padding);
 const char *cf_activation_name(opver_activation activation);
 

@@ -14,8 +14,9 @@
  * Dilation predates versioning in CONV_2D: every version has it.  Each
  * case draws the batch, the spatial sizes, the filter (at least 2 taps
  * along a dilated axis), strides, the channels (1-4 input channels per
- * group, 1-3 filters per group, 2 groups when grouped), whether there is
- * a bias, the quantization and the data.
+ * group, 1-3 filters per group, 2 groups when grouped, 2 filters or more
+ * in all), whether there is a bias, the quantization and the data.  Cases
+ * with a float input reach past both bounds of every clamp activation.
  */
 #include <math.h>
 
@@ -95,6 +96,51 @@ static bool quantize(cf_case *c, cf_rng *rng, int32_t kind, const int32_t *t,
 				int16 ? 0 : cf_rng_int(rng, -10, 10));
 }
 
+/*
+ * For a float input (float32 and hybrid): an output pixel of the first
+ * filter comes out above 7 and of the last below -7 (cf_dominant_input),
+ * through the first tap that reads inside the input: its weight set to the
+ * largest of its type, positive or negative, and the input there (the
+ * filter group's first channel) large enough.  A window that misses the
+ * input entirely (over padding, dilated) leaves every output its bias:
+ * such a case is about padding, and is left as drawn.
+ */
+static void plant_extremes(cf_case *c, const int32_t *t,
+			   const opver_conv_params *p, int32_t groups)
+{
+	const cf_tensor_desc *in = &c->tensors[t[0]];
+	cf_tensor_desc *w = &c->tensors[t[1]];
+	int32_t filters = w->dims[0], group_depth = w->dims[3];
+	size_t taps = (size_t)w->dims[1] * (size_t)w->dims[2] *
+		      (size_t)group_depth;
+	bool hybrid = w->type == OPVER_TYPE_INT8;
+	float *x = c->values[t[0]];
+	int32_t ky, kx;
+	size_t pixel;
+
+	if (!cf_reading_pixel(in, w, p->stride_height, p->stride_width,
+			      p->dilation_height, p->dilation_width,
+			      p->padding, &ky, &kx, &pixel))
+		return;
+	for (int32_t f = 0; f < filters; f += filters - 1) {
+		size_t first = (size_t)f * taps;
+		size_t lead = first + ((size_t)ky * (size_t)w->dims[2] +
+				       (size_t)kx) * (size_t)group_depth;
+		int32_t channel = f / (filters / groups) * group_depth;
+		size_t at = pixel + (size_t)channel;
+		float rest = 0, bias = 0;
+
+		cf_set_lead_weight(w, lead, f == 0);
+		for (size_t i = first; i < first + taps; i++)
+			if (i != lead)
+				rest += fabsf(cf_weight(w, i, f));
+		if (t[2] >= 0)
+			bias = fabsf(((const float *)c->tensors[t[2]].data)[f]);
+		x[at] = fmaxf(x[at], cf_dominant_input(fabsf(cf_weight(w, lead, f)),
+						       rest, bias, hybrid));
+	}
+}
+
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	int32_t kind = variant % NUM_KINDS;
@@ -111,7 +157,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 				       OPVER_TYPE_INT32 :
 			       int16 ? OPVER_TYPE_INT64 : OPVER_TYPE_FLOAT32;
 	int32_t groups = grouped ? 2 : 1, group_depth = cf_rng_int(rng, 1, 4);
-	int32_t per_group = cf_rng_int(rng, 1, 3);
+	int32_t per_group = cf_rng_int(rng, grouped ? 1 : 2, 3);
 	int32_t in_dims[4], filter_dims[4], out_dims[4], bias_dims[1], t[4];
 	bool has_bias = cf_rng_int(rng, 0, 3) != 0;
 
@@ -180,6 +226,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		      cf_case_fill(c, t[2], rng, -1, 1, true) :
 		      cf_case_fill(c, t[2], rng, -4000, 4000, true)))
 		return false;
+	if (data == OPVER_TYPE_FLOAT32)
+		plant_extremes(c, t, p, groups);
 	cf_case_param(c, "kind=%s padding=%s stride=%dx%d dilation=%dx%d groups=%d activation=%s bias=%s",
 		      kind_names[kind], cf_padding_name(p->padding),
 		      p->stride_width, p->stride_height, p->dilation_width,

@@ -7,7 +7,9 @@
  * the clamp activations.  Each case draws the batch, the input size, the
  * filter size (at least 2 along a dilated axis, so that dilation changes
  * the result), strides, the depth multiplier (1-2, over 1-4 input
- * channels), whether there is a bias, and the data.
+ * channels; 2 over 1, so that there are 2 output channels or more),
+ * whether there is a bias, and the data.  Float cases reach past both
+ * bounds of every clamp activation.
  */
 #include <math.h>
 
@@ -70,6 +72,44 @@ static bool quantize_int8(cf_case *c, cf_rng *rng, bool per_channel,
 				cf_rng_int(rng, -10, 10));
 }
 
+/*
+ * Float cases: an output pixel of the first channel comes out above 7 and
+ * of the last below -7 (cf_dominant_input), through the first tap that
+ * reads inside the input: its weight set to 1 or -1, and the input there
+ * (the channel's input channel) large enough.  A window that misses the
+ * input entirely (over padding, dilated) leaves every output its bias:
+ * such a case is about padding, and is left as drawn.
+ */
+static void plant_extremes(cf_case *c, int32_t input, int32_t filter,
+			   int32_t bias, const opver_depthwise_conv_params *p)
+{
+	const cf_tensor_desc *in = &c->tensors[input];
+	cf_tensor_desc *w = &c->tensors[filter];
+	int32_t channels = w->dims[3], taps = w->dims[1] * w->dims[2];
+	float *x = c->values[input], *weights = (float *)w->data;
+	int32_t ky, kx;
+	size_t pixel;
+
+	if (!cf_reading_pixel(in, w, p->stride_height, p->stride_width,
+			      p->dilation_height, p->dilation_width,
+			      p->padding, &ky, &kx, &pixel))
+		return;
+	for (int32_t oc = 0; oc < channels; oc += channels - 1) {
+		int32_t lead = ky * w->dims[2] + kx;
+		size_t at = pixel + (size_t)(oc / p->depth_multiplier);
+		float rest = 0, bias_size = 0;
+
+		cf_set_lead_weight(w, (size_t)(lead * channels + oc), oc == 0);
+		for (int32_t k = 0; k < taps; k++)
+			if (k != lead)
+				rest += fabsf(weights[k * channels + oc]);
+		if (bias >= 0)
+			bias_size = fabsf(
+				((const float *)c->tensors[bias].data)[oc]);
+		x[at] = fmaxf(x[at], cf_dominant_input(1, rest, bias_size, false));
+	}
+}
+
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	int32_t type = variant % DW_NUM_TYPES;
@@ -100,7 +140,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	draw_axis(rng, p->dilation_width, padding, &filter_dims[2],
 		  &in_dims[2]);
 	depth = cf_rng_int(rng, 1, 4);
-	multiplier = cf_rng_int(rng, 1, 2);
+	multiplier = depth == 1 ? 2 : cf_rng_int(rng, 1, 2);
 	p->depth_multiplier = multiplier;
 	in_dims[3] = depth;
 	filter_dims[0] = 1;
@@ -141,6 +181,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		   (has_bias && !cf_case_fill(c, bias, rng, -1, 1, true))) {
 		return false;
 	}
+	if (!quantized)
+		plant_extremes(c, input, filter, bias, p);
 	cf_case_param(c, "padding=%s stride=%dx%d dilation=%dx%d multiplier=%d activation=%s bias=%s",
 		      cf_padding_name(padding), p->stride_width,
 		      p->stride_height, p->dilation_width, p->dilation_height,

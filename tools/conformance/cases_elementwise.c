@@ -12,8 +12,9 @@
  *        and of 1 or more (v3); quantized int16 (v4); int16 without
  *        quantization (v7)
  *
- * Each case draws the shapes, the quantization, whether the second input
- * is a constant, and the data.  Integer-only int16 values stay small
+ * Each case draws the shapes (rank 1 to 6), the quantization, whether the
+ * second input is a constant, and the data.  Float cases reach past both
+ * bounds of every clamp activation.  Integer-only int16 values stay small
  * enough that neither the sum nor the product leaves int16.
  */
 #include "cases.h"
@@ -44,19 +45,26 @@ static const kind mul_kinds[NUM_KINDS] = {
 	FLOAT32, INT8, INT8_RESCALE_1_OR_MORE, INT16_QUANTIZED, INT16_INTEGER,
 };
 
+/* TFLite's ADD and MUL broadcast up to 6-D. */
+#define MAX_RANK 6
+
 typedef struct shapes {
 	int32_t rank[3];        /* input 1, input 2, output */
-	int32_t dims[3][4];
+	int32_t dims[3][MAX_RANK];
 } shapes;
 
-/* Shapes for a broadcast pattern, dimensions 1..5, rank 1..4. */
+/* Shapes for a broadcast pattern, rank 1..6: dimensions 1..5 up to rank
+ * 4, 1..3 above, so that a case stays small.  The last dimension is at
+ * least 2, so the output has a first and a last element of its own
+ * (see plant_extremes). */
 static void draw_shapes(int32_t pattern, cf_rng *rng, shapes *s)
 {
-	int32_t rank = cf_rng_int(rng, 1, 4);
+	int32_t rank = cf_rng_int(rng, 1, MAX_RANK);
 	int32_t *a = s->dims[0], *b = s->dims[1], *out = s->dims[2];
 
-	for (int32_t d = 0; d < 4; d++)
-		out[d] = cf_rng_int(rng, 1, 5);
+	for (int32_t d = 0; d < rank; d++)
+		out[d] = cf_rng_int(rng, d == rank - 1 ? 2 : 1,
+				    rank > 4 ? 3 : 5);
 	s->rank[0] = s->rank[1] = s->rank[2] = rank;
 	for (int32_t d = 0; d < rank; d++)
 		a[d] = b[d] = out[d];
@@ -86,6 +94,30 @@ static void draw_shapes(int32_t pattern, cf_rng *rng, shapes *s)
 		break;
 	default:
 		break;
+	}
+}
+
+/*
+ * Sets the first and last elements of both float inputs so that the
+ * output's first element is above 6 and its last below -1, whether added
+ * or multiplied (5 and 2 make 7 and 10; -4 and 2 make -2 and -8): every
+ * clamp activation then clamps on both sides.  Every input either ends in
+ * the output's last dimension (at least 2) or is a single element, so the
+ * output's first element comes from the inputs' first ones and its last
+ * from their last ones, and they differ.
+ */
+static void plant_extremes(cf_case *c, const int32_t *t)
+{
+	for (int i = 0; i < 2; i++) {
+		cf_tensor_desc *tensor = &c->tensors[t[i]];
+		float *values = tensor->data != NULL ? (float *)tensor->data :
+						      c->values[t[i]];
+		size_t n = 1;
+
+		for (int32_t d = 0; d < tensor->rank; d++)
+			n *= (size_t)tensor->dims[d];
+		values[0] = i == 0 ? 5 : 2;
+		values[n - 1] = i == 0 ? -4 : 2;
 	}
 }
 
@@ -190,6 +222,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	if (!cf_case_fill(c, t[0], rng, lo, hi, false) ||
 	    !cf_case_fill(c, t[1], rng, lo, hi, constant))
 		return false;
+	if (type == OPVER_TYPE_FLOAT32)
+		plant_extremes(c, t);
 	cf_case_param(c, "broadcast=%s activation=%s", pattern_names[pattern],
 		      cf_activation_name(activation));
 	if (add && type == OPVER_TYPE_INT16 && k != INT16_INTEGER)

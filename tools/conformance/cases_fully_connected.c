@@ -11,8 +11,10 @@
  *   bias   present; omitted (input index -1, still three inputs); absent
  *          (two inputs: version 6)
  *
- * Each case draws the units (1-8), the depth (1-8), the input's leading
+ * Each case draws the units (2-8), the depth (1-8), the input's leading
  * dimensions (rank 2 or 3, 1-4 rows), the quantization and the data.
+ * Cases with a float input reach past both bounds of every clamp
+ * activation.
  */
 #include <math.h>
 
@@ -54,6 +56,38 @@ static bool quantize_weights(cf_case *c, cf_rng *rng, bool per_unit,
 			  cf_case_quantize(c, bias, bias_scales[0], 0);
 }
 
+/*
+ * For a float input (float32 and hybrid): sets weight [u][0] to the
+ * largest value of its type, positive for the first unit and negative for
+ * the last, and input element [0][0] (row 0, depth 0) so large that it
+ * outweighs the other terms and the bias: row 0 then comes out above 7 at
+ * the first unit and below -7 at the last (cf_dominant_input), past both
+ * bounds of every clamp activation.
+ */
+static void plant_extremes(cf_case *c, int32_t input, int32_t weights,
+			   int32_t bias, int32_t units, int32_t depth)
+{
+	cf_tensor_desc *w = &c->tensors[weights];
+	bool hybrid = w->type == OPVER_TYPE_INT8;
+	float *x = c->values[input];
+	float x0 = 1;
+
+	for (int32_t u = 0; u < units; u += units - 1) {
+		size_t first = (size_t)u * (size_t)depth;
+		float rest = 0, bias_size = 0;
+
+		cf_set_lead_weight(w, first, u == 0);
+		for (int32_t d = 1; d < depth; d++)
+			rest += fabsf(cf_weight(w, first + (size_t)d, u));
+		if (bias >= 0)
+			bias_size = fabsf(
+				((const float *)c->tensors[bias].data)[u]);
+		x0 = fmaxf(x0, cf_dominant_input(fabsf(cf_weight(w, first, u)),
+						 rest, bias_size, hybrid));
+	}
+	x[0] = x0;
+}
+
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	int32_t kind = variant % NUM_KINDS;
@@ -65,7 +99,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	bool hybrid = kind >= HYBRID_PER_TENSOR;
 	bool per_unit = kind == INT8_PER_UNIT || kind == HYBRID_PER_UNIT;
 	opver_type data = int8 ? OPVER_TYPE_INT8 : OPVER_TYPE_FLOAT32;
-	int32_t units = cf_rng_int(rng, 1, 8), depth = cf_rng_int(rng, 1, 8);
+	int32_t units = cf_rng_int(rng, 2, 8), depth = cf_rng_int(rng, 1, 8);
 	int32_t in_rank = cf_rng_int(rng, 2, 3), in_dims[3], out_dims[3];
 	int32_t out_rank, rows = 1, weights_dims[2] = { units, depth };
 	int32_t input, weights, bias = -1, output;
@@ -131,6 +165,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		   (bias >= 0 && !cf_case_fill(c, bias, rng, -1, 1, true))) {
 		return false;
 	}
+	if (!int8)
+		plant_extremes(c, input, weights, bias, units, depth);
 	cf_case_param(c, "kind=%s bias=%s keep_num_dims=%s activation=%s",
 		      kind_names[kind], bias_names[bias_mode],
 		      keep ? "true" : "false", cf_activation_name(activation));

@@ -4,13 +4,39 @@
  * Variants cross the types (float32 v1, int8 v2, int16 v3) with the
  * padding and the clamp activations.  Each case draws the batch (1-2),
  * the spatial sizes (1-9, large enough for the window with VALID), the
- * window (1-3 each way), the strides (1-3), the channels (1-8) and the
- * data.  Quantized pooling keeps the input's quantization, so input and
+ * window (1-3 each way), the strides (1-3), the channels (2-8) and the
+ * data.  Float cases reach past both bounds of every clamp activation.  Quantized pooling keeps the input's quantization, so input and
  * output share scale and zero point (0 for int16).
  */
 #include "cases.h"
 
 enum { FLOAT32, INT8, INT16, NUM_TYPES };
+
+/* Float cases: fills the window of output pixel 0 with 8 in the first
+ * channel and -8 in the last, the ends of the data's range: that pixel's
+ * average and maximum are then 8 and -8. */
+static void plant_extremes(cf_case *c, int32_t input,
+			   const opver_pool_params *p)
+{
+	const cf_tensor_desc *in = &c->tensors[input];
+	int32_t h = in->dims[1], w = in->dims[2], channels = in->dims[3];
+	int32_t top = cf_padding_before(h, p->filter_height, p->stride_height,
+					1, p->padding);
+	int32_t left = cf_padding_before(w, p->filter_width, p->stride_width,
+					 1, p->padding);
+	float *x = c->values[input];
+
+	/* The window starts at -top, -left: padding, not input. */
+	for (int32_t iy = 0; iy < p->filter_height - top && iy < h; iy++)
+		for (int32_t ix = 0; ix < p->filter_width - left && ix < w;
+		     ix++) {
+			float *pixel = x + ((size_t)iy * (size_t)w +
+					    (size_t)ix) * (size_t)channels;
+
+			pixel[0] = 8;
+			pixel[channels - 1] = -8;
+		}
+}
 
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
@@ -40,7 +66,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 					     p->filter_height : 1, 9);
 	in_dims[2] = cf_rng_int(rng, padding == OPVER_PADDING_VALID ?
 					     p->filter_width : 1, 9);
-	in_dims[3] = cf_rng_int(rng, 1, 8);
+	in_dims[3] = cf_rng_int(rng, 2, 8);
 	out_dims[0] = in_dims[0];
 	out_dims[1] = cf_window_output(in_dims[1], p->filter_height,
 				       p->stride_height, 1, padding);
@@ -63,6 +89,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	      kind == INT8 ? cf_case_fill(c, input, rng, -128, 127, false) :
 			     cf_case_fill(c, input, rng, -32768, 32767, false)))
 		return false;
+	if (kind == FLOAT32)
+		plant_extremes(c, input, p);
 	cf_case_param(c, "padding=%s stride=%dx%d filter=%dx%d activation=%s",
 		      cf_padding_name(padding), p->stride_width,
 		      p->stride_height, p->filter_width, p->filter_height,

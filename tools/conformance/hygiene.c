@@ -1,13 +1,7 @@
 /*
  * hygiene.c - a plugin's exports and imports, read from its ELF dynamic
- * symbol table, and whether it loads and unloads without leaving anything
- * behind.
- *
- * The ELF reader trusts nothing in the file: every offset and size is
- * checked against the file's length before anything is read, so a
- * truncated or hostile file is a failed check.  Both classes (32- and
- * 64-bit) and both byte orders are read, since a plugin may be built for
- * another machine than the one checking it.
+ * symbol table (elf_symbols.c), and whether it loads and unloads without
+ * leaving anything behind.
  *
  * Leaks are measured on this process, which is what a host sees: heap in
  * use (mallinfo2), open file descriptors (/proc/self/fd) and mappings
@@ -24,7 +18,6 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -43,6 +36,9 @@
 
 #include <opver/opver.h>
 #include <opver/plugin.h>
+
+#include "elf_symbols.h"
+#include "runtimes.h"
 
 #define SUITE "hygiene"
 #define CHECK_EXPORTS "exports only opver_plugin_entry"
@@ -65,8 +61,6 @@
  * bookkeeping; one of glibc's smallest chunks (32 bytes on 64-bit) leaked
  * per load exceeds it tenfold. */
 #define HEAP_SLACK 64
-/* Symbol names listed in a failed export or import check. */
-#define MAX_NAMES 10
 
 /* The checks that need the plugin loaded, skipped when it does not load. */
 static const char *const leak_checks[] = { CHECK_HEAP, CHECK_FDS, CHECK_MAPS,
@@ -113,290 +107,6 @@ static void record(cf_report *report, const char *check, cf_outcome outcome,
 {
 	(void)cf_report_add(report, SUITE, check, outcome, now() - started,
 			    d != NULL && d->length > 0 ? d->text : NULL);
-}
-
-/* ---------------------------------------------------------------- ELF */
-
-typedef struct elf_field {
-	size_t offset;
-	size_t width;
-} elf_field;
-
-#define FIELD(type, member) \
-	{ offsetof(type, member), sizeof(((type *)0)->member) }
-
-/* Where the fields this reader needs sit in one ELF class. */
-typedef struct elf_layout {
-	size_t ehdr_size;
-	elf_field e_type, e_shoff, e_shentsize, e_shnum;
-	size_t shdr_size;
-	elf_field sh_type, sh_link, sh_offset, sh_size, sh_entsize;
-	size_t sym_size;
-	elf_field st_name, st_info, st_other, st_shndx, st_value, st_size;
-} elf_layout;
-
-#define LAYOUT(E, S, Y)                                                   \
-	{                                                                 \
-		sizeof(E), FIELD(E, e_type), FIELD(E, e_shoff),           \
-		FIELD(E, e_shentsize), FIELD(E, e_shnum), sizeof(S),      \
-		FIELD(S, sh_type), FIELD(S, sh_link), FIELD(S, sh_offset), \
-		FIELD(S, sh_size), FIELD(S, sh_entsize), sizeof(Y),       \
-		FIELD(Y, st_name), FIELD(Y, st_info), FIELD(Y, st_other), \
-		FIELD(Y, st_shndx), FIELD(Y, st_value), FIELD(Y, st_size) \
-	}
-
-static const elf_layout elf32_layout =
-	LAYOUT(Elf32_Ehdr, Elf32_Shdr, Elf32_Sym);
-static const elf_layout elf64_layout =
-	LAYOUT(Elf64_Ehdr, Elf64_Shdr, Elf64_Sym);
-
-typedef struct elf_file {
-	const unsigned char *data;      /* the whole file */
-	size_t size;
-	const elf_layout *layout;
-	bool big_endian;
-} elf_file;
-
-/* Reads `field` of the structure at file offset `base`, in the file's
- * byte order; false when it does not lie wholly inside the file. */
-static bool elf_read(const elf_file *elf, uint64_t base, elf_field field,
-		     uint64_t *value)
-{
-	const unsigned char *bytes;
-
-	if (base > elf->size || field.offset > elf->size - base ||
-	    field.width > elf->size - base - field.offset)
-		return false;
-	bytes = elf->data + base + field.offset;
-	*value = 0;
-	for (size_t i = 0; i < field.width; i++)
-		*value = *value << 8 |
-			 bytes[elf->big_endian ? i : field.width - 1 - i];
-	return true;
-}
-
-/* One section's extent, checked to lie inside the file. */
-typedef struct elf_section {
-	uint64_t type, link, offset, size, entsize;
-} elf_section;
-
-static bool elf_section_at(const elf_file *elf, uint64_t shoff,
-			   uint64_t shentsize, uint64_t index,
-			   elf_section *section)
-{
-	const elf_layout *l = elf->layout;
-	uint64_t base = shoff + index * shentsize;
-
-	return elf_read(elf, base, l->sh_type, &section->type) &&
-	       elf_read(elf, base, l->sh_link, &section->link) &&
-	       elf_read(elf, base, l->sh_offset, &section->offset) &&
-	       elf_read(elf, base, l->sh_size, &section->size) &&
-	       elf_read(elf, base, l->sh_entsize, &section->entsize);
-}
-
-static bool elf_section_in_file(const elf_file *elf,
-				const elf_section *section)
-{
-	return section->offset <= elf->size &&
-	       section->size <= elf->size - section->offset;
-}
-
-/* Up to MAX_NAMES names of symbols found, and how many there were. */
-typedef struct symbol_list {
-	const char *names[MAX_NAMES];   /* borrowed from the file's data */
-	size_t count;
-} symbol_list;
-
-static void list_add(symbol_list *list, const char *name)
-{
-	if (list->count < MAX_NAMES)
-		list->names[list->count] = name;
-	list->count++;
-}
-
-typedef struct plugin_symbols {
-	symbol_list exports;    /* visible definitions besides the entry */
-	symbol_list imports;    /* undefined opver_* */
-	bool has_entry;
-} plugin_symbols;
-
-/* Symbols every link of a shared object defines. */
-static bool linker_made(const char *name)
-{
-	static const char *const names[] = { "_init", "_fini", "_edata",
-					     "_end", "__bss_start" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(name, names[i]) == 0)
-			return true;
-	return false;
-}
-
-/* Checks the ELF identification; sets elf->layout and byte order. */
-static bool elf_identify(elf_file *elf, details *why)
-{
-	const unsigned char *ident = elf->data;
-
-	if (elf->size < EI_NIDENT || memcmp(ident, ELFMAG, SELFMAG) != 0) {
-		say(why, "not an ELF file");
-		return false;
-	}
-	if (ident[EI_CLASS] == ELFCLASS32) {
-		elf->layout = &elf32_layout;
-	} else if (ident[EI_CLASS] == ELFCLASS64) {
-		elf->layout = &elf64_layout;
-	} else {
-		say(why, "unknown ELF class %u", ident[EI_CLASS]);
-		return false;
-	}
-	if (ident[EI_DATA] != ELFDATA2LSB && ident[EI_DATA] != ELFDATA2MSB) {
-		say(why, "unknown ELF byte order %u", ident[EI_DATA]);
-		return false;
-	}
-	elf->big_endian = ident[EI_DATA] == ELFDATA2MSB;
-	if (elf->size < elf->layout->ehdr_size) {
-		say(why, "truncated: %zu bytes, shorter than an ELF header",
-		    elf->size);
-		return false;
-	}
-	return true;
-}
-
-/* Finds the SHT_DYNSYM section and its string table. */
-static bool elf_find_dynsym(const elf_file *elf, elf_section *dynsym,
-			    elf_section *dynstr, details *why)
-{
-	const elf_layout *l = elf->layout;
-	uint64_t type, shoff, shentsize, shnum;
-	elf_section first;
-
-	/* The header fits: elf_identify checked. */
-	elf_read(elf, 0, l->e_type, &type);
-	elf_read(elf, 0, l->e_shoff, &shoff);
-	elf_read(elf, 0, l->e_shentsize, &shentsize);
-	elf_read(elf, 0, l->e_shnum, &shnum);
-	if (type != ET_DYN) {
-		say(why, "ELF type %llu, not a shared object (ET_DYN)",
-		    (unsigned long long)type);
-		return false;
-	}
-	if (shoff == 0) {
-		say(why, "no section headers, so no symbol table to read");
-		return false;
-	}
-	if (shentsize < l->shdr_size) {
-		say(why, "section header size %llu, below the %zu of its class",
-		    (unsigned long long)shentsize, l->shdr_size);
-		return false;
-	}
-	/* With 0xff00 sections or more, e_shnum is 0 and section 0's
-	 * sh_size holds the count. */
-	if (shnum == 0) {
-		if (!elf_section_at(elf, shoff, shentsize, 0, &first))
-			goto truncated;
-		shnum = first.size;
-	}
-	if (shoff > elf->size || shnum > (elf->size - shoff) / shentsize)
-		goto truncated;
-	for (uint64_t i = 0; i < shnum; i++) {
-		if (!elf_section_at(elf, shoff, shentsize, i, dynsym))
-			goto truncated;
-		if (dynsym->type != SHT_DYNSYM)
-			continue;
-		if (dynsym->entsize < l->sym_size) {
-			say(why, ".dynsym entry size %llu, below the %zu of its class",
-			    (unsigned long long)dynsym->entsize, l->sym_size);
-			return false;
-		}
-		if (dynsym->link >= shnum ||
-		    !elf_section_at(elf, shoff, shentsize, dynsym->link,
-				    dynstr) ||
-		    dynstr->type != SHT_STRTAB) {
-			say(why, ".dynsym links to section %llu, which is not a string table",
-			    (unsigned long long)dynsym->link);
-			return false;
-		}
-		if (!elf_section_in_file(elf, dynsym) ||
-		    !elf_section_in_file(elf, dynstr)) {
-			say(why, "truncated or corrupt: .dynsym or its string table lies past the end of the file (%zu bytes)",
-			    elf->size);
-			return false;
-		}
-		return true;
-	}
-	say(why, "no .dynsym section: not a dynamically linked shared object");
-	return false;
-truncated:
-	say(why, "truncated or corrupt: %llu section headers at offset %llu do not fit in the file's %zu bytes",
-	    (unsigned long long)shnum, (unsigned long long)shoff, elf->size);
-	return false;
-}
-
-/* Sorts every global symbol of .dynsym into exports and opver_* imports. */
-static bool elf_read_symbols(const elf_file *elf, plugin_symbols *symbols,
-			     details *why)
-{
-	const elf_layout *l = elf->layout;
-	elf_section dynsym, dynstr;
-	const char *strings;
-	uint64_t count;
-
-	if (!elf_find_dynsym(elf, &dynsym, &dynstr, why))
-		return false;
-	strings = (const char *)elf->data + dynstr.offset;
-	count = dynsym.size / dynsym.entsize;
-	/* Symbol 0 is the reserved undefined symbol. */
-	for (uint64_t i = 1; i < count; i++) {
-		uint64_t base = dynsym.offset + i * dynsym.entsize;
-		uint64_t name_offset, info, other, shndx, value, size;
-		const char *name;
-		unsigned bind, type, visibility;
-
-		if (!elf_read(elf, base, l->st_name, &name_offset) ||
-		    !elf_read(elf, base, l->st_info, &info) ||
-		    !elf_read(elf, base, l->st_other, &other) ||
-		    !elf_read(elf, base, l->st_shndx, &shndx) ||
-		    !elf_read(elf, base, l->st_value, &value) ||
-		    !elf_read(elf, base, l->st_size, &size)) {
-			say(why, "truncated: symbol %llu lies past the end of the file",
-			    (unsigned long long)i);
-			return false;
-		}
-		if (name_offset >= dynstr.size ||
-		    memchr(strings + name_offset, '\0',
-			   dynstr.size - name_offset) == NULL) {
-			say(why, "corrupt: the name of symbol %llu runs past its string table",
-			    (unsigned long long)i);
-			return false;
-		}
-		name = strings + name_offset;
-		/* The same bit layout in both classes. */
-		bind = ELF64_ST_BIND(info);
-		type = ELF64_ST_TYPE(info);
-		visibility = ELF64_ST_VISIBILITY(other);
-		if (bind == STB_LOCAL || name[0] == '\0')
-			continue;
-		if (shndx == SHN_UNDEF) {
-			if (strncmp(name, "opver_", 6) == 0)
-				list_add(&symbols->imports, name);
-			continue;
-		}
-		if ((visibility != STV_DEFAULT && visibility != STV_PROTECTED) ||
-		    type == STT_SECTION || type == STT_FILE)
-			continue;
-		if (strcmp(name, OPVER_PLUGIN_ENTRY_NAME) == 0) {
-			symbols->has_entry = true;
-			continue;
-		}
-		/* A version script's version names (VERS_1 { global: ... })
-		 * are absolute symbols with neither value nor size. */
-		if (linker_made(name) ||
-		    (shndx == SHN_ABS && type == STT_OBJECT && value == 0 &&
-		     size == 0))
-			continue;
-		list_add(&symbols->exports, name);
-	}
-	return true;
 }
 
 /* Reads a whole regular file into memory the caller frees. */
@@ -447,9 +157,10 @@ out:
 	return data;
 }
 
-static void say_names(details *d, const symbol_list *list)
+static void say_names(details *d, const cf_symbol_list *list)
 {
-	size_t shown = list->count < MAX_NAMES ? list->count : MAX_NAMES;
+	size_t shown = list->count < CF_ELF_MAX_NAMES ? list->count :
+						   CF_ELF_MAX_NAMES;
 
 	for (size_t i = 0; i < shown; i++)
 		say(d, "%s%s", i > 0 ? ", " : "", list->names[i]);
@@ -462,17 +173,19 @@ static void say_names(details *d, const symbol_list *list)
 static bool check_symbols(const char *path, cf_report *report)
 {
 	double started = now();
-	plugin_symbols symbols = { .has_entry = false };
-	elf_file elf = { .data = NULL };
+	cf_plugin_symbols symbols;
 	details exports = { .length = 0 }, imports = { .length = 0 };
+	cf_elf_error error;
 	unsigned char *data;
+	size_t size = 0;
 
-	data = read_file(path, &elf.size, &exports);
-	elf.data = data;
-	if (data == NULL || !elf_identify(&elf, &exports) ||
-	    !elf_read_symbols(&elf, &symbols, &exports)) {
+	data = read_file(path, &size, &exports);
+	if (data == NULL ||
+	    !cf_elf_read_symbols(data, size, &symbols, &error)) {
 		details reason = exports;
 
+		if (data != NULL)
+			say(&reason, "%s", error.text);
 		exports.length = 0;
 		say(&exports, "cannot list the dynamic symbols of '%s': %s",
 		    path, reason.text);
@@ -593,65 +306,26 @@ static bool load_once(const char *config_path, log_capture *log,
 	return loaded;
 }
 
-/*
- * Writes "[plugin.vendor]\nlibrary = ABS\n" into a new file in $TMPDIR
- * (else /tmp), naming it in config_path.  *absolute receives the plugin's
- * absolute path; caller frees it.
- */
+/* Writes a config naming the plugin alone, under its absolute path, which
+ * *absolute receives (caller frees). */
 static bool write_config(const char *plugin_path, char *config_path,
 			 size_t size, char **absolute, details *why)
 {
-	const char *dir = getenv("TMPDIR");
-	char *path = realpath(plugin_path, NULL);
-	size_t length;
-	bool failed;
-	int fd;
-	FILE *file;
+	cf_section section = { "vendor", NULL, false, 0 };
+	cf_text reason = { 0 };
+	bool written;
 
-	*absolute = path;
-	if (path == NULL) {
+	*absolute = realpath(plugin_path, NULL);
+	if (*absolute == NULL) {
 		say(why, "cannot find '%s': %s", plugin_path, strerror(errno));
 		return false;
 	}
-	/* inih would end the value at a line break, or at a ';' after a
-	 * space, and strip trailing spaces. */
-	length = strlen(path);
-	if (strpbrk(path, "\n\r;") != NULL || path[length - 1] == ' ' ||
-	    path[length - 1] == '\t') {
-		say(why, "the path '%s' cannot be written into an ini file; copy the plugin to a plainer path",
-		    path);
-		return false;
-	}
-	if (dir == NULL || dir[0] == '\0')
-		dir = "/tmp";
-	if ((size_t)snprintf(config_path, size, "%s/opver-hygiene-XXXXXX",
-			     dir) >= size) {
-		say(why, "TMPDIR '%s' is too long", dir);
-		return false;
-	}
-	fd = mkstemp(config_path);
-	if (fd < 0) {
-		say(why, "cannot create a config file in '%s': %s", dir,
-		    strerror(errno));
-		return false;
-	}
-	file = fdopen(fd, "w");
-	if (file == NULL) {
-		say(why, "cannot write '%s': %s", config_path, strerror(errno));
-		close(fd);
-		unlink(config_path);
-		return false;
-	}
-	fprintf(file, "[plugin.vendor]\nlibrary = %s\n", path);
-	failed = ferror(file) != 0;
-	if (fclose(file) != 0)
-		failed = true;
-	if (failed) {
-		say(why, "cannot write '%s'", config_path);
-		unlink(config_path);
-		return false;
-	}
-	return true;
+	section.library = *absolute;
+	written = cf_write_config(&section, 1, config_path, size, &reason);
+	if (!written)
+		say(why, "%s", cf_text_get(&reason));
+	cf_text_free(&reason);
+	return written;
 }
 
 /* ---------------------------------------------------------------- leaks */

@@ -158,10 +158,6 @@ static int load(runner *r)
 			o->reference, strerror(errno));
 		goto out;
 	}
-	if (strchr(vendor, '\n') != NULL || strchr(reference, '\n') != NULL) {
-		fprintf(stderr, "opver-conformance: cannot load a plugin whose path holds a newline\n");
-		goto out;
-	}
 	status = start_vendor(r, vendor, reference);
 	if (status != CF_EXIT_PASS)
 		goto out;

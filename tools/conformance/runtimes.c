@@ -1,6 +1,7 @@
 /* runtimes.c - runtimes started from temporary configs. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,29 +17,56 @@ static void collect_log(void *user_data, opver_log_level level,
 		    message);
 }
 
-bool cf_start_runtime(cf_side *s, const cf_section *sections, size_t count)
+/* Whether inih reads `value` back unchanged: it ends a value at a line
+ * break, or at a ';' after a space, and strips trailing blanks. */
+static bool ini_safe(const char *value)
+{
+	size_t length = strlen(value);
+
+	return strpbrk(value, "\n\r;") == NULL &&
+	       (length == 0 || (value[length - 1] != ' ' &&
+				value[length - 1] != '\t'));
+}
+
+bool cf_write_config(const cf_section *sections, size_t count, char *path,
+		     size_t size, cf_text *why)
 {
 	const char *dir = getenv("TMPDIR");
-	opver_runtime_options options;
-	char path[4096];
-	opver_status status;
+	bool failed;
 	FILE *file;
 	int fd;
 
+	for (size_t i = 0; i < count; i++) {
+		if (!ini_safe(sections[i].library)) {
+			cf_text_add(why, "the path '%s' cannot be written into an ini file; copy the plugin to a plainer path",
+				    sections[i].library);
+			return false;
+		}
+	}
 	if (dir == NULL || dir[0] == '\0')
 		dir = "/tmp";
-	snprintf(path, sizeof(path), "%s/opver-conformance-XXXXXX", dir);
-	fd = mkstemp(path);
-	if (fd < 0 || (file = fdopen(fd, "w")) == NULL) {
-		fprintf(stderr, "opver-conformance: cannot create a config file in %s: %s\n",
-			dir, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(path);
-		}
+	if ((size_t)snprintf(path, size, "%s/opver-conformance-XXXXXX", dir) >=
+	    size) {
+		cf_text_add(why, "TMPDIR '%s' is too long", dir);
 		return false;
 	}
-	fprintf(file, "[opver]\nlog_level = warning\n");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		cf_text_add(why, "cannot create a config file in '%s': %s", dir,
+			    strerror(errno));
+		return false;
+	}
+	file = fdopen(fd, "w");
+	if (file == NULL) {
+		cf_text_add(why, "cannot write '%s': %s", path,
+			    strerror(errno));
+		close(fd);
+		unlink(path);
+		return false;
+	}
+	/* The user named these plugins: test them wherever they were built,
+	 * a group-writable build directory (umask 0002) included. */
+	fprintf(file, "[opver]\nallow_writable_plugins = true\n");
 	for (size_t i = 0; i < count; i++) {
 		fprintf(file, "\n[plugin.%s]\nlibrary = %s\n", sections[i].name,
 			sections[i].library);
@@ -46,10 +74,25 @@ bool cf_start_runtime(cf_side *s, const cf_section *sections, size_t count)
 			fprintf(file, "priority = %" PRId32 "\n",
 				sections[i].priority);
 	}
-	if (fclose(file) != 0) {
-		fprintf(stderr, "opver-conformance: cannot write %s: %s\n", path,
-			strerror(errno));
+	failed = ferror(file) != 0;
+	if (fclose(file) != 0 || failed) {
+		cf_text_add(why, "cannot write '%s'", path);
 		unlink(path);
+		return false;
+	}
+	return true;
+}
+
+bool cf_start_runtime(cf_side *s, const cf_section *sections, size_t count)
+{
+	opver_runtime_options options;
+	char path[PATH_MAX];
+	cf_text why = { 0 };
+	opver_status status;
+
+	if (!cf_write_config(sections, count, path, sizeof(path), &why)) {
+		fprintf(stderr, "opver-conformance: %s\n", cf_text_get(&why));
+		cf_text_free(&why);
 		return false;
 	}
 	opver_runtime_options_init(&options);

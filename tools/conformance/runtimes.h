@@ -30,11 +30,21 @@ typedef struct cf_section {
 } cf_section;
 
 /*
- * Starts s->runtime (s zero-initialized) on a temporary config in $TMPDIR
- * (default /tmp) holding the given sections and no plugin_path, so that
- * only these plugins load; the file is removed once read.  False after
- * printing why on stderr when the config cannot be written or the runtime
- * not started.  A plugin that does not load is no failure here: look for
+ * Writes a config of an [opver] section and the given sections into a new
+ * file in $TMPDIR (default /tmp), its name into path (size bytes, PATH_MAX
+ * is enough); the caller removes the file.  The config sets no
+ * plugin_path, so that only these plugins load, and allows writable plugin
+ * directories: the user named these plugins.  False with the reason added
+ * to why when a library path cannot be written so that inih reads it back
+ * unchanged, or the file cannot be written.
+ */
+bool cf_write_config(const cf_section *sections, size_t count, char *path,
+		     size_t size, cf_text *why);
+
+/*
+ * Starts s->runtime (s zero-initialized) on a temporary config from
+ * cf_write_config(), removed once read.  False after printing why on
+ * stderr when the config cannot be written or the runtime not started.  A plugin that does not load is no failure here: look for
  * it with cf_find_plugin().
  */
 bool cf_start_runtime(cf_side *s, const cf_section *sections, size_t count);
