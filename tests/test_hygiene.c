@@ -224,6 +224,7 @@ Test(hygiene, names_every_extra_export_and_the_way_to_hide_them)
 	assert_no_result_says(EXPORTS, "_init");
 	assert_no_result_says(EXPORTS, "_fini");
 	assert_no_result_says(EXPORTS, "__bss_start");
+	assert_no_result_says(EXPORTS, "__odr_asan");
 	assert_result(IMPORTS, "PASS", NULL);
 	assert_result(LOADS, "PASS", NULL);
 }

@@ -114,16 +114,19 @@ static void list_add(cf_symbol_list *list, const char *name)
 	list->count++;
 }
 
-/* Symbols every link of a shared object defines. */
+/* Symbols every link of a shared object defines, and the ODR indicators
+ * gcc's AddressSanitizer gives each instrumented global: a vendor's
+ * sanitizer build is no API the plugin offers. */
 static bool linker_made(const char *name)
 {
 	static const char *const names[] = { "_init", "_fini", "_edata",
 					     "_end", "__bss_start" };
+	static const char odr_indicator[] = "__odr_asan.";
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(name, names[i]) == 0)
 			return true;
-	return false;
+	return strncmp(name, odr_indicator, sizeof(odr_indicator) - 1) == 0;
 }
 
 /* Checks the ELF identification; sets elf->layout and byte order. */
