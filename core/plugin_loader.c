@@ -7,12 +7,14 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
+#include "elf_extent.h"
 #include "host.h"
 #include "kernel_match.h"
 #include "plugin_loader.h"
@@ -322,6 +324,26 @@ static opver_status check_abi(const opver_plugin *descriptor, const char *path,
 	return OPVER_OK;
 }
 
+/* Whether `path` can be read and holds every segment it promises (a
+ * truncated object would crash dlopen with SIGBUS); reports why not. */
+static bool readable_and_whole(const char *path,
+			       const opver__reporter *reporter)
+{
+	char why[192];
+	bool whole;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		refuse(reporter, path, "cannot be read: %s", strerror(errno));
+		return false;
+	}
+	whole = opver__elf_segments_fit(fd, why, sizeof(why));
+	close(fd);
+	if (!whole)
+		refuse(reporter, path, "%s", why);
+	return whole;
+}
+
 /* The path for dlopen: a name without '/' would be searched for in the
  * library path instead of taken as the file. */
 static char *dlopen_path(const char *path)
@@ -345,15 +367,12 @@ opver_status opver__plugin_load(const char *path, const char *config_name,
 	opver_status status = OPVER_ERROR_PLUGIN;
 	const opver_plugin *descriptor;
 	opver_plugin_entry_fn entry;
-	struct stat info;
 
 	memset(plugin, 0, sizeof(*plugin));
 	if (config_name == NULL)
 		config_name = config != NULL ? config->name : path;
-	if (stat(path, &info) != 0) {
-		refuse(reporter, path, "cannot be read: %s", strerror(errno));
+	if (!readable_and_whole(path, reporter))
 		goto out;
-	}
 	plugin->file = dlopen_path(path);
 	plugin->config_name = strdup(config_name);
 	if (plugin->file == NULL || plugin->config_name == NULL) {

@@ -260,6 +260,43 @@ Test(loader, file_that_is_not_elf)
 	rmdir(dir);
 }
 
+/* A copy of good.so cut to `length` bytes, as an interrupted copy leaves
+ * it: refused by its size, where dlopen would die of SIGBUS.  (Criterion
+ * runs each test in its own process: a SIGBUS fails only that test.) */
+static void assert_truncated_copy_refused(long length)
+{
+	char dir[] = "/tmp/opver-loader-XXXXXX";
+	char source[512];
+	FILE *in, *out;
+	int c;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(source, sizeof(source), "%s/good.so", TEST_PLUGIN_DIR);
+	snprintf(path, sizeof(path), "%s/cut.so", dir);
+	in = fopen(source, "rb");
+	out = fopen(path, "wb");
+	cr_assert(in != NULL && out != NULL);
+	for (long i = 0; i < length && (c = fgetc(in)) != EOF; i++)
+		fputc(c, out);
+	fclose(in);
+	fclose(out);
+	assert_refused(opver__plugin_load(path, "cut", NULL, &host.services,
+					  &reporter, &plugin),
+		       "is cut short: ");
+	unlink(path);
+	rmdir(dir);
+}
+
+Test(loader, truncated_after_the_headers)
+{
+	assert_truncated_copy_refused(3000);
+}
+
+Test(loader, truncated_inside_the_program_headers)
+{
+	assert_truncated_copy_refused(100);
+}
+
 Test(loader, undefined_symbol_fails_at_dlopen)
 {
 	assert_refused(load("undefined_symbol", NULL), "cannot be loaded: ");
