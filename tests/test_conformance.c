@@ -570,6 +570,40 @@ Test(conformance, a_plugin_in_a_group_writable_directory_is_tested)
 	spawn_free(&r);
 }
 
+/* A plugin path longer than a config line can hold is a clear error that
+ * says so, not a parse error in a temporary file. */
+Test(conformance, a_plugin_path_too_long_for_a_config_line_is_named)
+{
+	char dir[512] = "/tmp/opver-conformance-test-XXXXXX";
+	char plugin[600];
+	size_t length;
+	spawn_result r;
+
+	cr_assert_not_null(mkdtemp(dir));
+	length = strlen(dir);
+	/* Two 100-character components push the path past 198. */
+	for (int level = 0; level < 2; level++) {
+		dir[length++] = '/';
+		memset(dir + length, 'd', 100);
+		length += 100;
+		dir[length] = '\0';
+		cr_assert_eq(mkdir(dir, 0755), 0, "%s", dir);
+	}
+	snprintf(plugin, sizeof(plugin), "%s/vendor.so", dir);
+	copy_file(REFERENCE_PLUGIN, plugin, 0755);
+	conformance(&r, "--op", "ADD", plugin, NULL);
+	unlink(plugin);
+	for (int level = 0; level < 2; level++) {
+		rmdir(dir);
+		*strrchr(dir, '/') = '\0';
+	}
+	rmdir(dir);
+	assert_status(&r, 3);
+	cr_assert(strstr(r.err, "characters long") != NULL, "%s", r.err);
+	cr_assert(strstr(r.err, "shorter path") != NULL, "%s", r.err);
+	spawn_free(&r);
+}
+
 /* Every float32 case drives the sum past both bounds of each clamp: with
  * any seed, each RELU6 case catches a RELU6 clamped at 5, and only
  * those fail. */

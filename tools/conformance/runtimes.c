@@ -17,6 +17,9 @@ static void collect_log(void *user_data, opver_log_level level,
 		    message);
 }
 
+/* The longest line opver's config reader takes (inih's line buffer). */
+#define INI_LINE_MAX 198
+
 /* Whether inih reads `value` back unchanged: it ends a value at a line
  * break, or at a ';' after a space, and strips trailing blanks. */
 static bool ini_safe(const char *value)
@@ -40,6 +43,14 @@ bool cf_write_config(const cf_section *sections, size_t count, char *path,
 		if (!ini_safe(sections[i].library)) {
 			cf_text_add(why, "the path '%s' cannot be written into an ini file; copy the plugin to a plainer path",
 				    sections[i].library);
+			return false;
+		}
+		if (strlen("library = ") + strlen(sections[i].library) >
+		    INI_LINE_MAX) {
+			cf_text_add(why, "the path '%s' is %zu characters long; opver's config lines hold %d, so a plugin path may have %zu: copy or link the plugin to a shorter path",
+				    sections[i].library,
+				    strlen(sections[i].library), INI_LINE_MAX,
+				    INI_LINE_MAX - strlen("library = "));
 			return false;
 		}
 	}
