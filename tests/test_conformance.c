@@ -494,6 +494,8 @@ Test(conformance, bad_usage_exits_2)
 		{ "--frobnicate", REFERENCE_PLUGIN, NULL },
 		{ REFERENCE_PLUGIN, REFERENCE_PLUGIN, NULL },
 		{ "--tap", "--xml", REFERENCE_PLUGIN, NULL },
+		{ "--tap=", REFERENCE_PLUGIN, NULL },
+		{ "--xml=", REFERENCE_PLUGIN, NULL },
 		{ "--seed", NULL },
 	};
 

@@ -208,10 +208,12 @@ int main(int argc, char **argv)
 			options.list = true;
 			break;
 		case OPT_TAP:
-			tap = (destination){ true, optarg };
-			break;
 		case OPT_XML:
-			xml = (destination){ true, optarg };
+			if (optarg != NULL && optarg[0] == '\0')
+				return usage_error("--%s=: the file name is empty (give none, or '-', for stdout)",
+						   opt == OPT_TAP ? "tap" : "xml");
+			*(opt == OPT_TAP ? &tap : &xml) =
+				(destination){ true, optarg };
 			break;
 		case OPT_RTOL:
 			if (!parse_rtol(optarg, &options.rtol))
