@@ -125,12 +125,6 @@ bool cf_case_quantize_per_channel(cf_case *c, int32_t t, int32_t axis,
 	return true;
 }
 
-void cf_case_quantize_empty(cf_case *c, int32_t t)
-{
-	c->tensors[t].quantized = true;
-	c->tensors[t].num_scales = 0;
-}
-
 static size_t elements(const cf_tensor_desc *t)
 {
 	size_t n = 1;

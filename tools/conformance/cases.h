@@ -103,9 +103,6 @@ bool cf_case_quantize(cf_case *c, int32_t t, float scale, int64_t zero_point);
  * slice, zero points 0. */
 bool cf_case_quantize_per_channel(cf_case *c, int32_t t, int32_t axis,
 				  const float *scales);
-/* Gives tensor t a quantization table without parameters (as a converter
- * writes for a tensor it leaves unquantized). */
-void cf_case_quantize_empty(cf_case *c, int32_t t);
 
 /*
  * Fills tensor t with uniform random values in [lo, hi] for FLOAT32 and
