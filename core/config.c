@@ -163,6 +163,17 @@ static bool parse_int32(const char *value, int32_t *out)
 	return true;
 }
 
+static bool parse_threads(const char *value, uint32_t *out)
+{
+	int32_t threads;
+
+	if (!parse_int32(value, &threads) || threads < 1 ||
+	    threads > OPVER__MAX_THREADS)
+		return false;
+	*out = (uint32_t)threads;
+	return true;
+}
+
 static bool parse_log_level(const char *value, opver_log_level *out)
 {
 	int level = opver_log_level_parse(value);
@@ -215,12 +226,16 @@ static opver_status set_opver_key(parser *p, const char *key,
 	} else if (strcmp(key, "strict_versions") == 0) {
 		if (!parse_bool(value, &config->strict_versions))
 			bad_bool(p, key, value);
+	} else if (strcmp(key, "threads") == 0) {
+		if (!parse_threads(value, &config->threads))
+			bad_line(p, "threads = '%s' is not a thread count from 1 to %d",
+				 value, OPVER__MAX_THREADS);
 	} else if (strcmp(key, "log_level") == 0) {
 		if (!parse_log_level(value, &config->log_level))
 			bad_line(p, "log_level = '%s' is not one of error, warning, info, debug",
 				 value);
 	} else {
-		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, strict_versions, log_level, fragment_dir, allow_writable_plugins)",
+		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, strict_versions, threads, log_level, fragment_dir, allow_writable_plugins)",
 			 key);
 	}
 	return OPVER_OK;

@@ -6,6 +6,9 @@
  *                   strict_versions = true|false resolve each node at the
  *                                                larger of its stored and
  *                                                required version
+ *                   threads = N                  interpreters' default
+ *                                                thread count, 1 to
+ *                                                OPVER__MAX_THREADS
  *                   log_level = error|warning|info|debug
  *                   fragment_dir = DIR           then read each *.ini
  *                                                file in DIR
@@ -50,6 +53,9 @@
 
 #include "report.h"
 
+/* The most threads an interpreter's pool may have. */
+#define OPVER__MAX_THREADS 256
+
 typedef struct opver__config_option {
 	char *key;                    /* owned */
 	char *value;                  /* owned */
@@ -72,6 +78,7 @@ typedef struct opver__config {
 	size_t num_plugin_path;
 	bool strict;
 	bool strict_versions;
+	uint32_t threads;             /* 0 when not given */
 	opver_log_level log_level;    /* default OPVER_LOG_WARNING */
 	char *fragment_dir;           /* owned; NULL when not given */
 	bool allow_writable_plugins;

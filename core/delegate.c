@@ -1,319 +1,635 @@
-/* delegate.c - delegate claims, their validation, and partitions. */
+/* delegate.c - delegate claims and their validation, the execution plan
+ * and its partitions, and buffer handles. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "delegate.h"
 #include "kernel_match.h"
+#include "resolver.h"
+#include "text.h"
 
-/* The highest version the delegate declares for the node's op, or 0. */
-static int32_t declared_max_version(const opver_delegate *delegate,
-				    const opver__graph_node *node)
+/* ---------------------------------------------------------------- claims */
+
+/* Whether one of the delegate's typed claims covers the node at
+ * `version`; otherwise appends why not to `why`. */
+static bool claim_covers(const opver__plugin *plugin, const opver__graph *graph,
+			 const opver__graph_node *node, int32_t version,
+			 opver__text *why)
 {
-	int32_t best = 0;
+	bool declared = false;
 
-	for (size_t i = 0; i < delegate->num_ops; i++) {
-		const opver_delegate_op *op = &delegate->ops[i];
+	for (uint32_t i = 0; i < plugin->delegate.num_ops; i++) {
+		const opver_delegate_op *op = &plugin->delegate_ops[i];
 
-		if (opver__same_op(op->op, op->custom_name, node->op,
-				   node->custom_name) &&
-		    op->max_version > best)
-			best = op->max_version;
+		if (!opver__same_op(op->op, op->custom_name, node->op,
+				    node->custom_name))
+			continue;
+		if (version >= op->min_version && version <= op->max_version &&
+		    opver__signatures_accept(op->signatures,
+					     op->num_signatures, graph, node))
+			return true;
+		opver__text_append(why, "%s v%d-%d for ",
+				   declared ? ";" : " but declares it only as",
+				   op->min_version, op->max_version);
+		opver__format_signatures(op->signatures, op->num_signatures,
+					 why);
+		declared = true;
 	}
-	return best;
+	if (!declared)
+		opver__text_append(why, " but does not declare %s",
+				   opver__node_label(node));
+	return false;
 }
 
 /* Keeps only the claims the delegate may make; reports the others. */
 static void validate_claims(const opver__plugin *plugin,
-			    const opver__graph *graph, bool *claimed,
-			    const int32_t *node_partition, opver__host *host)
+			    const opver__graph *graph, bool strict_versions,
+			    uint8_t *claimed, const int32_t *owner,
+			    const opver__reporter *reporter)
 {
-	const opver_delegate *delegate = &plugin->delegate;
-
 	for (int32_t n = 0; n < graph->num_nodes; n++) {
 		const opver__graph_node *node = &graph->nodes[n];
-		int32_t max_version;
+		int32_t version = opver__resolution_version(node,
+							    strict_versions);
+		char reason[512];
+		opver__text why;
 
 		if (!claimed[n])
 			continue;
-		if (node_partition[n] >= 0) {
-			opver__warning(host->reporter,
-				       "delegate '%s' of plugin '%s' claimed node %d (%s v%d), already taken by another delegate; claim rejected",
-				       delegate->name, plugin->config_name, n,
-				       opver__node_label(node), node->version);
-			claimed[n] = false;
-			continue;
-		}
-		max_version = declared_max_version(delegate, node);
-		if (node->version <= max_version)
-			continue;
-		if (max_version == 0)
-			opver__warning(host->reporter,
-				       "delegate '%s' of plugin '%s' claimed node %d (%s v%d) but does not declare %s; claim rejected, the node runs on a kernel",
-				       delegate->name, plugin->config_name, n,
-				       opver__node_label(node), node->version,
-				       opver__node_label(node));
-		else
-			opver__warning(host->reporter,
-				       "delegate '%s' of plugin '%s' claimed node %d (%s v%d) but declares %s only up to v%d; claim rejected, the node runs on a kernel",
-				       delegate->name, plugin->config_name, n,
-				       opver__node_label(node), node->version,
-				       opver__node_label(node), max_version);
-		claimed[n] = false;
+		claimed[n] = 0;
+		opver__text_init(&why, reason, sizeof(reason));
+		if (owner[n] >= 0)
+			opver__text_append(&why, ", already taken by another delegate");
+		else if (claim_covers(plugin, graph, node, version, &why))
+			claimed[n] = 1;
+		if (!claimed[n])
+			opver__warning(reporter,
+				       "delegate '%s' of plugin '%s' claimed node %d (%s v%d)%s; claim rejected, the node runs on a kernel",
+				       plugin->delegate.name,
+				       plugin->config_name, n,
+				       opver__node_label(node), version,
+				       reason);
 	}
 }
 
-static bool in_range(int32_t value, int32_t first, int32_t last)
+/* ------------------------------------------------------------------ plan */
+
+/* For each node, how many of its inputs are still to be produced, and the
+ * nodes reading what it writes (readers[first[n] .. first[n + 1])). */
+typedef struct dependencies {
+	int32_t *pending;
+	int32_t *first;
+	int32_t *readers;
+} dependencies;
+
+static void dependencies_free(dependencies *d)
 {
-	return value >= first && value <= last;
+	free(d->pending);
+	free(d->first);
+	free(d->readers);
 }
 
-/* Whether tensor t is written by a node in [first, last]. */
-static bool produced_inside(const opver__graph *graph, int32_t t,
-			    int32_t first, int32_t last)
+/* The producer of every tensor, or -1. */
+static int32_t *producers(const opver__graph *graph)
 {
-	for (int32_t n = first; n <= last; n++)
+	size_t count = graph->num_tensors > 0 ? (size_t)graph->num_tensors : 1;
+	int32_t *producer = malloc(count * sizeof(*producer));
+
+	if (producer == NULL)
+		return NULL;
+	for (int32_t t = 0; t < graph->num_tensors; t++)
+		producer[t] = -1;
+	for (int32_t n = 0; n < graph->num_nodes; n++)
 		for (int32_t o = 0; o < graph->nodes[n].num_outputs; o++)
-			if (graph->nodes[n].outputs[o] == t)
-				return true;
-	return false;
+			producer[graph->nodes[n].outputs[o]] = n;
+	return producer;
 }
 
-/* Whether tensor t is read outside [first, last] or is a graph output. */
-static bool read_outside(const opver__graph *graph, int32_t t, int32_t first,
-			 int32_t last)
+/* The node writing input i of node n when that is another node, else
+ * -1. */
+static int32_t input_producer(const opver__graph *graph,
+			      const int32_t *producer, int32_t n, int32_t i)
 {
+	int32_t t = graph->nodes[n].inputs[i];
+	int32_t p = t < 0 ? -1 : producer[t];
+
+	return p == n ? -1 : p;
+}
+
+static opver_status dependencies_build(const opver__graph *graph,
+				       dependencies *d)
+{
+	size_t nodes = (size_t)graph->num_nodes;
+	int32_t *producer = producers(graph);
+	int32_t *fill = NULL;
+	size_t edges = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->pending = calloc(nodes + 1, sizeof(int32_t));
+	d->first = calloc(nodes + 1, sizeof(int32_t));
+	fill = calloc(nodes + 1, sizeof(int32_t));
+	if (producer == NULL || d->pending == NULL || d->first == NULL ||
+	    fill == NULL)
+		goto nomem;
+	for (int32_t n = 0; n < graph->num_nodes; n++) {
+		for (int32_t i = 0; i < graph->nodes[n].num_inputs; i++) {
+			int32_t p = input_producer(graph, producer, n, i);
+
+			if (p < 0)
+				continue;
+			d->pending[n]++;
+			d->first[p + 1]++;
+			edges++;
+		}
+	}
+	for (size_t n = 0; n < nodes; n++)
+		d->first[n + 1] += d->first[n];
+	d->readers = malloc((edges ? edges : 1) * sizeof(int32_t));
+	if (d->readers == NULL)
+		goto nomem;
+	for (int32_t n = 0; n < graph->num_nodes; n++) {
+		for (int32_t i = 0; i < graph->nodes[n].num_inputs; i++) {
+			int32_t p = input_producer(graph, producer, n, i);
+
+			if (p >= 0)
+				d->readers[d->first[p] + fill[p]++] = n;
+		}
+	}
+	free(producer);
+	free(fill);
+	return OPVER_OK;
+nomem:
+	free(producer);
+	free(fill);
+	dependencies_free(d);
+	return OPVER_ERROR_NOMEM;
+}
+
+/* The lowest untaken node whose inputs are all produced and whose owner
+ * is `owner` (any owner when `any`), or -1. */
+static int32_t next_ready(const opver__graph *graph, const dependencies *d,
+			  const bool *taken, const int32_t *owner,
+			  int32_t wanted, bool any)
+{
+	for (int32_t n = 0; n < graph->num_nodes; n++)
+		if (!taken[n] && d->pending[n] == 0 &&
+		    (any || owner[n] == wanted))
+			return n;
+	return -1;
+}
+
+/* The lowest untaken node: only a model whose nodes read what later nodes
+ * write (a cycle) leaves no node ready; run it in file order. */
+static int32_t lowest_untaken(const opver__graph *graph, const bool *taken)
+{
+	for (int32_t n = 0; n < graph->num_nodes; n++)
+		if (!taken[n])
+			return n;
+	return -1;
+}
+
+/* Appends t to list[*count] (and its index) unless present. */
+static void add_unique(opver_tensor **list, int32_t *indices, int32_t *count,
+		       opver_tensor *tensor, int32_t index)
+{
+	for (int32_t i = 0; i < *count; i++)
+		if (indices[i] == index)
+			return;
+	list[*count] = tensor;
+	indices[(*count)++] = index;
+}
+
+/* Whether tensor t, written by node `writer` of partition `partition`, is
+ * read outside it or is a graph output. */
+static bool read_outside(const opver__delegation *delegation,
+			 const dependencies *d, int32_t writer, int32_t t,
+			 int32_t partition)
+{
+	const opver__graph *graph = delegation->graph;
+
 	for (int32_t i = 0; i < graph->num_outputs; i++)
 		if (graph->outputs[i] == t)
 			return true;
-	for (int32_t n = 0; n < graph->num_nodes; n++) {
-		if (in_range(n, first, last))
+	for (int32_t r = d->first[writer]; r < d->first[writer + 1]; r++) {
+		const opver__graph_node *reader =
+			&graph->nodes[d->readers[r]];
+
+		if (delegation->node_partition[d->readers[r]] == partition)
 			continue;
-		for (int32_t i = 0; i < graph->nodes[n].num_inputs; i++)
-			if (graph->nodes[n].inputs[i] == t)
+		for (int32_t i = 0; i < reader->num_inputs; i++)
+			if (reader->inputs[i] == t)
 				return true;
 	}
 	return false;
 }
 
-/* Appends t to list[*count] unless present. */
-static void add_unique(opver_tensor **list, int32_t *count, opver_tensor *t)
+/* Fills partition `index`'s nodes (`count` of them, from `group`) and
+ * boundary tensors. */
+static opver_status form_partition(opver__delegation *delegation,
+				   const dependencies *d, int32_t index,
+				   const int32_t *group, int32_t count)
 {
-	for (int32_t i = 0; i < *count; i++)
-		if (list[i] == t)
-			return;
-	list[(*count)++] = t;
-}
+	const opver__graph *graph = delegation->graph;
+	opver__partition *partition = &delegation->partitions[index];
+	opver_tensor *const *tensors = delegation->view->tensors;
+	size_t max_in = 1, max_out = 1;
 
-/* Fills partition's nodes and boundary tensors for nodes [first, last]. */
-static opver_status form_partition(opver__partition *partition,
-				   const opver__plugin *plugin,
-				   const opver__graph *graph,
-				   const opver_graph_view *view, int32_t first,
-				   int32_t last)
-{
-	int32_t num_nodes = last - first + 1, max_in = 0, max_out = 0;
-
-	for (int32_t n = first; n <= last; n++) {
-		max_in += graph->nodes[n].num_inputs;
-		max_out += graph->nodes[n].num_outputs;
+	for (int32_t k = 0; k < count; k++) {
+		max_in += (size_t)graph->nodes[group[k]].num_inputs;
+		max_out += (size_t)graph->nodes[group[k]].num_outputs;
 	}
-	partition->plugin = plugin;
-	partition->nodes = malloc((size_t)num_nodes * sizeof(int32_t));
-	partition->inputs = malloc((size_t)(max_in ? max_in : 1) * sizeof(opver_tensor *));
-	partition->outputs = malloc((size_t)(max_out ? max_out : 1) * sizeof(opver_tensor *));
+	partition->nodes = malloc((size_t)count * sizeof(int32_t));
+	partition->inputs = malloc(max_in * sizeof(opver_tensor *));
+	partition->input_indices = malloc(max_in * sizeof(int32_t));
+	partition->outputs = malloc(max_out * sizeof(opver_tensor *));
+	partition->output_indices = malloc(max_out * sizeof(int32_t));
 	if (partition->nodes == NULL || partition->inputs == NULL ||
-	    partition->outputs == NULL)
+	    partition->input_indices == NULL || partition->outputs == NULL ||
+	    partition->output_indices == NULL)
 		return OPVER_ERROR_NOMEM;
-	for (int32_t n = first; n <= last; n++) {
-		const opver__graph_node *node = &graph->nodes[n];
+	memcpy(partition->nodes, group, (size_t)count * sizeof(int32_t));
+	for (int32_t k = 0; k < count; k++) {
+		const opver__graph_node *node = &graph->nodes[group[k]];
 
-		partition->nodes[n - first] = n;
 		for (int32_t i = 0; i < node->num_inputs; i++) {
 			int32_t t = node->inputs[i];
+			bool inside = false;
 
-			if (t >= 0 && graph->tensors[t].constant_data == NULL &&
-			    !produced_inside(graph, t, first, last))
+			if (t < 0 || graph->tensors[t].constant_data != NULL)
+				continue;
+			for (int32_t j = 0; j < k && !inside; j++)
+				for (int32_t o = 0; o < graph->nodes[group[j]].num_outputs; o++)
+					inside |= graph->nodes[group[j]].outputs[o] == t;
+			if (!inside)
 				add_unique(partition->inputs,
+					   partition->input_indices,
 					   &partition->view.num_inputs,
-					   view->tensors[t]);
+					   tensors[t], t);
 		}
 		for (int32_t o = 0; o < node->num_outputs; o++) {
 			int32_t t = node->outputs[o];
 
-			if (read_outside(graph, t, first, last))
+			if (read_outside(delegation, d, group[k], t, index))
 				add_unique(partition->outputs,
+					   partition->output_indices,
 					   &partition->view.num_outputs,
-					   view->tensors[t]);
+					   tensors[t], t);
 		}
 	}
-	partition->view.num_nodes = num_nodes;
+	partition->view.struct_size = sizeof(partition->view);
+	partition->view.num_nodes = count;
 	partition->view.nodes = partition->nodes;
 	partition->view.inputs = partition->inputs;
+	partition->view.input_indices = partition->input_indices;
 	partition->view.outputs = partition->outputs;
-	partition->view.graph = view;
+	partition->view.output_indices = partition->output_indices;
+	partition->view.graph = delegation->view;
 	return OPVER_OK;
 }
 
-/* Turns one delegate's accepted claims into partitions of consecutive
- * nodes. */
-static opver_status add_partitions(opver__delegation *delegation,
-				   const opver__plugin *plugin,
-				   const opver__graph *graph,
-				   const opver_graph_view *view,
-				   const bool *claimed)
+/* Appends a partition of plugin `plugin` over `group`, and its step. */
+static opver_status add_partition(opver__delegation *delegation,
+				  const dependencies *d,
+				  const opver__plugin *plugin,
+				  opver__session *session,
+				  const int32_t *group, int32_t count)
 {
-	for (int32_t n = 0; n < graph->num_nodes;) {
-		opver__partition *grown;
-		int32_t last = n;
-		opver_status status;
+	int32_t index = (int32_t)delegation->count;
+	opver__partition *grown, *partition;
 
-		if (!claimed[n]) {
-			n++;
+	grown = realloc(delegation->partitions,
+			(delegation->count + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return OPVER_ERROR_NOMEM;
+	delegation->partitions = grown;
+	partition = &grown[delegation->count++];
+	memset(partition, 0, sizeof(*partition));
+	partition->plugin = plugin;
+	for (int32_t k = 0; k < count; k++) {
+		delegation->node_partition[group[k]] = index;
+		delegation->node_step[group[k]] = delegation->num_steps;
+	}
+	opver__call_init(&partition->call, OPVER__CALL_PARTITION,
+			 plugin->call.reporter, plugin->config_name,
+			 plugin->delegate.name, plugin->call.context.plugin_data);
+	partition->call.node_index = group[0];
+	partition->call.node = &delegation->graph->nodes[group[0]];
+	partition->call.partition_index = index;
+	partition->call.step = delegation->num_steps;
+	partition->call.session = session;
+	delegation->steps[delegation->num_steps].partition = index;
+	delegation->steps[delegation->num_steps].node = group[0];
+	delegation->num_steps++;
+	return form_partition(delegation, d, index, group, count);
+}
+
+/*
+ * Takes every node in dependency order (owner[n]: the index in `plugins`
+ * of the delegate that runs it, or -1) into the plan, grouping each run of
+ * one delegate's nodes into a partition.
+ */
+static opver_status build_plan(opver__delegation *delegation,
+			       const opver__plugin *plugins,
+			       const int32_t *owner, opver__session *session)
+{
+	const opver__graph *graph = delegation->graph;
+	size_t nodes = graph->num_nodes > 0 ? (size_t)graph->num_nodes : 1;
+	bool *taken = calloc(nodes, sizeof(bool));
+	int32_t *group = malloc(nodes * sizeof(int32_t));
+	/* The owner of the group being taken; none before the first node. */
+	int32_t grouped = 0, current = -2;
+	opver_status status = OPVER_ERROR_NOMEM;
+	dependencies d;
+
+	if (taken == NULL || group == NULL ||
+	    dependencies_build(graph, &d) != OPVER_OK) {
+		free(taken);
+		free(group);
+		return OPVER_ERROR_NOMEM;
+	}
+	status = OPVER_OK;
+	for (int32_t left = graph->num_nodes; left > 0 && status == OPVER_OK;
+	     left--) {
+		int32_t n = next_ready(graph, &d, taken, owner, current, false);
+
+		if (n < 0) {
+			n = next_ready(graph, &d, taken, owner, current, true);
+			if (n < 0)
+				n = lowest_untaken(graph, taken);
+			if (grouped > 0)
+				status = add_partition(delegation, &d,
+						       &plugins[current],
+						       session, group, grouped);
+			grouped = 0;
+			current = owner[n];
+		}
+		taken[n] = true;
+		for (int32_t r = d.first[n]; r < d.first[n + 1]; r++)
+			d.pending[d.readers[r]]--;
+		if (owner[n] >= 0) {
+			group[grouped++] = n;
 			continue;
 		}
-		while (last + 1 < graph->num_nodes && claimed[last + 1])
-			last++;
-		grown = realloc(delegation->partitions,
-				(delegation->count + 1) * sizeof(*grown));
-		if (grown == NULL)
-			return OPVER_ERROR_NOMEM;
-		delegation->partitions = grown;
-		memset(&grown[delegation->count], 0, sizeof(*grown));
-		status = form_partition(&grown[delegation->count], plugin,
-					graph, view, n, last);
-		delegation->count++;
-		if (status != OPVER_OK)
-			return status;
-		for (int32_t i = n; i <= last; i++)
-			delegation->node_partition[i] =
-				(int32_t)delegation->count - 1;
-		n = last + 1;
+		delegation->node_step[n] = delegation->num_steps;
+		delegation->steps[delegation->num_steps].partition = -1;
+		delegation->steps[delegation->num_steps++].node = n;
 	}
-	return OPVER_OK;
+	if (status == OPVER_OK && grouped > 0)
+		status = add_partition(delegation, &d, &plugins[current],
+				       session, group, grouped);
+	dependencies_free(&d);
+	free(taken);
+	free(group);
+	return status;
 }
 
 opver_status opver__delegation_build(const opver__plugin *plugins,
 				     size_t num_plugins,
 				     const opver__graph *graph,
 				     const opver_graph_view *view,
-				     opver__host *host,
+				     bool strict_versions,
+				     opver__session *session,
+				     const opver__reporter *reporter,
 				     opver__delegation *delegation)
 {
 	size_t nodes = graph->num_nodes > 0 ? (size_t)graph->num_nodes : 1;
 	opver_status status = OPVER_OK;
-	bool *claimed;
+	uint8_t *claimed;
+	int32_t *owner;
 
 	memset(delegation, 0, sizeof(*delegation));
+	delegation->graph = graph;
+	delegation->view = view;
 	delegation->node_partition = malloc(nodes * sizeof(int32_t));
-	claimed = malloc(nodes * sizeof(bool));
-	if (delegation->node_partition == NULL || claimed == NULL) {
+	delegation->node_step = malloc(nodes * sizeof(int32_t));
+	delegation->steps = malloc(nodes * sizeof(opver__step));
+	claimed = malloc(nodes);
+	owner = malloc(nodes * sizeof(int32_t));
+	if (delegation->node_partition == NULL ||
+	    delegation->node_step == NULL || delegation->steps == NULL ||
+	    claimed == NULL || owner == NULL) {
 		status = OPVER_ERROR_NOMEM;
 		goto out;
 	}
 	for (int32_t n = 0; n < graph->num_nodes; n++)
-		delegation->node_partition[n] = -1;
-	for (size_t p = 0; p < num_plugins && status == OPVER_OK; p++) {
+		delegation->node_partition[n] = owner[n] = -1;
+	for (size_t p = 0; p < num_plugins; p++) {
 		const opver__plugin *plugin = &plugins[p];
 
 		if (!plugin->has_delegate)
 			continue;
-		memset(claimed, 0, nodes * sizeof(bool));
-		opver__host_set_context(host, "delegate '%s' of plugin '%s'",
-					plugin->delegate.name,
-					plugin->config_name);
-		status = plugin->delegate.claim(&host->services,
-						plugin->plugin_data, view,
+		memset(claimed, 0, nodes);
+		status = plugin->delegate.claim(&plugin->call.context, view,
 						claimed);
 		if (status != OPVER_OK) {
-			opver__error(host->reporter,
+			opver__error(reporter,
 				     "delegate '%s' of plugin '%s': claiming nodes failed (%s)",
 				     plugin->delegate.name, plugin->config_name,
 				     opver_status_name(status));
 			status = OPVER_ERROR_PLUGIN;
-			break;
+			goto out;
 		}
-		validate_claims(plugin, graph, claimed,
-				delegation->node_partition, host);
-		status = add_partitions(delegation, plugin, graph, view,
-					claimed);
+		validate_claims(plugin, graph, strict_versions, claimed, owner,
+				reporter);
+		for (int32_t n = 0; n < graph->num_nodes; n++)
+			if (claimed[n])
+				owner[n] = (int32_t)p;
+	}
+	status = build_plan(delegation, plugins, owner, session);
+	/* The array has stopped moving: point the records back at it. */
+	for (size_t i = 0; i < delegation->count; i++) {
+		delegation->partitions[i].delegation = delegation;
+		delegation->partitions[i].call.partition =
+			&delegation->partitions[i];
 	}
 out:
 	free(claimed);
+	free(owner);
 	return status;
 }
 
-opver_status opver__delegation_prepare(opver__delegation *delegation,
-				       opver__host *host)
+/* --------------------------------------------------------------- running */
+
+opver_status opver__delegation_prepare(opver__delegation *delegation)
 {
 	for (size_t i = 0; i < delegation->count; i++) {
 		opver__partition *partition = &delegation->partitions[i];
 		const opver_delegate *delegate = &partition->plugin->delegate;
 		opver_status status;
 
-		opver__host_set_context(host,
-					"partition %zu (nodes %d-%d) of delegate '%s'",
-					i, partition->nodes[0],
-					partition->nodes[partition->view.num_nodes - 1],
-					delegate->name);
-		status = delegate->init(&host->services,
-					partition->plugin->plugin_data,
+		status = delegate->init(&partition->call.context,
 					&partition->view, &partition->data);
 		if (status != OPVER_OK)
-			return status;
+			return opver__call_failed(&partition->call, "init",
+						  status);
 		partition->initialized = true;
-		if (delegate->prepare != NULL) {
-			status = delegate->prepare(&host->services,
-						   partition->data,
-						   &partition->view);
-			if (status != OPVER_OK)
-				return status;
-		}
+		if (delegate->prepare == NULL)
+			continue;
+		status = delegate->prepare(&partition->call.context,
+					   partition->data, &partition->view);
+		if (status != OPVER_OK)
+			return opver__call_failed(&partition->call, "prepare",
+						  status);
 	}
 	return OPVER_OK;
 }
 
-opver_status opver__partition_invoke(opver__partition *partition,
-				     opver__host *host)
+opver_status opver__delegation_fetch(opver__delegation *delegation,
+				     int32_t tensor,
+				     const opver__plugin *reader)
 {
-	const opver_delegate *delegate = &partition->plugin->delegate;
-	const opver_partition *view = &partition->view;
+	opver__held_tensor *held;
+	opver__partition *holder;
 	opver_status status;
 
-	if (delegate->copy_to_device != NULL)
-		for (int32_t i = 0; i < view->num_inputs; i++) {
-			status = delegate->copy_to_device(&host->services,
-							  partition->data,
-							  view->inputs[i]);
-			if (status != OPVER_OK)
-				return status;
-		}
-	status = delegate->invoke(&host->services, partition->data, view);
-	if (status != OPVER_OK || delegate->copy_from_device == NULL)
-		return status;
-	for (int32_t i = 0; i < view->num_outputs; i++) {
-		status = delegate->copy_from_device(&host->services,
-						    partition->data,
-						    view->outputs[i]);
+	if (delegation->held == NULL)
+		return OPVER_OK;
+	held = &delegation->held[tensor];
+	if (held->partition < 0 || !held->stale)
+		return OPVER_OK;
+	holder = &delegation->partitions[held->partition];
+	if (holder->plugin == reader)
+		return OPVER_OK;
+	status = holder->plugin->delegate.copy_from_handle(
+		&holder->call.context, holder->data, held->handle,
+		delegation->view->tensors[tensor]);
+	if (status != OPVER_OK)
+		return opver__call_failed(&holder->call, "copy_from_handle",
+					  status);
+	held->stale = false;
+	return OPVER_OK;
+}
+
+opver_status opver__partition_invoke(opver__delegation *delegation,
+				     int32_t index)
+{
+	opver__partition *partition = &delegation->partitions[index];
+	const opver_delegate *delegate = &partition->plugin->delegate;
+	const opver_partition *view = &partition->view;
+	const opver_context *ctx = &partition->call.context;
+	opver_status status;
+
+	for (int32_t i = 0; i < view->num_inputs; i++) {
+		int32_t t = view->input_indices[i];
+		const opver__held_tensor *held =
+			delegation->held != NULL ? &delegation->held[t] : NULL;
+
+		status = opver__delegation_fetch(delegation, t,
+						 partition->plugin);
 		if (status != OPVER_OK)
 			return status;
+		/* Its own delegate's tensors are on the device already. */
+		if (delegate->copy_to_device == NULL ||
+		    (held != NULL && held->partition >= 0 &&
+		     delegation->partitions[held->partition].plugin ==
+			     partition->plugin))
+			continue;
+		status = delegate->copy_to_device(ctx, partition->data,
+						  view->inputs[i]);
+		if (status != OPVER_OK)
+			return opver__call_failed(&partition->call,
+						  "copy_to_device", status);
+	}
+	status = delegate->invoke(ctx, partition->data, view);
+	if (status != OPVER_OK)
+		return opver__call_failed(&partition->call, "invoke", status);
+	for (int32_t o = 0; delegation->held != NULL && o < view->num_outputs;
+	     o++) {
+		opver__held_tensor *held =
+			&delegation->held[view->output_indices[o]];
+
+		if (held->partition == index)
+			held->stale = true;
 	}
 	return OPVER_OK;
 }
 
-void opver__delegation_free(opver__delegation *delegation, opver__host *host)
+opver_status opver__service_set_buffer_handle(const opver_context *ctx,
+					      const opver_tensor *tensor,
+					      uint64_t handle)
+{
+	const opver__call *call = opver__call_of(ctx);
+	opver__partition *partition = call->partition;
+	opver__delegation *delegation;
+	int32_t index = -1;
+
+	if (call->kind != OPVER__CALL_PARTITION || call->session == NULL ||
+	    call->session->phase != OPVER__PHASE_PREPARE) {
+		ctx->host->report_error(ctx, "set_buffer_handle is for a delegate partition's prepare");
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	if (partition->plugin->delegate.copy_from_handle == NULL) {
+		ctx->host->report_error(ctx, "set_buffer_handle needs the delegate's copy_from_handle");
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	for (int32_t o = 0; o < partition->view.num_outputs; o++)
+		if (partition->outputs[o] == tensor)
+			index = partition->output_indices[o];
+	if (index < 0) {
+		ctx->host->report_error(ctx, "set_buffer_handle on a tensor that is not one of the partition's outputs");
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	delegation = partition->delegation;
+	if (delegation->held == NULL) {
+		size_t count = (size_t)delegation->graph->num_tensors;
+
+		delegation->held = calloc(count, sizeof(*delegation->held));
+		if (delegation->held == NULL)
+			return OPVER_ERROR_NOMEM;
+		for (size_t t = 0; t < count; t++)
+			delegation->held[t].partition = -1;
+	}
+	delegation->held[index].partition = call->partition_index;
+	delegation->held[index].handle = handle;
+	delegation->held[index].stale = false;
+	return OPVER_OK;
+}
+
+int32_t opver__service_buffer_handle(const opver_context *ctx,
+				     const opver_tensor *tensor,
+				     uint64_t *handle)
+{
+	const opver__call *call = opver__call_of(ctx);
+	const opver__delegation *delegation;
+	const opver__held_tensor *held;
+	int32_t index;
+
+	if (call->kind != OPVER__CALL_PARTITION || tensor == NULL)
+		return 0;
+	delegation = call->partition->delegation;
+	index = (int32_t)(tensor - delegation->view->tensors[0]);
+	if (delegation->held == NULL || index < 0 ||
+	    index >= delegation->graph->num_tensors ||
+	    delegation->view->tensors[index] != tensor)
+		return 0;
+	held = &delegation->held[index];
+	if (held->partition < 0 ||
+	    delegation->partitions[held->partition].plugin !=
+		    call->partition->plugin)
+		return 0;
+	if (handle != NULL)
+		*handle = held->handle;
+	return 1;
+}
+
+void opver__delegation_free(opver__delegation *delegation)
 {
 	for (size_t i = 0; i < delegation->count; i++) {
 		opver__partition *partition = &delegation->partitions[i];
 
-		if (partition->initialized &&
-		    partition->plugin->delegate.free != NULL)
-			partition->plugin->delegate.free(&host->services,
-							 partition->data);
+		if (partition->initialized)
+			partition->plugin->delegate.free(
+				&partition->call.context, partition->data);
 		free(partition->nodes);
 		free(partition->inputs);
+		free(partition->input_indices);
 		free(partition->outputs);
+		free(partition->output_indices);
 	}
 	free(delegation->partitions);
 	free(delegation->node_partition);
+	free(delegation->node_step);
+	free(delegation->steps);
+	free(delegation->held);
 	memset(delegation, 0, sizeof(*delegation));
 }

@@ -2,14 +2,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "config.h"
 #include "delegate.h"
 #include "interpreter.h"
 #include "kernel_match.h"
 #include "planner.h"
+#include "profiler.h"
 #include "resolver.h"
 #include "runtime.h"
+#include "session.h"
+#include "sized.h"
+#include "thread_pool.h"
 
 /* The kernel object of a stateless kernel, shared by all its nodes. */
 typedef struct shared_kernel {
@@ -21,6 +25,7 @@ typedef struct shared_kernel {
 typedef struct node_state {
 	opver_node node;                        /* what the kernel sees */
 	opver__binding binding;                 /* chosen kernel, fallback */
+	opver__call call;                       /* its kernel's context */
 	int32_t partition;                      /* -1: runs on its kernel */
 	bool owns_kernel_data;                  /* per-node init was called */
 	/* The core's own copies of what node.kernel_data and node.op_data
@@ -28,7 +33,6 @@ typedef struct node_state {
 	 * never reads them back from there. */
 	void *kernel_data;
 	void *op_data;
-	char runner[160];                       /* "kernel 'x' of plugin 'y'" */
 	int32_t *input_types;                   /* into the interpreter pool */
 	uint64_t total_ns;
 	uint64_t invocations;
@@ -36,9 +40,6 @@ typedef struct node_state {
 
 struct opver_interpreter {
 	opver_runtime *runtime;                 /* borrowed */
-	/* This interpreter's services and call context, so interpreters of
-	 * one runtime can run on different threads. */
-	opver__host host;
 	const opver__graph *graph;              /* borrowed from the model */
 	opver_tensor *tensors;                  /* owned; graph->num_tensors */
 	opver_tensor **tensor_pointers;         /* owned; &tensors[i] */
@@ -50,8 +51,11 @@ struct opver_interpreter {
 	shared_kernel *shared;                  /* owned; num_shared */
 	size_t num_shared;
 	opver__delegation delegation;
-	/* Kernels' allocate_persistent blocks, freed with the interpreter. */
-	struct opver__persistent_block *persistent;
+	/* What services act on: phase, persistent memory, scratch, and
+	 * pointers to the pool and (when attached) the profiler below. */
+	opver__session session;
+	opver__pool *pool;                      /* owned */
+	opver__profiler profiler;
 	uint8_t *arena;                         /* owned */
 	size_t arena_bytes;
 	size_t naive_bytes;
@@ -73,7 +77,8 @@ static opver_status build_tensors(opver_interpreter *it)
 		const opver__graph_tensor *source = &graph->tensors[t];
 		opver_tensor *tensor = &it->tensors[t];
 
-		tensor->type = source->type;
+		tensor->struct_size = sizeof(*tensor);
+		tensor->type = (int32_t)source->type;
 		tensor->rank = source->rank;
 		tensor->dims = source->dims;
 		tensor->bytes = source->bytes;
@@ -84,6 +89,7 @@ static opver_status build_tensors(opver_interpreter *it)
 		tensor->data = (void *)source->constant_data;
 		it->tensor_pointers[t] = tensor;
 	}
+	it->view.struct_size = sizeof(it->view);
 	it->view.num_tensors = graph->num_tensors;
 	it->view.tensors = it->tensor_pointers;
 	return OPVER_OK;
@@ -118,6 +124,8 @@ static opver_status build_nodes(opver_interpreter *it)
 		node->op = source->op;
 		node->custom_name = source->custom_name;
 		node->version = source->version;
+		node->resolved_version = opver__resolution_version(
+			source, it->runtime->strict_versions);
 		node->params = source->params;
 		node->params_size = source->params_size;
 		node->custom_options = source->custom_options;
@@ -145,27 +153,21 @@ static opver_status build_nodes(opver_interpreter *it)
 	return OPVER_OK;
 }
 
-/* Binds every node no delegate took; reports every failure before
- * returning the first.  An unresolved node keeps a NULL binding. */
+/* Binds every node no delegate took and gives it its call record; reports
+ * every failure before returning the first.  An unresolved node keeps a
+ * NULL binding. */
 static opver_status resolve_nodes(opver_interpreter *it)
 {
 	opver_status result = OPVER_OK;
 
 	for (int32_t n = 0; n < it->graph->num_nodes; n++) {
 		node_state *state = &it->nodes[n];
+		const opver__plugin *plugin;
 		opver_status status;
 
 		state->partition = it->delegation.node_partition[n];
-		if (state->partition >= 0) {
-			const opver__partition *partition =
-				&it->delegation.partitions[state->partition];
-
-			snprintf(state->runner, sizeof(state->runner),
-				 "delegate '%s' of plugin '%s'",
-				 partition->plugin->delegate.name,
-				 partition->plugin->config_name);
+		if (state->partition >= 0)
 			continue;
-		}
 		status = opver__resolve_node(&it->runtime->registry, it->graph,
 					     n, it->runtime->strict,
 					     it->runtime->strict_versions,
@@ -176,46 +178,54 @@ static opver_status resolve_nodes(opver_interpreter *it)
 				result = status;
 			continue;
 		}
-		snprintf(state->runner, sizeof(state->runner),
-			 "kernel '%s' of plugin '%s'",
-			 state->binding.chosen->kernel->name,
-			 state->binding.chosen->plugin->config_name);
+		plugin = state->binding.chosen->plugin;
+		opver__call_init(&state->call, OPVER__CALL_NODE,
+				 &it->runtime->reporter, plugin->config_name,
+				 state->binding.chosen->kernel->name,
+				 plugin->call.context.plugin_data);
+		state->call.node_index = n;
+		state->call.node = &it->graph->nodes[n];
+		state->call.step = it->delegation.node_step[n];
+		state->call.session = &it->session;
 	}
 	return result;
 }
 
+/* Places the activations and every scratch request in one arena, after
+ * prepare (which is when scratch is requested). */
 static opver_status plan_arena(opver_interpreter *it)
 {
 	const opver__graph *graph = it->graph;
-	size_t count = graph->num_tensors > 0 ? (size_t)graph->num_tensors : 1;
-	opver__lifetime *lifetimes = calloc(count, sizeof(*lifetimes));
-	size_t *offsets = calloc(count, sizeof(*offsets));
+	opver__session *session = &it->session;
+	size_t tensors = (size_t)graph->num_tensors;
+	size_t count = tensors + session->num_scratch;
+	opver__lifetime *lifetimes = calloc(count ? count : 1,
+					    sizeof(*lifetimes));
+	size_t *offsets = calloc(count ? count : 1, sizeof(*offsets));
 	opver_status status = OPVER_ERROR_NOMEM;
 
 	if (lifetimes == NULL || offsets == NULL)
 		goto out;
-	opver__graph_lifetimes(graph, lifetimes);
-	for (size_t i = 0; i < it->delegation.count; i++) {
-		const opver__partition *partition = &it->delegation.partitions[i];
-
-		opver__extend_lifetimes(graph, partition->nodes[0],
-					partition->nodes[partition->view.num_nodes - 1],
-					lifetimes);
+	opver__graph_lifetimes(graph, it->delegation.node_step,
+			       it->delegation.num_steps, lifetimes);
+	for (size_t i = 0; i < session->num_scratch; i++) {
+		lifetimes[tensors + i].bytes = session->scratch[i].bytes;
+		lifetimes[tensors + i].first = session->scratch[i].step;
+		lifetimes[tensors + i].last = session->scratch[i].step;
 	}
-	status = opver__plan_arena(lifetimes, (size_t)graph->num_tensors,
-				   offsets, &it->arena_bytes, &it->naive_bytes);
+	status = opver__plan_arena(lifetimes, count, offsets, &it->arena_bytes,
+				   &it->naive_bytes);
 	if (status != OPVER_OK) {
 		opver__error(&it->runtime->reporter,
-			     "the model's activation tensors need more memory than can be addressed");
+			     "the model's activation tensors and scratch need more memory than can be addressed");
 		goto out;
 	}
-	it->arena = it->host.services.allocate(
-		&it->host.services, it->arena_bytes);
+	it->arena = opver__aligned_zalloc(it->arena_bytes);
 	if (it->arena == NULL) {
 		status = OPVER_ERROR_NOMEM;
 		goto out;
 	}
-	for (int32_t t = 0; t < graph->num_tensors; t++) {
+	for (size_t t = 0; t < tensors; t++) {
 		if (offsets[t] != SIZE_MAX)
 			it->tensors[t].data = it->arena + offsets[t];
 		if (graph->tensors[t].initial_data != NULL)
@@ -223,32 +233,16 @@ static opver_status plan_arena(opver_interpreter *it)
 			       graph->tensors[t].initial_data,
 			       graph->tensors[t].bytes);
 	}
+	for (size_t i = 0; i < session->num_scratch; i++)
+		if (offsets[tensors + i] != SIZE_MAX)
+			session->scratch[i].memory = it->arena + offsets[tensors + i];
 	opver__debug(&it->runtime->reporter,
-		     "arena: %zu bytes planned, %zu bytes with one buffer per tensor",
-		     it->arena_bytes, it->naive_bytes);
+		     "arena: %zu bytes planned, %zu bytes with one buffer each (%zu of them scratch requests)",
+		     it->arena_bytes, it->naive_bytes, session->num_scratch);
 out:
 	free(lifetimes);
 	free(offsets);
 	return status;
-}
-
-/*
- * A plugin callback failed: say which, with the status it returned, and
- * turn that status into OPVER_ERROR_PLUGIN so a plugin cannot make the
- * failure look like, say, a missing op version.
- */
-static opver_status plugin_failed(opver__host *host, const char *callback,
-				  opver_status status)
-{
-	if (host->node != NULL)
-		opver__error(host->reporter, "node %d (%s v%d, %s): %s failed (%s)",
-			     host->node_index, opver__node_label(host->node),
-			     host->node->version, host->node_runner, callback,
-			     opver_status_name(status));
-	else
-		opver__error(host->reporter, "%s: %s failed (%s)",
-			     host->context, callback, opver_status_name(status));
-	return OPVER_ERROR_PLUGIN;
 }
 
 /* The shared object of a stateless kernel, created on first use. */
@@ -256,8 +250,8 @@ static opver_status shared_kernel_data(opver_interpreter *it,
 				       const opver__registered_kernel *entry,
 				       void **data)
 {
-	opver__host *host = &it->host;
 	shared_kernel *grown;
+	opver__call call;
 	opver_status status;
 
 	for (size_t i = 0; i < it->num_shared; i++) {
@@ -271,12 +265,12 @@ static opver_status shared_kernel_data(opver_interpreter *it,
 		return OPVER_ERROR_NOMEM;
 	it->shared = grown;
 	*data = NULL;
-	opver__host_set_context(host, "kernel '%s' of plugin '%s'",
-				entry->kernel->name, entry->plugin->config_name);
-	status = entry->kernel->init(&host->services, entry->plugin->plugin_data,
-				     data);
+	opver__call_init(&call, OPVER__CALL_KERNEL, &it->runtime->reporter,
+			 entry->plugin->config_name, entry->kernel->name,
+			 entry->plugin->call.context.plugin_data);
+	status = entry->kernel->init(&call.context, data);
 	if (status != OPVER_OK)
-		return plugin_failed(host, "init", status);
+		return opver__call_failed(&call, "init", status);
 	grown[it->num_shared].kernel = entry->kernel;
 	grown[it->num_shared].plugin = entry->plugin;
 	grown[it->num_shared].data = *data;
@@ -289,60 +283,72 @@ static opver_status prepare_node(opver_interpreter *it, node_state *state)
 {
 	const opver__registered_kernel *entry = state->binding.chosen;
 	const opver_kernel *kernel = entry->kernel;
-	opver__host *host = &it->host;
 	opver_status status;
 
 	if (kernel->init != NULL) {
 		if (kernel->flags & OPVER_KERNEL_STATELESS) {
 			status = shared_kernel_data(it, entry,
 						    &state->kernel_data);
+			if (status != OPVER_OK)
+				return status;
 		} else {
-			opver__host_set_node(host, state->node.index,
-					     &it->graph->nodes[state->node.index],
-					     state->runner);
-			status = kernel->init(&host->services,
-					      entry->plugin->plugin_data,
+			status = kernel->init(&state->call.context,
 					      &state->kernel_data);
-			state->owns_kernel_data = status == OPVER_OK;
+			if (status != OPVER_OK)
+				return opver__call_failed(&state->call, "init",
+							  status);
+			state->owns_kernel_data = true;
 		}
-		if (status != OPVER_OK)
-			return plugin_failed(host, "init", status);
 		state->node.kernel_data = state->kernel_data;
 	}
 	if (kernel->op_data_size > 0) {
-		state->op_data = host->services.allocate(&host->services,
-							 kernel->op_data_size);
+		state->op_data = opver__aligned_zalloc(kernel->op_data_size);
 		if (state->op_data == NULL)
 			return OPVER_ERROR_NOMEM;
 		state->node.op_data = state->op_data;
 	}
-	opver__host_set_node(host, state->node.index,
-			     &it->graph->nodes[state->node.index], state->runner);
-	status = kernel->prepare(&host->services, &state->node);
+	status = kernel->prepare(&state->call.context, &state->node);
 	return status == OPVER_OK ? OPVER_OK :
-				    plugin_failed(host, "prepare", status);
+		opver__call_failed(&state->call, "prepare", status);
 }
 
+/* Prepares every partition, then every node on a kernel.  Activations
+ * have no data yet: the arena is planned afterwards, with the scratch
+ * prepare asks for. */
 static opver_status prepare_all(opver_interpreter *it)
 {
-	opver__host *host = &it->host;
-	opver_status status = OPVER_OK;
+	opver_status status;
 
-	status = opver__delegation_prepare(&it->delegation, host);
-	if (status != OPVER_OK)
-		return plugin_failed(host, "init or prepare", status);
-	host->persistent = &it->persistent;
+	it->session.phase = OPVER__PHASE_PREPARE;
+	status = opver__delegation_prepare(&it->delegation);
 	for (int32_t n = 0; n < it->graph->num_nodes && status == OPVER_OK; n++)
 		if (it->nodes[n].partition < 0)
 			status = prepare_node(it, &it->nodes[n]);
-	host->persistent = NULL;
+	it->session.phase = OPVER__PHASE_IDLE;
 	return status;
 }
 
-OPVER_API void opver_interpreter_options_init(opver_interpreter_options *options)
+/* The pool's size: the caller's choice, else the runtime's, at most
+ * OPVER__MAX_THREADS. */
+static uint32_t pool_threads(const opver_interpreter *it,
+			     const opver_interpreter_options *options)
 {
-	memset(options, 0, sizeof(*options));
-	options->struct_size = sizeof(*options);
+	uint32_t threads = options->threads > 0 ? options->threads :
+						   it->runtime->threads;
+
+	if (threads == 0)
+		return 1;
+	return threads < OPVER__MAX_THREADS ? threads : OPVER__MAX_THREADS;
+}
+
+OPVER_API void opver_interpreter_options_init_sized(
+	opver_interpreter_options *options, size_t size)
+{
+	opver_interpreter_options defaults = {
+		.struct_size = sizeof(defaults),
+	};
+
+	opver__copy_sized(options, &defaults, size, sizeof(defaults));
 }
 
 OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
@@ -350,6 +356,23 @@ OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 						opver_interpreter **out)
 {
 	return opver_interpreter_create_with_options(runtime, model, NULL, out);
+}
+
+/* Everything up to the arena: tensors, nodes, delegation, resolution. */
+static opver_status bind(opver_interpreter *it)
+{
+	opver_status status = build_tensors(it);
+
+	if (status == OPVER_OK)
+		status = build_nodes(it);
+	if (status == OPVER_OK)
+		status = opver__delegation_build(
+			it->runtime->plugins, it->runtime->num_plugins,
+			it->graph, &it->view, it->runtime->strict_versions,
+			&it->session, &it->runtime->reporter, &it->delegation);
+	if (status == OPVER_OK)
+		status = resolve_nodes(it);
+	return status;
 }
 
 OPVER_API opver_status opver_interpreter_create_with_options(
@@ -364,27 +387,15 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	/* Fields past the caller's struct_size keep their defaults. */
 	opver_interpreter_options_init(&given);
 	if (options != NULL)
-		memcpy(&given, options,
-		       options->struct_size < sizeof(given) ?
-			       options->struct_size :
-			       sizeof(given));
+		opver__read_sized(&given, sizeof(given), options,
+				  options->struct_size);
 	it = calloc(1, sizeof(*it));
 	if (it == NULL)
 		return OPVER_ERROR_NOMEM;
 	it->runtime = runtime;
 	it->graph = opver__model_graph(model);
-	opver__host_init(&it->host, &runtime->reporter);
 
-	status = build_tensors(it);
-	if (status == OPVER_OK)
-		status = build_nodes(it);
-	if (status == OPVER_OK)
-		status = opver__delegation_build(runtime->plugins,
-						 runtime->num_plugins,
-						 it->graph, &it->view,
-						 &it->host, &it->delegation);
-	if (status == OPVER_OK)
-		status = resolve_nodes(it);
+	status = bind(it);
 	if (given.inspect_only &&
 	    (status == OPVER_OK || status == OPVER_ERROR_UNRESOLVED)) {
 		it->inspect_only = true;
@@ -392,9 +403,14 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 		return OPVER_OK;
 	}
 	if (status == OPVER_OK)
-		status = plan_arena(it);
+		status = opver__pool_create(pool_threads(it, &given), &it->pool);
+	it->session.pool = it->pool;
+	if (given.profile)
+		it->session.profiler = &it->profiler;
 	if (status == OPVER_OK)
 		status = prepare_all(it);
+	if (status == OPVER_OK)
+		status = plan_arena(it);
 	if (status != OPVER_OK) {
 		if (status == OPVER_ERROR_NOMEM)
 			opver__error(&runtime->reporter,
@@ -402,34 +418,39 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 		opver_interpreter_destroy(it);
 		return status;
 	}
-	it->host.node = NULL;
 	*out = it;
 	return OPVER_OK;
 }
 
 OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 {
-	const opver_host *services;
-
 	if (it == NULL)
 		return;
-	services = &it->host.services;
-	opver__host_set_context(&it->host, "freeing the interpreter");
-	opver__delegation_free(&it->delegation, &it->host);
+	it->session.phase = OPVER__PHASE_IDLE;
+	opver__delegation_free(&it->delegation);
 	for (int32_t n = 0; it->nodes != NULL && n < it->graph->num_nodes; n++) {
 		node_state *state = &it->nodes[n];
 
-		if (state->owns_kernel_data &&
-		    state->binding.chosen->kernel->free != NULL)
-			state->binding.chosen->kernel->free(services,
+		if (state->owns_kernel_data)
+			state->binding.chosen->kernel->free(&state->call.context,
 							    state->kernel_data);
-		services->free_memory(services, state->op_data);
+		free(state->op_data);
 	}
-	for (size_t i = 0; i < it->num_shared; i++)
-		if (it->shared[i].kernel->free != NULL)
-			it->shared[i].kernel->free(services, it->shared[i].data);
-	opver__host_free_persistent(&it->persistent);
-	services->free_memory(services, it->arena);
+	for (size_t i = 0; i < it->num_shared; i++) {
+		const shared_kernel *shared = &it->shared[i];
+		opver__call call;
+
+		opver__call_init(&call, OPVER__CALL_KERNEL,
+				 &it->runtime->reporter,
+				 shared->plugin->config_name,
+				 shared->kernel->name,
+				 shared->plugin->call.context.plugin_data);
+		shared->kernel->free(&call.context, shared->data);
+	}
+	opver__session_free(&it->session);
+	opver__pool_destroy(it->pool);
+	opver__profiler_free(&it->profiler);
+	free(it->arena);
 	free(it->shared);
 	free(it->nodes);
 	free(it->node_pointers);
@@ -440,48 +461,73 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 	free(it);
 }
 
-static uint64_t now_ns(void)
+/* Runs node n on its kernel, after making its inputs current. */
+static opver_status invoke_node(opver_interpreter *it, int32_t n)
 {
-	struct timespec now;
+	node_state *state = &it->nodes[n];
+	const opver__graph_node *node = &it->graph->nodes[n];
+	opver_status status;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	for (int32_t i = 0; it->delegation.held != NULL && i < node->num_inputs;
+	     i++) {
+		if (node->inputs[i] < 0)
+			continue;
+		status = opver__delegation_fetch(&it->delegation,
+						 node->inputs[i], NULL);
+		if (status != OPVER_OK)
+			return status;
+	}
+	status = state->binding.chosen->kernel->invoke(&state->call.context,
+						       &state->node);
+	return status == OPVER_OK ? OPVER_OK :
+		opver__call_failed(&state->call, "invoke", status);
+}
+
+/* Runs the plan's steps in order, timing each. */
+static opver_status run_steps(opver_interpreter *it)
+{
+	opver_status status = OPVER_OK;
+
+	for (int32_t s = 0; s < it->delegation.num_steps && status == OPVER_OK;
+	     s++) {
+		const opver__step *step = &it->delegation.steps[s];
+		uint64_t start = opver__now_ns(), elapsed;
+
+		if (step->partition >= 0)
+			status = opver__partition_invoke(&it->delegation,
+							 step->partition);
+		else
+			status = invoke_node(it, step->node);
+		elapsed = opver__now_ns() - start;
+		if (it->session.profiler != NULL)
+			opver__profiler_end_step(it->session.profiler);
+		if (step->partition >= 0) {
+			it->delegation.partitions[step->partition].total_ns += elapsed;
+			it->delegation.partitions[step->partition].invocations++;
+		} else {
+			it->nodes[step->node].total_ns += elapsed;
+			it->nodes[step->node].invocations++;
+		}
+	}
+	/* What a delegate holds of the outputs, the application reads. */
+	for (int32_t i = 0; status == OPVER_OK && i < it->graph->num_outputs; i++)
+		status = opver__delegation_fetch(&it->delegation,
+						 it->graph->outputs[i], NULL);
+	return status;
 }
 
 OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 {
-	opver__host *host = &it->host;
-	opver_status status = OPVER_OK;
+	opver_status status;
 
 	if (it->inspect_only) {
 		opver__error(&it->runtime->reporter,
 			     "this interpreter was created for inspection only; create another to run the model");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
-	for (int32_t n = 0; n < it->graph->num_nodes && status == OPVER_OK; n++) {
-		node_state *state = &it->nodes[n];
-		uint64_t start = now_ns();
-
-		opver__host_set_node(host, n, &it->graph->nodes[n], state->runner);
-		if (state->partition >= 0) {
-			opver__partition *partition =
-				&it->delegation.partitions[state->partition];
-
-			status = opver__partition_invoke(partition, host);
-			partition->total_ns += now_ns() - start;
-			partition->invocations++;
-			/* The partition ran as one step: skip its other nodes. */
-			n += partition->view.num_nodes - 1;
-		} else {
-			status = state->binding.chosen->kernel->invoke(
-				&host->services, &state->node);
-			state->total_ns += now_ns() - start;
-			state->invocations++;
-		}
-		if (status != OPVER_OK)
-			status = plugin_failed(host, "invoke", status);
-	}
-	host->node = NULL;
+	it->session.phase = OPVER__PHASE_INVOKE;
+	status = run_steps(it);
+	it->session.phase = OPVER__PHASE_IDLE;
 	return status;
 }
 
@@ -516,42 +562,67 @@ OPVER_API size_t opver_interpreter_node_count(const opver_interpreter *it)
 	return (size_t)it->graph->num_nodes;
 }
 
-OPVER_API opver_status opver_interpreter_node_info(const opver_interpreter *it,
-						   size_t index,
-						   opver_node_info *info)
+OPVER_API opver_status opver_interpreter_node_info_sized(
+	const opver_interpreter *it, size_t index, opver_node_info *out,
+	size_t size)
 {
 	const node_state *state;
+	opver_node_info info = { .struct_size = sizeof(info) };
 
-	if (index >= (size_t)it->graph->num_nodes)
+	if (index >= (size_t)it->graph->num_nodes || out == NULL)
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	state = &it->nodes[index];
-	memset(info, 0, sizeof(*info));
-	info->index = (int32_t)index;
-	info->op = state->node.op;
-	info->custom_name = state->node.custom_name;
-	info->version = state->node.version;
-	info->required_version = it->graph->nodes[index].required_version;
-	info->version_reason = it->graph->nodes[index].version_reason;
-	info->resolved_version = opver__resolution_version(
-		&it->graph->nodes[index], it->runtime->strict_versions);
-	info->num_inputs = it->graph->nodes[index].num_inputs;
-	info->input_types = state->input_types;
+	info.index = (int32_t)index;
+	info.op = state->node.op;
+	info.custom_name = state->node.custom_name;
+	info.version = state->node.version;
+	info.required_version = it->graph->nodes[index].required_version;
+	info.version_reason = it->graph->nodes[index].version_reason;
+	info.resolved_version = state->node.resolved_version;
+	info.num_inputs = it->graph->nodes[index].num_inputs;
+	info.input_types = state->input_types;
+	info.partition = state->partition;
 	if (state->partition >= 0) {
 		const opver__partition *partition =
 			&it->delegation.partitions[state->partition];
 
-		info->plugin = partition->plugin->config_name;
-		info->delegate = partition->plugin->delegate.name;
-		info->total_ns = partition->total_ns;
-		info->invocations = partition->invocations;
+		info.plugin = partition->plugin->config_name;
+		info.delegate = partition->plugin->delegate.name;
+		info.total_ns = partition->total_ns;
+		info.invocations = partition->invocations;
 	} else if (state->binding.chosen != NULL) {
-		info->plugin = state->binding.chosen->plugin->config_name;
-		info->kernel = state->binding.chosen->kernel->name;
-		info->fallback = state->binding.preferred != NULL;
-		info->total_ns = state->total_ns;
-		info->invocations = state->invocations;
+		info.plugin = state->binding.chosen->plugin->config_name;
+		info.kernel = state->binding.chosen->kernel->name;
+		info.fallback = state->binding.preferred != NULL;
+		info.total_ns = state->total_ns;
+		info.invocations = state->invocations;
 	}
+	opver__copy_sized(out, &info, size, sizeof(info));
 	return OPVER_OK;
+}
+
+OPVER_API size_t opver_interpreter_profile_event_count(
+	const opver_interpreter *it)
+{
+	return it->profiler.num_events;
+}
+
+OPVER_API opver_status opver_interpreter_profile_event_info_sized(
+	const opver_interpreter *it, size_t index,
+	opver_profile_event_info *out, size_t size)
+{
+	opver_profile_event_info info = { .struct_size = sizeof(info) };
+
+	if (index >= it->profiler.num_events || out == NULL)
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	opver__profile_event_describe(&it->profiler, index, &info);
+	opver__copy_sized(out, &info, size, sizeof(info));
+	return OPVER_OK;
+}
+
+OPVER_API uint32_t opver_interpreter_threads(const opver_interpreter *it)
+{
+	return opver__pool_threads(it->pool);
 }
 
 OPVER_API void opver_interpreter_memory(const opver_interpreter *it,

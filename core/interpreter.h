@@ -1,12 +1,14 @@
 /*
  * interpreter.h - opver_interpreter: a model bound to kernels and delegates.
  *
- * Creation: tensors from the graph, delegate claims and partitions, kernel
- * resolution of the remaining nodes (every unresolved node is reported
- * before failing), one arena planned from tensor lifetimes, kernel init
- * (once per interpreter for stateless kernels, once per node otherwise),
- * then prepare of every node and partition.  Invoke runs the steps in
- * order and keeps per-node time.
+ * Creation: tensors from the graph, delegate claims, partitions and the
+ * plan (delegate.h), kernel resolution of the remaining nodes (every
+ * unresolved node is reported before failing), the thread pool, kernel
+ * init (once per interpreter for stateless kernels, once per node
+ * otherwise) and prepare of every partition and node, then one arena
+ * planned from tensor lifetimes and the scratch prepare asked for.  Invoke
+ * runs the plan's steps in order and keeps per-node time, and profile
+ * events when a profiler is attached.
  */
 #ifndef OPVER_CORE_INTERPRETER_H
 #define OPVER_CORE_INTERPRETER_H

@@ -32,7 +32,7 @@ static bool mask_accepts(uint32_t mask, int32_t type)
 		return true;
 	if (type < 0)
 		return (mask & OPVER_TYPE_BIT_ABSENT) != 0;
-	return type < 31 && (mask & OPVER_TYPE_BIT(type)) != 0;
+	return opver_type_mask_has(mask, type);
 }
 
 static int32_t tensor_type(const opver__graph *graph, int32_t tensor)
@@ -56,19 +56,26 @@ static bool signature_accepts(const opver_type_signature *signature,
 			    tensor_type(graph, node->outputs[0]));
 }
 
+bool opver__signatures_accept(const opver_type_signature *signatures,
+			      uint32_t count, const opver__graph *graph,
+			      const opver__graph_node *node)
+{
+	if (count == 0)
+		return true;
+	for (uint32_t i = 0; i < count; i++)
+		if (signature_accepts(&signatures[i], graph, node))
+			return true;
+	return false;
+}
+
 bool opver__kernel_accepts_types(const opver_kernel *kernel,
 				 const opver__graph *graph,
 				 const opver__graph_node *node)
 {
-	if (!opver__same_op(kernel->op, kernel->custom_name, node->op,
-			    node->custom_name))
-		return false;
-	if (kernel->num_signatures == 0)
-		return true;
-	for (uint32_t i = 0; i < kernel->num_signatures; i++)
-		if (signature_accepts(&kernel->signatures[i], graph, node))
-			return true;
-	return false;
+	return opver__same_op(kernel->op, kernel->custom_name, node->op,
+			      node->custom_name) &&
+	       opver__signatures_accept(kernel->signatures,
+					kernel->num_signatures, graph, node);
 }
 
 /* Two masks can accept one value: either accepts anything, or they share a
@@ -132,14 +139,15 @@ static void format_mask(opver__text *text, uint32_t mask)
 		opver__text_append(text, "%sabsent", separator);
 }
 
-void opver__format_kernel_types(const opver_kernel *kernel, opver__text *text)
+void opver__format_signatures(const opver_type_signature *signatures,
+			      uint32_t count, opver__text *text)
 {
-	if (kernel->num_signatures == 0) {
+	if (count == 0) {
 		opver__text_append(text, "any types");
 		return;
 	}
-	for (uint32_t s = 0; s < kernel->num_signatures; s++) {
-		const opver_type_signature *signature = &kernel->signatures[s];
+	for (uint32_t s = 0; s < count; s++) {
+		const opver_type_signature *signature = &signatures[s];
 		int last = OPVER_SIGNATURE_INPUTS - 1;
 
 		/* Trailing unconstrained positions say nothing: leave them out. */

@@ -22,6 +22,12 @@ const char *opver__node_label(const opver__graph_node *node);
 bool opver__same_op(int32_t op_a, const char *custom_a, int32_t op_b,
 		    const char *custom_b);
 
+/* One of `count` signatures accepts the node's tensor types (any do when
+ * count is 0). */
+bool opver__signatures_accept(const opver_type_signature *signatures,
+			      uint32_t count, const opver__graph *graph,
+			      const opver__graph_node *node);
+
 /* The kernel is for the node's op and accepts its tensor types (the version
  * is not looked at). */
 bool opver__kernel_accepts_types(const opver_kernel *kernel,
@@ -32,8 +38,9 @@ bool opver__kernel_accepts_types(const opver_kernel *kernel,
  * accept. */
 bool opver__kernels_overlap(const opver_kernel *a, const opver_kernel *b);
 
-/* Appends the types a kernel accepts: "(INT8,INT8,INT32|absent -> INT8)"
- * per signature, or "any types". */
-void opver__format_kernel_types(const opver_kernel *kernel, opver__text *text);
+/* Appends the types signatures accept: "(INT8,INT8,INT32|absent -> INT8)"
+ * per signature, or "any types" when count is 0. */
+void opver__format_signatures(const opver_type_signature *signatures,
+			      uint32_t count, opver__text *text);
 
 #endif /* OPVER_CORE_KERNEL_MATCH_H */

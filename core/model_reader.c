@@ -25,77 +25,13 @@
 #include "flatbuffer.h"
 #include "model_reader.h"
 #include "op_params.h"
+#include "schema/opver_ids.h"
 
 /* The only Model.version there is (TFLite's TFLITE_SCHEMA_VERSION). */
 #define SCHEMA_VERSION 3
 
 /* Name of the metadata entry holding the converter's runtime estimate. */
 #define MIN_RUNTIME_VERSION "min_runtime_version"
-
-/* Field ids of the tables read, in the order of schema/opver.fbs.  A
- * union takes two ids: its type, then its value. */
-enum {
-	MODEL_VERSION,
-	MODEL_OPERATOR_CODES,
-	MODEL_SUBGRAPHS,
-	MODEL_DESCRIPTION,
-	MODEL_BUFFERS,
-	MODEL_METADATA_BUFFER,
-	MODEL_METADATA,
-	MODEL_SIGNATURE_DEFS
-};
-enum {
-	CODE_DEPRECATED_BUILTIN_CODE,
-	CODE_CUSTOM_CODE,
-	CODE_VERSION,
-	CODE_BUILTIN_CODE
-};
-enum {
-	SUBGRAPH_TENSORS,
-	SUBGRAPH_INPUTS,
-	SUBGRAPH_OUTPUTS,
-	SUBGRAPH_OPERATORS,
-	SUBGRAPH_NAME
-};
-enum {
-	TENSOR_SHAPE,
-	TENSOR_TYPE,
-	TENSOR_BUFFER,
-	TENSOR_NAME,
-	TENSOR_QUANTIZATION,
-	TENSOR_IS_VARIABLE,
-	TENSOR_SPARSITY
-};
-enum {
-	QUANT_MIN,
-	QUANT_MAX,
-	QUANT_SCALE,
-	QUANT_ZERO_POINT,
-	QUANT_DETAILS,
-	QUANT_DIMENSION = QUANT_DETAILS + 2
-};
-enum {
-	OPERATOR_OPCODE_INDEX,
-	OPERATOR_INPUTS,
-	OPERATOR_OUTPUTS,
-	OPERATOR_BUILTIN_OPTIONS,
-	OPERATOR_CUSTOM_OPTIONS = OPERATOR_BUILTIN_OPTIONS + 2,
-	OPERATOR_CUSTOM_OPTIONS_FORMAT,
-	OPERATOR_MUTATING_VARIABLE_INPUTS,
-	OPERATOR_INTERMEDIATES,
-	OPERATOR_LARGE_CUSTOM_OPTIONS_OFFSET,
-	OPERATOR_LARGE_CUSTOM_OPTIONS_SIZE
-};
-enum { BUFFER_DATA, BUFFER_OFFSET, BUFFER_SIZE };
-enum { METADATA_NAME, METADATA_BUFFER };
-enum { TENSOR_MAP_NAME, TENSOR_MAP_TENSOR_INDEX };
-enum {
-	SIGNATURE_INPUTS,
-	SIGNATURE_OUTPUTS,
-	SIGNATURE_KEY,
-	SIGNATURE_DEPRECATED_TAG,
-	SIGNATURE_SUBGRAPH_INDEX
-};
 
 /* Bytes of constant data, wherever the buffer keeps them. */
 typedef struct span {
@@ -399,7 +335,7 @@ static opver_status read_quantization(reader *r,
 	int64_t *zero_points = NULL;
 	opver_status status;
 
-	if (!opver__fb_union_field(&r->fb, quantization, QUANT_DETAILS,
+	if (!opver__fb_union_field(&r->fb, quantization, QUANT_DETAILS_TYPE,
 				   "details", &details_type, &details) ||
 	    !opver__fb_int32(&r->fb, quantization, QUANT_DIMENSION,
 			     "quantized_dimension", 0, &axis))
@@ -612,7 +548,8 @@ static opver_status read_operator(reader *r, const opver__fb_vector *operators,
 	    !opver__fb_uint64(&r->fb, &table,
 			      OPERATOR_LARGE_CUSTOM_OPTIONS_SIZE,
 			      "large_custom_options_size", 0, &large_size) ||
-	    !opver__fb_union_field(&r->fb, &table, OPERATOR_BUILTIN_OPTIONS,
+	    !opver__fb_union_field(&r->fb, &table,
+				   OPERATOR_BUILTIN_OPTIONS_TYPE,
 				   "builtin_options", &options_type, &options))
 		return broken(r);
 	if (mutating.length != 0 &&

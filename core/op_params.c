@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "op_params.h"
+#include "schema/opver_ids.h"
 
 /* What a decode function reads from and reports to. */
 typedef struct options_reader {
@@ -41,13 +42,17 @@ static bool read_enum(options_reader *r, unsigned id, const char *field,
 	return true;
 }
 
+/* A bool field, stored as the 0 or 1 of the int32_t parameter fields. */
 static bool read_bool(options_reader *r, unsigned id, const char *field,
-		      bool def, bool *out)
+		      bool def, int32_t *out)
 {
-	if (!opver__fb_bool(r->fb, r->table, id, field, def, out)) {
+	bool value;
+
+	if (!opver__fb_bool(r->fb, r->table, id, field, def, &value)) {
 		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
 		return false;
 	}
+	*out = value;
 	return true;
 }
 
@@ -61,79 +66,39 @@ static bool read_int32(options_reader *r, unsigned id, const char *field,
 	return true;
 }
 
-static bool read_activation(options_reader *r, unsigned id,
-			    opver_activation *out)
+static bool read_activation(options_reader *r, unsigned id, int32_t *out)
 {
-	int32_t value;
-
-	if (!read_enum(r, id, "fused_activation_function",
-		       OPVER_ACTIVATION_SIGN_BIT, &value))
-		return false;
-	*out = (opver_activation)value;
-	return true;
+	return read_enum(r, id, "fused_activation_function",
+			 OPVER_ACTIVATION_SIGN_BIT, out);
 }
 
-static bool read_padding(options_reader *r, unsigned id, opver_padding *out)
+static bool read_padding(options_reader *r, unsigned id, int32_t *out)
 {
-	int32_t value;
-
-	if (!read_enum(r, id, "padding", OPVER_PADDING_VALID, &value))
-		return false;
-	*out = (opver_padding)value;
-	return true;
+	return read_enum(r, id, "padding", OPVER_PADDING_VALID, out);
 }
 
 /* A TensorType field such as quantized_bias_type. */
 static bool read_tensor_type(options_reader *r, unsigned id,
-			     const char *field, opver_type *out)
+			     const char *field, int32_t *out)
 {
-	int32_t value;
-
-	if (!read_enum(r, id, field, OPVER_TYPE_COUNT - 1, &value))
-		return false;
-	*out = (opver_type)value;
-	return true;
+	return read_enum(r, id, field, OPVER_TYPE_COUNT - 1, out);
 }
-
-/* FullyConnectedOptions field ids (schema/opver.fbs). */
-enum {
-	FC_ACTIVATION,
-	FC_WEIGHTS_FORMAT,
-	FC_KEEP_NUM_DIMS,
-	FC_ASYMMETRIC_QUANTIZE_INPUTS,
-	FC_QUANTIZED_BIAS_TYPE
-};
 
 static bool decode_fully_connected(options_reader *r, void *params)
 {
 	opver_fully_connected_params *p = params;
-	int32_t weights_format;
 
-	if (!read_activation(r, FC_ACTIVATION, &p->activation) ||
-	    !read_enum(r, FC_WEIGHTS_FORMAT, "weights_format",
-		       OPVER_FC_WEIGHTS_SHUFFLED4x16INT8, &weights_format) ||
-	    !read_bool(r, FC_KEEP_NUM_DIMS, "keep_num_dims", false,
-		       &p->keep_num_dims) ||
-	    !read_bool(r, FC_ASYMMETRIC_QUANTIZE_INPUTS,
-		       "asymmetric_quantize_inputs", false,
-		       &p->asymmetric_quantize_inputs) ||
-	    !read_tensor_type(r, FC_QUANTIZED_BIAS_TYPE, "quantized_bias_type",
-			      &p->quantized_bias_type))
-		return false;
-	p->weights_format = (opver_fc_weights_format)weights_format;
-	return true;
+	return read_activation(r, FC_ACTIVATION, &p->activation) &&
+	       read_enum(r, FC_WEIGHTS_FORMAT, "weights_format",
+			 OPVER_FC_WEIGHTS_SHUFFLED4x16INT8, &p->weights_format) &&
+	       read_bool(r, FC_KEEP_NUM_DIMS, "keep_num_dims", false,
+			 &p->keep_num_dims) &&
+	       read_bool(r, FC_ASYMMETRIC_QUANTIZE_INPUTS,
+			 "asymmetric_quantize_inputs", false,
+			 &p->asymmetric_quantize_inputs) &&
+	       read_tensor_type(r, FC_QUANTIZED_BIAS_TYPE,
+				"quantized_bias_type", &p->quantized_bias_type);
 }
-
-/* Conv2DOptions field ids. */
-enum {
-	CONV_PADDING,
-	CONV_STRIDE_W,
-	CONV_STRIDE_H,
-	CONV_ACTIVATION,
-	CONV_DILATION_W,
-	CONV_DILATION_H,
-	CONV_QUANTIZED_BIAS_TYPE
-};
 
 static bool decode_conv(options_reader *r, void *params)
 {
@@ -152,17 +117,6 @@ static bool decode_conv(options_reader *r, void *params)
 				&p->quantized_bias_type);
 }
 
-/* DepthwiseConv2DOptions field ids. */
-enum {
-	DW_PADDING,
-	DW_STRIDE_W,
-	DW_STRIDE_H,
-	DW_DEPTH_MULTIPLIER,
-	DW_ACTIVATION,
-	DW_DILATION_W,
-	DW_DILATION_H
-};
-
 static bool decode_depthwise_conv(options_reader *r, void *params)
 {
 	opver_depthwise_conv_params *p = params;
@@ -179,16 +133,6 @@ static bool decode_depthwise_conv(options_reader *r, void *params)
 			  &p->dilation_height);
 }
 
-/* Pool2DOptions field ids. */
-enum {
-	POOL_PADDING,
-	POOL_STRIDE_W,
-	POOL_STRIDE_H,
-	POOL_FILTER_W,
-	POOL_FILTER_H,
-	POOL_ACTIVATION
-};
-
 static bool decode_pool(options_reader *r, void *params)
 {
 	opver_pool_params *p = params;
@@ -203,9 +147,6 @@ static bool decode_pool(options_reader *r, void *params)
 	       read_activation(r, POOL_ACTIVATION, &p->activation);
 }
 
-/* SoftmaxOptions field ids. */
-enum { SOFTMAX_BETA };
-
 static bool decode_softmax(options_reader *r, void *params)
 {
 	opver_softmax_params *p = params;
@@ -218,9 +159,6 @@ static bool decode_softmax(options_reader *r, void *params)
 	return true;
 }
 
-/* AddOptions field ids. */
-enum { ADD_ACTIVATION, ADD_POT_SCALE_INT16 };
-
 static bool decode_add(options_reader *r, void *params)
 {
 	opver_add_params *p = params;
@@ -230,18 +168,12 @@ static bool decode_add(options_reader *r, void *params)
 			 &p->pot_scale_int16);
 }
 
-/* MulOptions field ids. */
-enum { MUL_ACTIVATION };
-
 static bool decode_mul(options_reader *r, void *params)
 {
 	opver_mul_params *p = params;
 
 	return read_activation(r, MUL_ACTIVATION, &p->activation);
 }
-
-/* ReshapeOptions field ids. */
-enum { RESHAPE_NEW_SHAPE };
 
 static bool decode_reshape(options_reader *r, void *params)
 {
@@ -276,7 +208,7 @@ static bool decode_nothing(options_reader *r, void *params)
 
 /*
  * Ops with options.  options_type is the op's member of the BuiltinOptions
- * union, numbered as in TFLite's schema; size 0 means the op has no
+ * union (its type code, schema/opver_ids.h); size 0 means the op has no
  * parameter struct.
  */
 static const struct op_params_entry {
@@ -286,28 +218,32 @@ static const struct op_params_entry {
 	size_t size;
 	decode_fn decode;
 } entries[] = {
-	{ OPVER_OP_CONV_2D, 1, "Conv2DOptions", sizeof(opver_conv_params),
-	  decode_conv },
-	{ OPVER_OP_DEPTHWISE_CONV_2D, 2, "DepthwiseConv2DOptions",
-	  sizeof(opver_depthwise_conv_params), decode_depthwise_conv },
-	{ OPVER_OP_AVERAGE_POOL_2D, 5, "Pool2DOptions",
+	{ OPVER_OP_CONV_2D, OPTIONS_CONV_2D, "Conv2DOptions",
+	  sizeof(opver_conv_params), decode_conv },
+	{ OPVER_OP_DEPTHWISE_CONV_2D, OPTIONS_DEPTHWISE_CONV_2D,
+	  "DepthwiseConv2DOptions", sizeof(opver_depthwise_conv_params),
+	  decode_depthwise_conv },
+	{ OPVER_OP_AVERAGE_POOL_2D, OPTIONS_POOL_2D, "Pool2DOptions",
 	  sizeof(opver_pool_params), decode_pool },
-	{ OPVER_OP_MAX_POOL_2D, 5, "Pool2DOptions", sizeof(opver_pool_params),
-	  decode_pool },
-	{ OPVER_OP_L2_POOL_2D, 5, "Pool2DOptions", sizeof(opver_pool_params),
-	  decode_pool },
-	{ OPVER_OP_FULLY_CONNECTED, 8, "FullyConnectedOptions",
-	  sizeof(opver_fully_connected_params), decode_fully_connected },
-	{ OPVER_OP_SOFTMAX, 9, "SoftmaxOptions", sizeof(opver_softmax_params),
-	  decode_softmax },
-	{ OPVER_OP_ADD, 11, "AddOptions", sizeof(opver_add_params),
+	{ OPVER_OP_MAX_POOL_2D, OPTIONS_POOL_2D, "Pool2DOptions",
+	  sizeof(opver_pool_params), decode_pool },
+	{ OPVER_OP_L2_POOL_2D, OPTIONS_POOL_2D, "Pool2DOptions",
+	  sizeof(opver_pool_params), decode_pool },
+	{ OPVER_OP_FULLY_CONNECTED, OPTIONS_FULLY_CONNECTED,
+	  "FullyConnectedOptions", sizeof(opver_fully_connected_params),
+	  decode_fully_connected },
+	{ OPVER_OP_SOFTMAX, OPTIONS_SOFTMAX, "SoftmaxOptions",
+	  sizeof(opver_softmax_params), decode_softmax },
+	{ OPVER_OP_ADD, OPTIONS_ADD, "AddOptions", sizeof(opver_add_params),
 	  decode_add },
-	{ OPVER_OP_RESHAPE, 17, "ReshapeOptions",
+	{ OPVER_OP_RESHAPE, OPTIONS_RESHAPE, "ReshapeOptions",
 	  sizeof(opver_reshape_params), decode_reshape },
-	{ OPVER_OP_MUL, 21, "MulOptions", sizeof(opver_mul_params),
+	{ OPVER_OP_MUL, OPTIONS_MUL, "MulOptions", sizeof(opver_mul_params),
 	  decode_mul },
-	{ OPVER_OP_DEQUANTIZE, 38, "DequantizeOptions", 0, decode_nothing },
-	{ OPVER_OP_QUANTIZE, 89, "QuantizeOptions", 0, decode_nothing },
+	{ OPVER_OP_DEQUANTIZE, OPTIONS_DEQUANTIZE, "DequantizeOptions", 0,
+	  decode_nothing },
+	{ OPVER_OP_QUANTIZE, OPTIONS_QUANTIZE, "QuantizeOptions", 0,
+	  decode_nothing },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

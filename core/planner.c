@@ -12,9 +12,10 @@ static void extend(opver__lifetime *lifetime, int32_t step)
 }
 
 void opver__graph_lifetimes(const opver__graph *graph,
+			    const int32_t *node_step, int32_t num_steps,
 			    opver__lifetime *lifetimes)
 {
-	int32_t end = graph->num_nodes > 0 ? graph->num_nodes - 1 : 0;
+	int32_t end = num_steps > 0 ? num_steps - 1 : 0;
 
 	for (int32_t t = 0; t < graph->num_tensors; t++) {
 		lifetimes[t].bytes = 0;
@@ -23,12 +24,13 @@ void opver__graph_lifetimes(const opver__graph *graph,
 	}
 	for (int32_t n = 0; n < graph->num_nodes; n++) {
 		const opver__graph_node *node = &graph->nodes[n];
+		int32_t step = node_step != NULL ? node_step[n] : n;
 
 		for (int32_t i = 0; i < node->num_inputs; i++)
 			if (node->inputs[i] >= 0)
-				extend(&lifetimes[node->inputs[i]], n);
+				extend(&lifetimes[node->inputs[i]], step);
 		for (int32_t i = 0; i < node->num_outputs; i++)
-			extend(&lifetimes[node->outputs[i]], n);
+			extend(&lifetimes[node->outputs[i]], step);
 	}
 	/* Inputs are never overwritten, so invoke can run again on them. */
 	for (int32_t i = 0; i < graph->num_inputs; i++) {
@@ -48,25 +50,6 @@ void opver__graph_lifetimes(const opver__graph *graph,
 			lifetimes[t].last = end;
 		}
 		lifetimes[t].bytes = tensor->bytes;
-	}
-}
-
-void opver__extend_lifetimes(const opver__graph *graph, int32_t first,
-			     int32_t last, opver__lifetime *lifetimes)
-{
-	for (int32_t n = first; n <= last; n++) {
-		const opver__graph_node *node = &graph->nodes[n];
-
-		for (int32_t i = 0; i < node->num_inputs; i++) {
-			if (node->inputs[i] >= 0) {
-				extend(&lifetimes[node->inputs[i]], first);
-				extend(&lifetimes[node->inputs[i]], last);
-			}
-		}
-		for (int32_t o = 0; o < node->num_outputs; o++) {
-			extend(&lifetimes[node->outputs[o]], first);
-			extend(&lifetimes[node->outputs[o]], last);
-		}
 	}
 }
 

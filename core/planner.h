@@ -1,9 +1,11 @@
 /*
  * planner.h - places every activation tensor in one arena.
  *
- * A tensor lives from the node that writes it to the last node that reads
- * it; graph outputs to the end; graph inputs and variable tensors over the
- * whole run (inputs stay intact for the next invoke).  Two tensors may share bytes when their lifetimes do not meet.
+ * A tensor lives from the step that writes it to the last step that
+ * reads it (a step runs a node, or a delegate partition of several); graph outputs to the end; graph inputs and variable tensors over the
+ * whole run (inputs stay intact for the next invoke).  A kernel's scratch
+ * lives for its node's step.  Two buffers may share bytes when their
+ * lifetimes do not meet.
  * Placement is greedy: largest first, each at the lowest aligned offset
  * that overlaps no placed tensor alive at the same time.
  */
@@ -24,15 +26,16 @@ typedef struct opver__lifetime {
 	int32_t last;    /* last step it must hold data (inclusive) */
 } opver__lifetime;
 
-/* Fills lifetimes[num_tensors] for `graph`, steps being node indices.
- * Constant tensors and tensors no node touches get bytes 0. */
+/*
+ * Fills lifetimes[num_tensors] for `graph` run in `num_steps` steps, node n
+ * at step node_step[n] (several nodes of a delegate partition share one
+ * step, so everything they touch is live over all of it), or at step n
+ * when node_step is NULL.  Constant tensors and tensors no node touches get
+ * bytes 0.
+ */
 void opver__graph_lifetimes(const opver__graph *graph,
+			    const int32_t *node_step, int32_t num_steps,
 			    opver__lifetime *lifetimes);
-
-/* Makes every tensor a node in steps [first, last] touches live over all
- * of them: a delegate may run those nodes as one fused step. */
-void opver__extend_lifetimes(const opver__graph *graph, int32_t first,
-			     int32_t last, opver__lifetime *lifetimes);
 
 /*
  * Computes offsets[count] (SIZE_MAX for tensors of 0 bytes) and the arena

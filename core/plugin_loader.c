@@ -1,7 +1,7 @@
 /*
- * plugin_loader.c - loads one plugin: dlopen, the entry symbol, the ABI
- * version, normalized copies of the descriptor, kernels and delegate, the
- * manifest checks, then the plugin's init.  Every check that fails reports
+ * plugin_loader.c - loads one plugin: dlopen, the entry symbol,
+ * negotiation, the ABI version, normalized copies of the descriptor,
+ * kernels and delegate, the manifest checks, then the plugin's init.  Every check that fails reports
  * one line, "plugin 'FILE' <reason>, not loading", and everything done so
  * far is undone in one place.
  */
@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "elf_extent.h"
-#include "host.h"
 #include "kernel_match.h"
 #include "plugin_loader.h"
 
@@ -24,10 +23,15 @@
 #define MAX_SIGNATURES 256
 #define MAX_DELEGATE_OPS 4096
 
-/* The size of each struct in ABI 1.0: what every 1.x plugin provides. */
-#define PLUGIN_SIZE_1_0 OPVER__SIZE_THROUGH(opver_plugin, delegate)
-#define KERNEL_SIZE_1_0 OPVER__SIZE_THROUGH(opver_kernel, invoke)
-#define DELEGATE_SIZE_1_0 OPVER__SIZE_THROUGH(opver_delegate, copy_from_device)
+/* The size of each struct in ABI 2.0: what every 2.x plugin provides. */
+#define PLUGIN_SIZE_2_0 OPVER_SIZE_THROUGH(opver_plugin, delegate)
+#define KERNEL_SIZE_2_0 OPVER_SIZE_THROUGH(opver_kernel, invoke)
+#define DELEGATE_SIZE_2_0 OPVER_SIZE_THROUGH(opver_delegate, copy_from_handle)
+#define DELEGATE_OP_SIZE_2_0 OPVER_SIZE_THROUGH(opver_delegate_op, signatures)
+
+/* The entry point of ABI 1.x, looked up only to name the version of a
+ * plugin built for it. */
+#define ABI1_ENTRY_NAME "opver_plugin_entry"
 
 static void refuse(const opver__reporter *reporter, const char *path,
 		   const char *format, ...) OPVER__PRINTF(3, 4);
@@ -195,10 +199,10 @@ static opver_status load_kernels(opver__plugin *plugin, const char *path,
 			       i);
 			return OPVER_ERROR_PLUGIN;
 		}
-		if (original->struct_size < KERNEL_SIZE_1_0) {
+		if (original->struct_size < KERNEL_SIZE_2_0) {
 			refuse(reporter, path,
-			       "has kernel #%zu with struct_size %u, smaller than the %zu bytes of ABI 1.0",
-			       i, original->struct_size, KERNEL_SIZE_1_0);
+			       "has kernel #%zu with struct_size %u, smaller than the %zu bytes of ABI 2.0",
+			       i, original->struct_size, KERNEL_SIZE_2_0);
 			return OPVER_ERROR_PLUGIN;
 		}
 		normalize(&plugin->kernels[i], original, original->struct_size,
@@ -211,19 +215,54 @@ static opver_status load_kernels(opver__plugin *plugin, const char *path,
 	return OPVER_OK;
 }
 
+/* Normalizes and checks one typed claim of a delegate into *copy. */
+static bool load_delegate_op(const opver_delegate_op *original, size_t index,
+			     const char *delegate_name, const char *path,
+			     const opver__reporter *reporter,
+			     opver_delegate_op *copy)
+{
+	const char *problem;
+	char label[96];
+
+	if (original == NULL || original->struct_size < DELEGATE_OP_SIZE_2_0) {
+		refuse(reporter, path,
+		       "has delegate '%s' whose op #%zu is %s", delegate_name,
+		       index, original == NULL ? "a NULL pointer" :
+		       "smaller than the opver_delegate_op of ABI 2.0");
+		return false;
+	}
+	normalize(copy, original, original->struct_size, sizeof(*copy));
+	op_label(copy->op, copy->custom_name, label, sizeof(label));
+	problem = custom_name_problem(copy->op, copy->custom_name);
+	if (problem == NULL && copy->min_version < 1)
+		problem = "has a min_version below 1";
+	if (problem == NULL && copy->min_version > copy->max_version)
+		problem = "has a min_version above its max_version";
+	if (problem == NULL && (copy->num_signatures > MAX_SIGNATURES ||
+				(copy->num_signatures > 0 &&
+				 copy->signatures == NULL)))
+		problem = "has a bad signatures array";
+	if (problem == NULL)
+		return true;
+	refuse(reporter, path, "has delegate '%s' whose op #%zu (%s) %s",
+	       delegate_name, index, label, problem);
+	return false;
+}
+
 /* Normalizes and checks the optional delegate into plugin->delegate. */
 static opver_status load_delegate(opver__plugin *plugin, const char *path,
 				  const opver__reporter *reporter)
 {
 	const opver_delegate *original = plugin->descriptor.delegate;
 	const opver_delegate *delegate = &plugin->delegate;
+	const char *missing;
 
 	if (original == NULL)
 		return OPVER_OK;
-	if (original->struct_size < DELEGATE_SIZE_1_0) {
+	if (original->struct_size < DELEGATE_SIZE_2_0) {
 		refuse(reporter, path,
-		       "has a delegate with struct_size %u, smaller than the %zu bytes of ABI 1.0",
-		       original->struct_size, DELEGATE_SIZE_1_0);
+		       "has a delegate with struct_size %u, smaller than the %zu bytes of ABI 2.0",
+		       original->struct_size, DELEGATE_SIZE_2_0);
 		return OPVER_ERROR_PLUGIN;
 	}
 	normalize(&plugin->delegate, original, original->struct_size,
@@ -232,38 +271,35 @@ static opver_status load_delegate(opver__plugin *plugin, const char *path,
 		refuse(reporter, path, "has a delegate without a name");
 		return OPVER_ERROR_PLUGIN;
 	}
-	if (delegate->claim == NULL || delegate->init == NULL ||
-	    delegate->invoke == NULL) {
+	missing = delegate->claim == NULL ? "claim" :
+		  delegate->init == NULL ? "init" :
+		  delegate->free == NULL ? "free" :
+		  delegate->invoke == NULL ? "invoke" : NULL;
+	if (missing != NULL) {
 		refuse(reporter, path,
 		       "has delegate '%s' without the required %s callback",
-		       delegate->name,
-		       delegate->claim == NULL ? "claim" :
-		       delegate->init == NULL ? "init" : "invoke");
+		       delegate->name, missing);
 		return OPVER_ERROR_PLUGIN;
 	}
 	if (delegate->num_ops > MAX_DELEGATE_OPS ||
 	    (delegate->num_ops > 0 && delegate->ops == NULL)) {
 		refuse(reporter, path,
-		       "has delegate '%s' declaring %zu ops %s", delegate->name,
+		       "has delegate '%s' declaring %u ops %s", delegate->name,
 		       delegate->num_ops,
 		       delegate->ops == NULL ? "but no ops array" :
 					       "(too many)");
 		return OPVER_ERROR_PLUGIN;
 	}
-	for (size_t i = 0; i < delegate->num_ops; i++) {
-		const opver_delegate_op *op = &delegate->ops[i];
-		const char *problem = custom_name_problem(op->op,
-							  op->custom_name);
-		char label[96];
-
-		op_label(op->op, op->custom_name, label, sizeof(label));
-		if (problem == NULL && op->max_version >= 1)
-			continue;
-		refuse(reporter, path, "has delegate '%s' whose op #%zu (%s) %s",
-		       delegate->name, i, label,
-		       problem ? problem : "has a max_version below 1");
-		return OPVER_ERROR_PLUGIN;
+	plugin->delegate_ops = calloc(delegate->num_ops ? delegate->num_ops : 1,
+				      sizeof(*plugin->delegate_ops));
+	if (plugin->delegate_ops == NULL) {
+		refuse(reporter, path, "cannot be loaded: out of memory");
+		return OPVER_ERROR_NOMEM;
 	}
+	for (uint32_t i = 0; i < delegate->num_ops; i++)
+		if (!load_delegate_op(delegate->ops[i], i, delegate->name, path,
+				      reporter, &plugin->delegate_ops[i]))
+			return OPVER_ERROR_PLUGIN;
 	plugin->has_delegate = true;
 	return OPVER_OK;
 }
@@ -271,7 +307,6 @@ static opver_status load_delegate(opver__plugin *plugin, const char *path,
 /* Calls the plugin's init with its section's options. */
 static opver_status init_plugin(opver__plugin *plugin, const char *path,
 				const opver__plugin_config *config,
-				const opver_host *host,
 				const opver__reporter *reporter)
 {
 	size_t count = config != NULL ? config->num_options : 0;
@@ -291,8 +326,9 @@ static opver_status init_plugin(opver__plugin *plugin, const char *path,
 			options[i].value = config->options[i].value;
 		}
 	}
-	status = plugin->descriptor.init(host, options, count,
-					 &plugin->plugin_data);
+	status = plugin->descriptor.init(&plugin->call.context, options,
+					 (uint32_t)count,
+					 &plugin->call.context.plugin_data);
 	free(options);
 	if (status == OPVER_OK)
 		return OPVER_OK;
@@ -303,25 +339,132 @@ static opver_status init_plugin(opver__plugin *plugin, const char *path,
 
 /* The plugin's own checks: the ABI version, then the descriptor's size. */
 static opver_status check_abi(const opver_plugin *descriptor, const char *path,
-		      const opver__reporter *reporter)
+			      const opver__reporter *reporter)
 {
-	if (descriptor->abi_major != OPVER_ABI_MAJOR ||
-	    descriptor->abi_minor > OPVER_ABI_MINOR) {
+	if (descriptor->abi_major != OPVER_ABI_MAJOR) {
 		refuse(reporter, path,
-		       "was built for plugin ABI %u.%u, this core implements %d.%d%s",
+		       "was built for plugin ABI %u.%u, this core implements %d.%d: rebuild it against opver %d.x's plugin.h",
 		       descriptor->abi_major, descriptor->abi_minor,
-		       OPVER_ABI_MAJOR, OPVER_ABI_MINOR,
-		       descriptor->abi_major == OPVER_ABI_MAJOR ?
-			       " (a newer minor: upgrade opver)" : "");
+		       OPVER_ABI_MAJOR, OPVER_ABI_MINOR, OPVER_ABI_MAJOR);
 		return OPVER_ERROR_PLUGIN;
 	}
-	if (descriptor->struct_size < PLUGIN_SIZE_1_0) {
+	if (descriptor->min_abi_minor > descriptor->abi_minor) {
 		refuse(reporter, path,
-		       "has a descriptor with struct_size %u, smaller than the %zu bytes of ABI 1.0",
-		       descriptor->struct_size, PLUGIN_SIZE_1_0);
+		       "says it needs plugin ABI %u.%u but was built against %u.%u (min_abi_minor above abi_minor)",
+		       descriptor->abi_major, descriptor->min_abi_minor,
+		       descriptor->abi_major, descriptor->abi_minor);
+		return OPVER_ERROR_PLUGIN;
+	}
+	if (descriptor->min_abi_minor > OPVER_ABI_MINOR) {
+		refuse(reporter, path,
+		       "needs plugin ABI %u.%u or newer (built against %u.%u), this core implements %d.%d: upgrade opver",
+		       descriptor->abi_major, descriptor->min_abi_minor,
+		       descriptor->abi_major, descriptor->abi_minor,
+		       OPVER_ABI_MAJOR, OPVER_ABI_MINOR);
+		return OPVER_ERROR_PLUGIN;
+	}
+	if (descriptor->struct_size < PLUGIN_SIZE_2_0) {
+		refuse(reporter, path,
+		       "has a descriptor with struct_size %u, smaller than the %zu bytes of ABI 2.0",
+		       descriptor->struct_size, PLUGIN_SIZE_2_0);
 		return OPVER_ERROR_PLUGIN;
 	}
 	return OPVER_OK;
+}
+
+/* The negotiation a plugin is given, and where a decline puts its
+ * reason. */
+typedef struct negotiation {
+	opver_negotiation public;       /* first: what the plugin is given */
+	bool declined;
+	char reason[256];
+} negotiation;
+
+static const opver_plugin *decline(const opver_negotiation *public,
+				   const char *format, ...)
+	OPVER__PRINTF(2, 3);
+
+static const opver_plugin *decline(const opver_negotiation *public,
+				   const char *format, ...)
+{
+	negotiation *n = (negotiation *)(void *)public;
+	va_list args;
+
+	n->declined = true;
+	va_start(args, format);
+	vsnprintf(n->reason, sizeof(n->reason), format, args);
+	va_end(args);
+	return NULL;
+}
+
+/* A plugin built for ABI 1.x exports only the 1.x entry point, whose
+ * descriptor began with two uint16_t versions: name them. */
+typedef struct abi1_header {
+	uint16_t major;
+	uint16_t minor;
+} abi1_header;
+typedef const abi1_header *(*abi1_entry_fn)(void);
+
+static void refuse_abi1(void *handle, const char *path,
+			const opver__reporter *reporter)
+{
+	abi1_entry_fn entry;
+	unsigned major = 1, minor = 0;
+	bool known = false;
+
+	/* POSIX guarantees a function address survives this cast. */
+	entry = (abi1_entry_fn)dlsym(handle, ABI1_ENTRY_NAME);
+	if (entry != NULL) {
+		const abi1_header *versions = entry();
+
+		if (versions != NULL) {
+			major = versions->major;
+			minor = versions->minor;
+			known = true;
+		}
+	}
+	if (entry == NULL)
+		refuse(reporter, path,
+		       "does not export " OPVER_PLUGIN_ENTRY_NAME
+		       " (not an opver plugin?)");
+	else
+		refuse(reporter, path,
+		       "was built for plugin ABI %u.%u%s (it exports " ABI1_ENTRY_NAME
+		       "), this core implements %d.%d: rebuild it against opver %d.x's plugin.h",
+		       major, minor, known ? "" : " or so", OPVER_ABI_MAJOR,
+		       OPVER_ABI_MINOR, OPVER_ABI_MAJOR);
+}
+
+/* Looks up the entry point and negotiates; the descriptor, or NULL after
+ * reporting why there is none. */
+static const opver_plugin *negotiate(void *handle, const char *path,
+				     const opver__reporter *reporter)
+{
+	negotiation n = {
+		.public = {
+			.struct_size = sizeof(opver_negotiation),
+			.host_abi_major = OPVER_ABI_MAJOR,
+			.host_abi_minor = OPVER_ABI_MINOR,
+			.decline = decline,
+		},
+	};
+	const opver_plugin *descriptor;
+	opver_plugin_entry_fn entry;
+
+	/* POSIX guarantees a function address survives this cast. */
+	entry = (opver_plugin_entry_fn)dlsym(handle, OPVER_PLUGIN_ENTRY_NAME);
+	if (entry == NULL) {
+		refuse_abi1(handle, path, reporter);
+		return NULL;
+	}
+	descriptor = entry(&n.public);
+	if (n.declined)
+		refuse(reporter, path, "declined: %s", n.reason);
+	else if (descriptor == NULL)
+		refuse(reporter, path,
+		       "returned NULL from " OPVER_PLUGIN_ENTRY_NAME
+		       " without declining");
+	return n.declined ? NULL : descriptor;
 }
 
 /* Whether `path` can be read and holds every segment it promises (a
@@ -360,13 +503,11 @@ static char *dlopen_path(const char *path)
 
 opver_status opver__plugin_load(const char *path, const char *config_name,
 				const opver__plugin_config *config,
-				const opver_host *host,
 				const opver__reporter *reporter,
 				opver__plugin *plugin)
 {
 	opver_status status = OPVER_ERROR_PLUGIN;
 	const opver_plugin *descriptor;
-	opver_plugin_entry_fn entry;
 
 	memset(plugin, 0, sizeof(*plugin));
 	if (config_name == NULL)
@@ -385,21 +526,9 @@ opver_status opver__plugin_load(const char *path, const char *config_name,
 		refuse(reporter, path, "cannot be loaded: %s", dlerror());
 		goto out;
 	}
-	/* POSIX guarantees a function address survives this cast. */
-	entry = (opver_plugin_entry_fn)dlsym(plugin->handle,
-					     OPVER_PLUGIN_ENTRY_NAME);
-	if (entry == NULL) {
-		refuse(reporter, path,
-		       "does not export " OPVER_PLUGIN_ENTRY_NAME
-		       " (not an opver plugin?)");
+	descriptor = negotiate(plugin->handle, path, reporter);
+	if (descriptor == NULL)
 		goto out;
-	}
-	descriptor = entry();
-	if (descriptor == NULL) {
-		refuse(reporter, path,
-		       "returned NULL from " OPVER_PLUGIN_ENTRY_NAME);
-		goto out;
-	}
 	status = check_abi(descriptor, path, reporter);
 	if (status != OPVER_OK)
 		goto out;
@@ -423,13 +552,15 @@ opver_status opver__plugin_load(const char *path, const char *config_name,
 		plugin->priority = config->priority;
 	}
 	/* What the plugin reports from here on is prefixed with its name. */
-	opver__host_set_context(host->core, "plugin '%s'", config_name);
-	status = init_plugin(plugin, path, config, host, reporter);
+	opver__call_init(&plugin->call, OPVER__CALL_PLUGIN, reporter,
+			 plugin->config_name, NULL, NULL);
+	status = init_plugin(plugin, path, config, reporter);
 out:
 	if (status != OPVER_OK) {
 		if (plugin->handle != NULL)
 			dlclose(plugin->handle);
 		free(plugin->kernels);
+		free(plugin->delegate_ops);
 		free(plugin->file);
 		free(plugin->config_name);
 		memset(plugin, 0, sizeof(*plugin));
@@ -437,17 +568,16 @@ out:
 	return status;
 }
 
-void opver__plugin_unload(opver__plugin *plugin, const opver_host *host)
+void opver__plugin_unload(opver__plugin *plugin)
 {
 	if (plugin->handle != NULL) {
-		if (plugin->descriptor.fini != NULL) {
-			opver__host_set_context(host->core, "plugin '%s'",
-						plugin->config_name);
-			plugin->descriptor.fini(host, plugin->plugin_data);
-		}
+		if (plugin->descriptor.fini != NULL)
+			plugin->descriptor.fini(&plugin->call.context,
+						plugin->call.context.plugin_data);
 		dlclose(plugin->handle);
 	}
 	free(plugin->kernels);
+	free(plugin->delegate_ops);
 	free(plugin->file);
 	free(plugin->config_name);
 	memset(plugin, 0, sizeof(*plugin));

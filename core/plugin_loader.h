@@ -1,15 +1,17 @@
 /*
  * plugin_loader.h - loads one plugin shared object and checks it.
  *
- * dlopen(RTLD_NOW | RTLD_LOCAL), the entry symbol, the ABI version, every
- * struct_size, the manifest (version ranges, required callbacks, overlaps
- * inside the plugin), then the plugin's init with its ini options.  Each
- * failure is one message naming the file and the reason, ending in
- * ", not loading"; the caller goes on with the next plugin.
+ * dlopen(RTLD_NOW | RTLD_LOCAL), the entry symbol, negotiation (the plugin
+ * may decline), the ABI version, every struct_size, the manifest (version
+ * ranges, required callbacks, overlaps inside the plugin), the delegate's
+ * typed claims, then the plugin's init with its ini options.  Each failure
+ * is one message naming the file and the reason, ending in ", not
+ * loading"; the caller goes on with the next plugin.
  *
  * Everything downstream reads the normalized copies kept here, never the
  * plugin's own structs: fields beyond a struct's struct_size read as zero,
- * so a plugin built for an older ABI minor never has a newer field read.
+ * so a plugin built for an older ABI minor never has a newer field read,
+ * and a newer plugin's extra fields are never seen.
  */
 #ifndef OPVER_CORE_PLUGIN_LOADER_H
 #define OPVER_CORE_PLUGIN_LOADER_H
@@ -18,14 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "call.h"
 #include "config.h"
 #include "opver/plugin.h"
 #include "report.h"
-
-/* Bytes of `type` up to and including `field`: the size of the struct in
- * the ABI minor whose last field is `field`. */
-#define OPVER__SIZE_THROUGH(type, field) \
-	(offsetof(type, field) + sizeof(((type *)0)->field))
 
 typedef struct opver__plugin {
 	char *file;               /* owned; the path given to dlopen */
@@ -36,28 +34,35 @@ typedef struct opver__plugin {
 	opver_kernel *kernels;    /* owned; normalized copies,
 	                           * descriptor.num_kernels entries */
 	bool has_delegate;
-	opver_delegate delegate;  /* normalized copy when has_delegate */
+	opver_delegate delegate;  /* normalized copy when has_delegate; its
+	                           * ops pointer is the plugin's, read
+	                           * delegate_ops instead */
+	opver_delegate_op *delegate_ops; /* owned; normalized copies,
+	                                  * delegate.num_ops entries */
 	bool has_priority;        /* priority from the config */
 	int32_t priority;
-	void *plugin_data;        /* from the plugin's init */
+	/* The context of plugin-wide calls (init, fini, claims); its
+	 * plugin_data is what init returned. */
+	opver__call call;
 } opver__plugin;
 
 /*
- * Loads and checks the plugin at `path`.  `config` is the plugin's ini
- * section, or NULL for a plugin found in a directory (`config_name` then
- * names it).  `host` is borrowed and must outlive the plugin.  On success the
- * caller owns *plugin's contents; release with opver__plugin_unload().
- * On failure everything is undone and OPVER_ERROR_PLUGIN (or _NOMEM) is
- * returned after one reported message.
+ * Loads and checks the plugin at `path` into *plugin, which must not move
+ * until it is unloaded (its call record is the context plugin-wide
+ * callbacks get).  `config` is the plugin's ini section, or NULL for a
+ * plugin found in a directory (`config_name` then names it).  `reporter`
+ * is borrowed and must outlive the plugin.  On success the caller owns
+ * *plugin's contents; release with opver__plugin_unload().  On failure
+ * everything is undone and OPVER_ERROR_PLUGIN (or _NOMEM) is returned
+ * after one reported message.
  */
 opver_status opver__plugin_load(const char *path, const char *config_name,
 				const opver__plugin_config *config,
-				const opver_host *host,
 				const opver__reporter *reporter,
 				opver__plugin *plugin);
 
 /* Calls the plugin's fini, dlcloses it and frees the copies.  Safe on a
  * zeroed plugin. */
-void opver__plugin_unload(opver__plugin *plugin, const opver_host *host);
+void opver__plugin_unload(opver__plugin *plugin);
 
 #endif /* OPVER_CORE_PLUGIN_LOADER_H */

@@ -46,7 +46,8 @@ static void describe_plugin_offer(opver__text *text,
 				   any ? ";" : " handles",
 				   entry->kernel->min_version,
 				   entry->kernel->max_version);
-		opver__format_kernel_types(entry->kernel, text);
+		opver__format_signatures(entry->kernel->signatures,
+					 entry->kernel->num_signatures, text);
 		any = true;
 	}
 	opver__text_append(text, any ? "." : " has no %s kernel.",

@@ -5,12 +5,17 @@
 
 #include "discovery.h"
 #include "runtime.h"
+#include "sized.h"
 
-OPVER_API void opver_runtime_options_init(opver_runtime_options *options)
+OPVER_API void opver_runtime_options_init_sized(opver_runtime_options *options,
+						size_t size)
 {
-	memset(options, 0, sizeof(*options));
-	options->struct_size = sizeof(*options);
-	options->log_level = -1;
+	opver_runtime_options defaults = {
+		.struct_size = sizeof(defaults),
+		.log_level = -1,
+	};
+
+	opver__copy_sized(options, &defaults, size, sizeof(defaults));
 }
 
 /* Loads every discovered plugin; one that fails is reported by the loader
@@ -36,7 +41,6 @@ static opver_status load_plugins(opver_runtime *runtime)
 		status = opver__plugin_load(sources[i].path,
 					    sources[i].config_name,
 					    sources[i].config,
-					    &runtime->host.services,
 					    &runtime->reporter, plugin);
 		if (status == OPVER_ERROR_NOMEM)
 			break;
@@ -48,18 +52,19 @@ static opver_status load_plugins(opver_runtime *runtime)
 	return status;
 }
 
-OPVER_API opver_status opver_runtime_create(const opver_runtime_options *options,
+OPVER_API opver_status opver_runtime_create(const opver_runtime_options *given,
 					    opver_runtime **out)
 {
-	opver_runtime_options defaults;
+	opver_runtime_options read, *options = &read;
 	opver_runtime *runtime;
 	opver_status status;
 
 	*out = NULL;
-	if (options == NULL) {
-		opver_runtime_options_init(&defaults);
-		options = &defaults;
-	}
+	/* Fields past the caller's struct_size keep their defaults. */
+	opver_runtime_options_init(&read);
+	if (given != NULL)
+		opver__read_sized(&read, sizeof(read), given,
+				  given->struct_size);
 	runtime = calloc(1, sizeof(*runtime));
 	if (runtime == NULL)
 		return OPVER_ERROR_NOMEM;
@@ -68,7 +73,6 @@ OPVER_API opver_status opver_runtime_create(const opver_runtime_options *options
 	/* Until the config says otherwise: errors and warnings. */
 	runtime->reporter.level = options->log_level >= 0 ?
 		(opver_log_level)options->log_level : OPVER_LOG_WARNING;
-	opver__host_init(&runtime->host, &runtime->reporter);
 
 	if (options->config_path != NULL)
 		status = opver__config_read(options->config_path,
@@ -87,6 +91,8 @@ OPVER_API opver_status opver_runtime_create(const opver_runtime_options *options
 	runtime->strict = options->strict || runtime->config.strict;
 	runtime->strict_versions = options->strict_versions ||
 				   runtime->config.strict_versions;
+	runtime->threads = options->threads > 0 ? options->threads :
+						  runtime->config.threads;
 
 	status = load_plugins(runtime);
 	if (status != OPVER_OK)
@@ -111,8 +117,7 @@ OPVER_API void opver_runtime_destroy(opver_runtime *runtime)
 	opver__registry_free(&runtime->registry);
 	/* Unload in reverse load order, as constructors/destructors pair. */
 	for (size_t i = runtime->num_plugins; i-- > 0;)
-		opver__plugin_unload(&runtime->plugins[i],
-				     &runtime->host.services);
+		opver__plugin_unload(&runtime->plugins[i]);
 	free(runtime->plugins);
 	opver__config_free(&runtime->config);
 	free(runtime);
@@ -123,76 +128,92 @@ OPVER_API size_t opver_runtime_plugin_count(const opver_runtime *runtime)
 	return runtime->num_plugins;
 }
 
-OPVER_API opver_status opver_runtime_plugin_info(const opver_runtime *runtime,
-						 size_t index,
-						 opver_plugin_info *info)
+/* The union of signatures' masks: what any of them accepts. */
+static void union_of_signatures(const opver_type_signature *signatures,
+				uint32_t count, uint32_t *inputs,
+				uint32_t *output)
 {
+	for (uint32_t s = 0; s < count; s++) {
+		for (int i = 0; i < OPVER_SIGNATURE_INPUTS; i++)
+			inputs[i] |= signatures[s].inputs[i];
+		*output |= signatures[s].output;
+	}
+}
+
+OPVER_API opver_status opver_runtime_plugin_info_sized(
+	const opver_runtime *runtime, size_t index, opver_plugin_info *out,
+	size_t size)
+{
+	opver_plugin_info info = { .struct_size = sizeof(info) };
 	const opver__plugin *plugin;
 
-	if (index >= runtime->num_plugins)
+	if (index >= runtime->num_plugins || out == NULL)
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	plugin = &runtime->plugins[index];
-	memset(info, 0, sizeof(*info));
-	info->file = plugin->file;
-	info->config_name = plugin->config_name;
-	info->name = plugin->descriptor.name;
-	info->vendor = plugin->descriptor.vendor;
-	info->version = plugin->descriptor.version;
-	info->abi_major = plugin->descriptor.abi_major;
-	info->abi_minor = plugin->descriptor.abi_minor;
-	info->num_kernels = plugin->descriptor.num_kernels;
+	info.file = plugin->file;
+	info.config_name = plugin->config_name;
+	info.name = plugin->descriptor.name;
+	info.vendor = plugin->descriptor.vendor;
+	info.version = plugin->descriptor.version;
+	info.abi_major = plugin->descriptor.abi_major;
+	info.abi_minor = plugin->descriptor.abi_minor;
+	info.min_abi_minor = plugin->descriptor.min_abi_minor;
+	info.num_kernels = plugin->descriptor.num_kernels;
 	if (plugin->has_delegate) {
-		info->delegate_name = plugin->delegate.name;
-		info->num_delegate_ops = plugin->delegate.num_ops;
+		info.delegate_name = plugin->delegate.name;
+		info.num_delegate_ops = plugin->delegate.num_ops;
 	}
+	opver__copy_sized(out, &info, size, sizeof(info));
 	return OPVER_OK;
 }
 
-OPVER_API opver_status opver_runtime_kernel_info(const opver_runtime *runtime,
-						 size_t plugin_index,
-						 size_t kernel_index,
-						 opver_kernel_info *info)
+OPVER_API opver_status opver_runtime_kernel_info_sized(
+	const opver_runtime *runtime, size_t plugin_index, size_t kernel_index,
+	opver_kernel_info *out, size_t size)
 {
+	opver_kernel_info info = { .struct_size = sizeof(info) };
 	const opver__plugin *plugin;
 	const opver_kernel *kernel;
 
-	if (plugin_index >= runtime->num_plugins)
+	if (plugin_index >= runtime->num_plugins || out == NULL)
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	plugin = &runtime->plugins[plugin_index];
 	if (kernel_index >= plugin->descriptor.num_kernels)
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	kernel = &plugin->kernels[kernel_index];
-	memset(info, 0, sizeof(*info));
-	info->name = kernel->name;
-	info->op = kernel->op;
-	info->custom_name = kernel->custom_name;
-	info->min_version = kernel->min_version;
-	info->max_version = kernel->max_version;
-	info->priority = opver__effective_priority(plugin, kernel);
-	info->stateless = (kernel->flags & OPVER_KERNEL_STATELESS) != 0;
-	/* The union of the signatures: what any of them accepts. */
-	for (uint32_t s = 0; s < kernel->num_signatures; s++) {
-		for (int i = 0; i < OPVER_SIGNATURE_INPUTS; i++)
-			info->input_types[i] |= kernel->signatures[s].inputs[i];
-		info->output_types |= kernel->signatures[s].output;
-	}
+	info.name = kernel->name;
+	info.op = kernel->op;
+	info.custom_name = kernel->custom_name;
+	info.min_version = kernel->min_version;
+	info.max_version = kernel->max_version;
+	info.priority = opver__effective_priority(plugin, kernel);
+	info.stateless = (kernel->flags & OPVER_KERNEL_STATELESS) != 0;
+	union_of_signatures(kernel->signatures, kernel->num_signatures,
+			    info.input_types, &info.output_types);
+	opver__copy_sized(out, &info, size, sizeof(info));
 	return OPVER_OK;
 }
 
-OPVER_API opver_status opver_runtime_delegate_op_info(const opver_runtime *runtime,
-						      size_t plugin_index,
-						      size_t op_index,
-						      opver_delegate_op_info *info)
+OPVER_API opver_status opver_runtime_delegate_op_info_sized(
+	const opver_runtime *runtime, size_t plugin_index, size_t op_index,
+	opver_delegate_op_info *out, size_t size)
 {
+	opver_delegate_op_info info = { .struct_size = sizeof(info) };
 	const opver__plugin *plugin;
+	const opver_delegate_op *op;
 
-	if (plugin_index >= runtime->num_plugins)
+	if (plugin_index >= runtime->num_plugins || out == NULL)
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	plugin = &runtime->plugins[plugin_index];
 	if (!plugin->has_delegate || op_index >= plugin->delegate.num_ops)
 		return OPVER_ERROR_INVALID_ARGUMENT;
-	info->op = plugin->delegate.ops[op_index].op;
-	info->custom_name = plugin->delegate.ops[op_index].custom_name;
-	info->max_version = plugin->delegate.ops[op_index].max_version;
+	op = &plugin->delegate_ops[op_index];
+	info.op = op->op;
+	info.custom_name = op->custom_name;
+	info.min_version = op->min_version;
+	info.max_version = op->max_version;
+	union_of_signatures(op->signatures, op->num_signatures,
+			    info.input_types, &info.output_types);
+	opver__copy_sized(out, &info, size, sizeof(info));
 	return OPVER_OK;
 }

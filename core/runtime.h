@@ -1,7 +1,6 @@
 /*
  * runtime.h - the runtime object behind opver_runtime: the reporter, the
- * host services lent to plugins, the config, the loaded plugins and the
- * registry of their kernels.  Shared by the modules that implement the
+ * config, the loaded plugins and the registry of their kernels.  Shared by the modules that implement the
  * host API (runtime.c, model.c, interpreter.c).
  */
 #ifndef OPVER_CORE_RUNTIME_H
@@ -9,18 +8,18 @@
 
 #include "config.h"
 #include "graph.h"
-#include "host.h"
 #include "plugin_loader.h"
 #include "registry.h"
 #include "report.h"
 
 struct opver_runtime {
 	opver__reporter reporter;
-	opver__host host;
 	opver__config config;
 	bool strict;
 	/* Resolve at max(stored, required) version (op_version.h). */
 	bool strict_versions;
+	/* Interpreters' default thread count; 0 means 1. */
+	uint32_t threads;
 	opver__plugin *plugins;     /* owned; num_plugins loaded plugins */
 	size_t num_plugins;
 	opver__registry registry;

@@ -42,18 +42,22 @@ opver_model *fixture_model(opver_runtime *runtime, const char *name)
 	return model;
 }
 
-test_counters *fixture_stats(const char *plugin_name)
+void *fixture_symbol(const char *plugin_name, const char *symbol)
 {
 	char path[512];
-	void *handle;
-	test_counters *stats;
+	void *handle, *address;
 
 	snprintf(path, sizeof(path), "%s/%s.so", TEST_PLUGIN_DIR, plugin_name);
 	/* The runtime holds it open; this only finds it. */
 	handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
 	cr_assert_not_null(handle, "%s is not loaded", path);
-	stats = dlsym(handle, TEST_STATS_SYMBOL);
-	cr_assert_not_null(stats);
+	address = dlsym(handle, symbol);
+	cr_assert_not_null(address, "%s has no %s", path, symbol);
 	dlclose(handle);
-	return stats;
+	return address;
+}
+
+test_counters *fixture_stats(const char *plugin_name)
+{
+	return fixture_symbol(plugin_name, TEST_STATS_SYMBOL);
 }

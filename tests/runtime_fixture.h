@@ -16,6 +16,10 @@ opver_runtime *fixture_runtime(const char *config_text, messages *captured);
 /* Opens TEST_MODEL_DIR/NAME.tflite.  Asserts success; caller closes. */
 opver_model *fixture_model(opver_runtime *runtime, const char *name);
 
+/* The address of `symbol` in the loaded test plugin
+ * TEST_PLUGIN_DIR/NAME.so.  Asserts it is there. */
+void *fixture_symbol(const char *plugin_name, const char *symbol);
+
 /* The counters of the loaded test plugin TEST_PLUGIN_DIR/NAME.so. */
 test_counters *fixture_stats(const char *plugin_name);
 

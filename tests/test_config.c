@@ -125,6 +125,7 @@ Test(config, reads_every_key)
 			      "plugin_path = /opt/a:/opt/b\n"
 			      "strict = yes\n"
 			      "strict_versions = true\n"
+			      "threads = 6\n"
 			      "log_level = debug\n"
 			      "fragment_dir = absent.d\n"
 			      "allow_writable_plugins = yes\n"
@@ -144,6 +145,7 @@ Test(config, reads_every_key)
 	cr_assert_str_eq(config.plugin_path[1], "/opt/b");
 	cr_assert(config.strict);
 	cr_assert(config.strict_versions);
+	cr_assert_eq(config.threads, 6);
 	cr_assert_eq(config.log_level, OPVER_LOG_DEBUG);
 	cr_assert_str_eq(config.fragment_dir, at("absent.d"));
 	cr_assert(config.allow_writable_plugins);
@@ -156,7 +158,7 @@ Test(config, reads_every_key)
 	cr_assert_eq(fast->priority, INT32_MIN);
 	cr_assert_not(fast->enabled);
 	cr_assert_str_eq(fast->file, ini_path);
-	cr_assert_eq(fast->line, 9);
+	cr_assert_eq(fast->line, 10);
 	cr_assert_eq(fast->num_options, 2);
 	cr_assert_str_eq(fast->options[0].key, "threads");
 	cr_assert_str_eq(fast->options[0].value, "4");
@@ -165,7 +167,7 @@ Test(config, reads_every_key)
 
 	const opver__plugin_config *reference = &config.plugins[1];
 	cr_assert_str_eq(reference->name, "reference");
-	cr_assert_eq(reference->line, 15, "an empty section still counts");
+	cr_assert_eq(reference->line, 16, "an empty section still counts");
 }
 
 Test(config, defaults)
@@ -174,6 +176,7 @@ Test(config, defaults)
 	cr_assert_eq(config.num_plugin_path, 0);
 	cr_assert_not(config.strict);
 	cr_assert_not(config.strict_versions);
+	cr_assert_eq(config.threads, 0, "0: not given, interpreters use 1");
 	cr_assert_eq(config.log_level, OPVER_LOG_WARNING);
 	cr_assert_null(config.fragment_dir);
 	cr_assert_not(config.allow_writable_plugins);
@@ -720,4 +723,20 @@ Test(config, allow_writable_plugins_accepts_writable_fragments)
 	cr_assert(messages_line_has(&captured, "info:", "fragment '", at("d/a.ini"),
 				    "(mode 0666)", "accepted", NULL),
 		  "%s", captured.text);
+}
+
+Test(config, threads_must_be_a_count_from_1_to_the_limit)
+{
+	static const char *const bad[] = { "0", "-1", "257", "two", "" };
+	char text[64];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		messages_clear(&captured);
+		opver__config_free(&config);
+		snprintf(text, sizeof(text), "[opver]\nthreads = %s\n", bad[i]);
+		assert_one_bad_line(text, 2, "is not a thread count from 1 to 256");
+	}
+	opver__config_free(&config);
+	cr_assert_eq(read_ini("[opver]\nthreads = 256\n"), OPVER_OK);
+	cr_assert_eq(config.threads, 256);
 }

@@ -2,13 +2,14 @@
  * test_conformance.c - runs the built opver-conformance as a vendor would:
  * the reference plugin passes against itself; the deliberately wrong
  * plugin fails with a report that names what is wrong and a command that
- * reproduces it; a delegate claiming above its declared version fails
- * while its partitions are compared with the reference; a kernel that
- * crashes or hangs fails its case and the run goes on; --list, --op,
- * --seed, --tap and --xml do what they say; a plugin in a group-writable
- * directory is tested;
- * and the exit statuses of the contract (0 pass, 1 fail, 2 usage, 3
- * cannot load) come out.
+ * reproduces it; a delegate claiming outside its typed claims (above or
+ * below their versions, other types) fails while its partitions are
+ * compared with the reference; a kernel that crashes or hangs fails its
+ * case and the run goes on; --list, --op, --seed, --tap and --xml do what
+ * they say; a plugin in a group-writable directory is tested; a plugin
+ * built for ABI 1.x and one that declines to load are refused with the
+ * reason; and the exit statuses of the contract (0 pass, 1 fail, 2 usage,
+ * 3 cannot load) come out.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -21,10 +22,14 @@
 
 #define WRONG_DEPTHWISE TEST_PLUGIN_DIR "/wrong_depthwise.so"
 #define GREEDY_DELEGATE TEST_PLUGIN_DIR "/greedy_delegate.so"
+#define MISCLAIMING_DELEGATE TEST_PLUGIN_DIR "/misclaiming_delegate.so"
+#define MISCLAIMING_SUITE "ADD/delegate:misclaiming_npu: "
 #define CRASHING_KERNEL TEST_PLUGIN_DIR "/crashing_kernel.so"
 #define CRASHING_SUITE "RESHAPE/crashing_reshape_float32"
 #define HANGING_SUITE "RESHAPE/hanging_reshape_int32"
 #define WRONG_RELU6 TEST_PLUGIN_DIR "/wrong_relu6.so"
+#define ABI10 TEST_PLUGIN_DIR "/abi10.so"
+#define DECLINES TEST_PLUGIN_DIR "/declines.so"
 
 /* The most arguments a test passes. */
 #define MAX_ARGS 16
@@ -177,6 +182,49 @@ Test(conformance, delegate_claiming_above_its_version_fails)
 	cr_assert(strstr(r.out, "claim rejected") != NULL);
 	cr_assert_gt(lines_starting(r.out, "PASS ADD/delegate:greedy_npu: v1 "), 0);
 	cr_assert_eq(lines_starting(r.out, "SKIP ADD/"), 0, "v1 was exercised");
+	spawn_free(&r);
+}
+
+/* The delegate's typed claim is float32 ADD v2-3: its claims of v1 fail
+ * as below it, of v4 as above it, and of int8 at v2-3 as outside its
+ * types; the float32 v2-3 partitions it runs pass. */
+Test(conformance, delegate_claims_outside_its_typed_claims_fail)
+{
+	static const char *const versions[] = { "v2 ", "v3 " };
+	char prefix[128];
+	spawn_result r;
+	int below, above, types = 0;
+
+	conformance(&r, "--verbose", MISCLAIMING_DELEGATE, NULL);
+	assert_status(&r, 1);
+	below = occurrences(r.out, "    delegate claimed ADD v1 below its declared v2\n");
+	above = occurrences(r.out, "    delegate claimed ADD v4 above its declared v3\n");
+	cr_assert_gt(below, 0, "%.3000s", r.out);
+	cr_assert_gt(above, 0, "%.3000s", r.out);
+	cr_assert_eq(lines_starting(r.out, "FAIL " MISCLAIMING_SUITE "v1 "), below);
+	cr_assert_eq(lines_starting(r.out, "FAIL " MISCLAIMING_SUITE "v4 "), above);
+	for (size_t v = 0; v < 2; v++) {
+		char why[128];
+		int typed;
+
+		snprintf(why, sizeof(why),
+			 "    delegate claimed ADD %.2s with tensor types outside its declared signatures\n",
+			 versions[v]);
+		typed = occurrences(r.out, why);
+		cr_assert_gt(typed, 0, "%s: %.3000s", versions[v], r.out);
+		snprintf(prefix, sizeof(prefix), "FAIL %s%sint8,int8->int8 ",
+			 MISCLAIMING_SUITE, versions[v]);
+		cr_assert_eq(lines_starting(r.out, prefix), typed);
+		snprintf(prefix, sizeof(prefix), "FAIL %s%sfloat32",
+			 MISCLAIMING_SUITE, versions[v]);
+		cr_assert_eq(lines_starting(r.out, prefix), 0, "%.3000s", r.out);
+		snprintf(prefix, sizeof(prefix), "PASS %s%sfloat32,float32->float32 ",
+			 MISCLAIMING_SUITE, versions[v]);
+		cr_assert_gt(lines_starting(r.out, prefix), 0, "%.3000s", r.out);
+		types += typed;
+	}
+	cr_assert_eq(lines_starting(r.out, "FAIL "), below + above + types);
+	cr_assert_eq(lines_starting(r.out, "SKIP ADD/"), 0, "v2-3 were exercised");
 	spawn_free(&r);
 }
 
@@ -345,6 +393,45 @@ Test(conformance, a_plugin_that_cannot_be_loaded_exits_3)
 	spawn_run(&r, missing_reference);
 	assert_status(&r, 3);
 	cr_assert(strstr(r.err, "reference") != NULL, "%s", r.err);
+	spawn_free(&r);
+}
+
+/* A plugin built for ABI 1.0 cannot be loaded: exit 3, with the core's
+ * message naming its ABI and this one's. */
+Test(conformance, a_plugin_built_for_abi_1_is_refused_and_exits_3)
+{
+	spawn_result r;
+
+	conformance(&r, ABI10, NULL);
+	assert_status(&r, 3);
+	cr_assert(strstr(r.err, "abi10.so") != NULL, "%s", r.err);
+	cr_assert(strstr(r.err, "plugin ABI 1.0") != NULL, "%s", r.err);
+	cr_assert(strstr(r.err, "2.0") != NULL, "%s", r.err);
+	/* And the hygiene check's own finding, which does not rely on the
+	 * core's words. */
+	cr_assert(strstr(r.err, "FAIL hygiene: exports only opver_plugin_negotiate\n"
+				"    exports opver_plugin_entry, the entry point of plugin ABI 1.x") != NULL,
+		  "%s", r.err);
+	cr_assert(strstr(r.out, "total:") == NULL, "%s", r.out);
+	spawn_free(&r);
+	/* --list loads it too. */
+	conformance(&r, "--list", ABI10, NULL);
+	assert_status(&r, 3);
+	cr_assert(strstr(r.err, "plugin ABI 1.0") != NULL, "%s", r.err);
+	spawn_free(&r);
+}
+
+/* A plugin that declines to load here is a load failure with its own
+ * reason. */
+Test(conformance, a_declining_plugin_exits_3_with_its_reason)
+{
+	spawn_result r;
+
+	conformance(&r, DECLINES, NULL);
+	assert_status(&r, 3);
+	cr_assert(strstr(r.err, "declines.so") != NULL, "%s", r.err);
+	cr_assert(strstr(r.err, "declined: needs a device this machine lacks") != NULL,
+		  "%s", r.err);
 	spawn_free(&r);
 }
 

@@ -1,10 +1,12 @@
-/* test_delegate.c - delegate partitioning: claims become partitions of
- * consecutive nodes, a claim above the delegate's declared version is
- * rejected and that node falls back to a kernel, copy hooks run at the
- * partition boundaries, and results are those of the model. */
+/* test_delegate.c - delegate partitioning: claims become partitions in
+ * dependency order (not only runs of consecutive nodes), a claim outside
+ * the delegate's typed claims is rejected and that node falls back to a
+ * kernel, copies happen only at the boundary with kernels (buffer
+ * handles), and results are those of the model. */
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "plugins/services_stats.h"
 #include "runtime_fixture.h"
 
 #define DELEGATE_SECTION "[plugin.npu]\nlibrary = " TEST_PLUGIN_DIR "/delegate.so\n"
@@ -32,7 +34,8 @@ Test(delegate, partitions_claims_rejects_above_declared_version_and_falls_back)
 
 	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK, "%s", captured.text);
 	cr_assert(messages_line_has(&captured, "warning:", "claimed node 2 (ADD_ONE v2)",
-				    "only up to v1", "claim rejected", NULL),
+				    "but declares it only as v1-1 for (FLOAT32 -> FLOAT32)",
+				    "claim rejected", NULL),
 		  "%s", captured.text);
 	/* Nodes 0-1 and 3 are the delegate's; node 2 splits them in two. */
 	cr_assert_eq(npu->claims, 1);
@@ -98,5 +101,74 @@ Test(delegate, list_shows_the_delegate_and_its_ops)
 	cr_assert_eq(op.op, OPVER_OP_CUSTOM);
 	cr_assert_str_eq(op.custom_name, "ADD_ONE");
 	cr_assert_eq(op.max_version, 1);
+	opver_runtime_destroy(runtime);
+}
+
+#define HOLDING_SECTION \
+	"[plugin.holding]\nlibrary = " TEST_PLUGIN_DIR "/holding_delegate.so\n"
+
+/* delegate_branches: a = ADD_ONE(x); b = TIMES_TWO(x); c = ADD_ONE(a);
+ * y = ADD_PAIR(b, c). */
+enum { TENSOR_X, TENSOR_A, TENSOR_B, TENSOR_C, TENSOR_Y };
+
+Test(delegate, a_partition_takes_claimed_nodes_that_are_not_consecutive)
+{
+	opver_runtime *runtime = fixture_runtime(HOLDING_SECTION KERNEL_SECTION, &captured);
+	opver_model *model = fixture_model(runtime, "delegate_branches");
+	services_counters *device = fixture_symbol("holding_delegate", SERVICES_STATS_SYMBOL);
+	opver_node_info info;
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK, "%s", captured.text);
+	/* Node 2 needs only node 0: both run before the kernel's node 1.
+	 * Node 3 needs node 1's b: a second partition. */
+	cr_assert_eq(device->partitions, 2, "%d partitions", device->partitions);
+	cr_assert_eq(device->partition_sizes[0], 2);
+	cr_assert_eq(device->partition_nodes[0][0], 0);
+	cr_assert_eq(device->partition_nodes[0][1], 2);
+	cr_assert_eq(device->partition_sizes[1], 1);
+	cr_assert_eq(device->partition_nodes[1][0], 3);
+	/* The second partition's c is the first's: on the device already. */
+	cr_assert_eq(device->held_inputs[0], 0);
+	cr_assert_eq(device->held_inputs[1], 1);
+	for (size_t n = 0; n < 4; n++) {
+		cr_assert_eq(opver_interpreter_node_info(it, n, &info), OPVER_OK);
+		cr_assert_eq(info.partition, n == 1 ? -1 : n == 3 ? 1 : 0, "node %zu", n);
+	}
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(delegate, tensors_kept_by_the_delegate_are_copied_only_for_others)
+{
+	opver_runtime *runtime = fixture_runtime(HOLDING_SECTION KERNEL_SECTION, &captured);
+	opver_model *model = fixture_model(runtime, "delegate_branches");
+	services_counters *device = fixture_symbol("holding_delegate", SERVICES_STATS_SYMBOL);
+	opver_interpreter *it;
+	float *x;
+	const float *y;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK, "%s", captured.text);
+	x = opver_interpreter_input(it, 0)->data;
+	for (int run = 1; run <= 3; run++) {
+		for (int i = 0; i < 4; i++)
+			x[i] = (float)(i * run);
+		cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s", captured.text);
+		y = opver_interpreter_output(it, 0)->data;
+		/* y = 2x + (x + 2) */
+		for (int i = 0; i < 4; i++)
+			cr_assert_float_eq(y[i], 3.0f * (float)(i * run) + 2.0f, 0,
+					   "run %d, element %d", run, i);
+		/* c goes from the first partition to the second in the
+		 * delegate's memory; only y, which the application reads,
+		 * is copied back; x and the kernel's b go to the device. */
+		cr_assert_eq(device->copies_from_handle[TENSOR_C], 0);
+		cr_assert_eq(device->copies_from_handle[TENSOR_A], 0);
+		cr_assert_eq(device->copies_from_handle[TENSOR_Y], run);
+		cr_assert_eq(device->copies_to_device, 2 * run);
+	}
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
 	opver_runtime_destroy(runtime);
 }

@@ -1,7 +1,8 @@
 /*
  * test_hygiene.c - opver-conformance's hygiene checks on plugins that get
- * each one wrong (tests/plugins/README), on the reference plugin that gets
- * them all right, and on files that are not plugins at all: truncated and
+ * each one wrong (tests/plugins/README), on a plugin built for ABI 1.x and
+ * one that declines to load, on the reference plugin that gets them all
+ * right, and on files that are not plugins at all: truncated and
  * corrupted copies, a file that is not ELF, and small ELF files of both
  * classes and byte orders written here with chosen symbols.  What a check
  * found is read back from the report's verbose summary.
@@ -15,6 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <opver/version.h>
 
 #include "conformance/hygiene.h"
 #include "conformance/report.h"
@@ -30,7 +33,7 @@
 #define UNDER_ASAN 0
 #endif
 
-#define EXPORTS "exports only opver_plugin_entry"
+#define EXPORTS "exports only opver_plugin_negotiate"
 #define IMPORTS "imports no opver_* symbols"
 #define LOADS "loads through the public API"
 #define HEAP "load/unload cycles leak no heap"
@@ -198,6 +201,7 @@ Test(hygiene, reference_plugin_passes_every_check)
 	assert_result(EXPORTS, "PASS", NULL);
 	assert_result(IMPORTS, "PASS", NULL);
 	assert_result(LOADS, "PASS", "loaded reference");
+	assert_result(LOADS, "PASS", "built for plugin ABI 2.");
 	assert_result(FDS, "PASS", "open file descriptors: ");
 	assert_result(MAPS, "PASS",
 		      UNDER_ASAN ? "file mappings: " : "\n    mappings: ");
@@ -215,7 +219,7 @@ Test(hygiene, names_every_extra_export_and_the_way_to_hide_them)
 	check(test_plugin("extra_exports"));
 
 	assert_result(EXPORTS, "FAIL",
-		      "exports 2 symbols besides opver_plugin_entry: ");
+		      "exports 2 symbols besides opver_plugin_negotiate: ");
 	assert_result(EXPORTS, "FAIL", "extra_exports_helper");
 	assert_result(EXPORTS, "FAIL", "extra_exports_table");
 	assert_result(EXPORTS, "FAIL", "-fvisibility=hidden");
@@ -278,6 +282,54 @@ Test(hygiene, init_with_fini_that_frees_passes)
 
 	assert_result(HEAP, "PASS", NULL);
 	assert_result(INIT_FINI, "PASS", "init and fini");
+}
+
+/* A plugin built for ABI 1.0 exports 1.x's entry point only: the export
+ * check names it, and the core refuses it, naming both versions. */
+Test(hygiene, a_plugin_built_for_abi_1_is_named_and_refused)
+{
+	check(test_plugin("abi10"));
+
+	assert_result(EXPORTS, "FAIL",
+		      "exports opver_plugin_entry, the entry point of plugin "
+		      "ABI 1.x, and not opver_plugin_negotiate");
+	assert_result(EXPORTS, "FAIL", "rebuild it");
+	assert_no_result_says(EXPORTS, "besides");
+	assert_result(IMPORTS, "PASS", NULL);
+	assert_result(LOADS, "FAIL", "the plugin was not loaded");
+	assert_result(LOADS, "FAIL", "plugin ABI 1.0");
+	assert_result(LOADS, "FAIL", "opver_plugin_entry");
+	assert_leak_checks_skipped();
+}
+
+/* A plugin that declines to load is clean, but does not load: the core's
+ * message gives its reason. */
+Test(hygiene, a_declining_plugin_fails_to_load_with_its_reason)
+{
+	check(test_plugin("declines"));
+
+	assert_result(EXPORTS, "PASS", NULL);
+	assert_result(IMPORTS, "PASS", NULL);
+	assert_result(LOADS, "FAIL", "declined");
+	assert_result(LOADS, "FAIL", "needs a device this machine lacks");
+	assert_leak_checks_skipped();
+}
+
+/* Built against the next minor, needing only this one: it loads, and the
+ * details say which ABI it was built for and the oldest it runs on. */
+Test(hygiene, a_plugin_built_against_a_newer_minor_loads)
+{
+	char abi[96];
+
+	snprintf(abi, sizeof(abi),
+		 "built for plugin ABI %d.%d (runs on %d.%d and later)",
+		 OPVER_ABI_MAJOR, OPVER_ABI_MINOR + 1, OPVER_ABI_MAJOR,
+		 OPVER_ABI_MINOR);
+	check(test_plugin("newer_minor"));
+
+	assert_result(EXPORTS, "PASS", NULL);
+	assert_result(LOADS, "PASS", "loaded newer_minor 1 by opver tests");
+	assert_result(LOADS, "PASS", abi);
 }
 
 /* ---------------------------------------------------------------- files */
@@ -503,7 +555,7 @@ static const char *write_elf(int elf_class, int byte_order,
 #define DEFINED(name) { name, STB_GLOBAL, STT_FUNC, STV_DEFAULT, 1 }
 
 static const symbol mixed[] = {
-	DEFINED("opver_plugin_entry"),
+	DEFINED("opver_plugin_negotiate"),
 	DEFINED("helper"),
 	{ "weak_table", STB_WEAK, STT_OBJECT, STV_PROTECTED, 1 },
 	{ "hidden_helper", STB_GLOBAL, STT_FUNC, STV_HIDDEN, 1 },
@@ -523,7 +575,7 @@ static void check_mixed(int elf_class, int byte_order)
 			sizeof(mixed) / sizeof(mixed[0])));
 
 	assert_result(EXPORTS, "FAIL",
-		      "exports 2 symbols besides opver_plugin_entry: "
+		      "exports 2 symbols besides opver_plugin_negotiate: "
 		      "helper, weak_table\n");
 	assert_result(IMPORTS, "FAIL",
 		      "imports 1 opver_* symbol: opver_runtime_create\n");
@@ -555,7 +607,7 @@ Test(hygiene, reads_32_bit_big_endian)
 Test(hygiene, lists_ten_exports_and_counts_the_rest)
 {
 	static const symbol many[] = {
-		DEFINED("opver_plugin_entry"),
+		DEFINED("opver_plugin_negotiate"),
 		DEFINED("f01"), DEFINED("f02"), DEFINED("f03"), DEFINED("f04"),
 		DEFINED("f05"), DEFINED("f06"), DEFINED("f07"), DEFINED("f08"),
 		DEFINED("f09"), DEFINED("f10"), DEFINED("f11"), DEFINED("f12"),
@@ -565,7 +617,7 @@ Test(hygiene, lists_ten_exports_and_counts_the_rest)
 			sizeof(many) / sizeof(many[0])));
 
 	assert_result(EXPORTS, "FAIL",
-		      "exports 12 symbols besides opver_plugin_entry: f01, "
+		      "exports 12 symbols besides opver_plugin_negotiate: f01, "
 		      "f02, f03, f04, f05, f06, f07, f08, f09, f10 (and 2 "
 		      "more)\n");
 }
@@ -578,15 +630,48 @@ Test(hygiene, a_missing_entry_point_is_named)
 
 	check(write_elf(ELFCLASS32, ELFDATA2MSB, none, 1));
 
-	assert_result(EXPORTS, "FAIL", "does not export opver_plugin_entry");
+	assert_result(EXPORTS, "FAIL", "does not export opver_plugin_negotiate");
+	assert_no_result_says(EXPORTS, "ABI 1.x");
 	assert_no_result_says(EXPORTS, "besides");
 	assert_result(IMPORTS, "PASS", NULL);
+}
+
+Test(hygiene, an_abi_1_entry_point_alone_is_named)
+{
+	static const symbol abi1[] = {
+		DEFINED("opver_plugin_entry"),
+		{ "malloc", STB_GLOBAL, STT_FUNC, STV_DEFAULT, SHN_UNDEF },
+	};
+
+	check(write_elf(ELFCLASS64, ELFDATA2LSB, abi1, 2));
+
+	assert_result(EXPORTS, "FAIL",
+		      "exports opver_plugin_entry, the entry point of plugin "
+		      "ABI 1.x, and not opver_plugin_negotiate");
+	assert_no_result_says(EXPORTS, "does not export");
+	assert_no_result_says(EXPORTS, "besides");
+	assert_result(IMPORTS, "PASS", NULL);
+}
+
+Test(hygiene, an_abi_1_entry_point_beside_the_2_x_one_is_named)
+{
+	static const symbol both[] = {
+		DEFINED("opver_plugin_negotiate"),
+		DEFINED("opver_plugin_entry"),
+	};
+
+	check(write_elf(ELFCLASS32, ELFDATA2MSB, both, 2));
+
+	assert_result(EXPORTS, "FAIL",
+		      "also exports opver_plugin_entry, the entry point of "
+		      "plugin ABI 1.x");
+	assert_no_result_says(EXPORTS, "besides");
 }
 
 Test(hygiene, only_the_entry_passes_the_symbol_checks)
 {
 	static const symbol clean[] = {
-		DEFINED("opver_plugin_entry"),
+		DEFINED("opver_plugin_negotiate"),
 		{ "malloc", STB_GLOBAL, STT_FUNC, STV_DEFAULT, SHN_UNDEF },
 	};
 

@@ -12,26 +12,23 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host.h"
 #include "messages.h"
 #include "plugin_loader.h"
 
 /* Criterion runs each test in its own process: this state is per test. */
 static messages captured;
 static opver__reporter reporter;
-static opver__host host;
 static opver__plugin plugin;
 static char path[512];
 
 static void setup(void)
 {
 	reporter = messages_reporter(&captured);
-	opver__host_init(&host, &reporter);
 }
 
 static void teardown(void)
 {
-	opver__plugin_unload(&plugin, &host.services);
+	opver__plugin_unload(&plugin);
 }
 
 TestSuite(loader, .init = setup, .fini = teardown);
@@ -39,7 +36,7 @@ TestSuite(loader, .init = setup, .fini = teardown);
 static opver_status load(const char *name, const opver__plugin_config *config)
 {
 	snprintf(path, sizeof(path), "%s/%s.so", TEST_PLUGIN_DIR, name);
-	return opver__plugin_load(path, name, config, &host.services,
+	return opver__plugin_load(path, name, config,
 				  &reporter, &plugin);
 }
 
@@ -57,14 +54,6 @@ static const char *message(int index)
 	if (index < 0)
 		index += messages_total(&captured);
 	return messages_nth(&captured, index, buf, sizeof(buf));
-}
-
-static bool all_zero(const void *bytes, size_t from, size_t to)
-{
-	for (size_t i = from; i < to; i++)
-		if (((const unsigned char *)bytes)[i] != 0)
-			return false;
-	return true;
 }
 
 /* The plugin is refused with one message: "plugin 'PATH' ...REASON...,
@@ -107,9 +96,26 @@ Test(loader, good_plugin_loads)
 	cr_assert_str_eq(plugin.kernels[2].custom_name, "MyCustomOp");
 	cr_assert_not(plugin.has_delegate);
 	cr_assert_not(plugin.has_priority);
-	cr_assert_not_null(plugin.plugin_data, "init's data is kept");
+	cr_assert_not_null(plugin.call.context.plugin_data,
+			   "init's data reaches every later callback");
 	cr_assert(logged("init with 0 options"));
 }
+
+/* A negotiation for calling a plugin's entry point directly. */
+static const opver_plugin *never_declined(const opver_negotiation *n,
+					  const char *format, ...)
+{
+	(void)n;
+	cr_assert_fail("the plugin declined: %s", format);
+	return NULL;
+}
+
+static const opver_negotiation negotiation = {
+	.struct_size = sizeof(opver_negotiation),
+	.host_abi_major = OPVER_ABI_MAJOR,
+	.host_abi_minor = OPVER_ABI_MINOR,
+	.decline = never_declined,
+};
 
 Test(loader, copies_are_normalized)
 {
@@ -119,7 +125,7 @@ Test(loader, copies_are_normalized)
 	cr_assert_eq(load("good", NULL), OPVER_OK);
 	entry = (opver_plugin_entry_fn)dlsym(plugin.handle,
 					     OPVER_PLUGIN_ENTRY_NAME);
-	original = entry();
+	original = entry(&negotiation);
 	cr_assert_eq(memcmp(&plugin.descriptor, original,
 			    original->struct_size),
 		     0);
@@ -131,21 +137,56 @@ Test(loader, copies_are_normalized)
 			     0);
 }
 
-Test(loader, abi_1_0_plugin_loads)
+Test(loader, abi_1_0_plugin_is_refused_naming_both_versions)
 {
-	size_t plugin_size = OPVER__SIZE_THROUGH(opver_plugin, delegate);
-	size_t kernel_size = OPVER__SIZE_THROUGH(opver_kernel, invoke);
+	char reason[200];
 
-	cr_assert_eq(load("abi10", NULL), OPVER_OK, "%s", captured.text);
-	cr_assert_eq(plugin.descriptor.abi_minor, 0);
-	cr_assert_eq(plugin.descriptor.struct_size, plugin_size);
-	cr_assert_eq(plugin.kernels[0].struct_size, kernel_size);
-	/* Whatever later minors add reads as zero. */
-	cr_assert(all_zero(&plugin.descriptor, plugin_size,
-			   sizeof(plugin.descriptor)));
-	cr_assert(all_zero(&plugin.kernels[0], kernel_size,
-			   sizeof(plugin.kernels[0])));
+	snprintf(reason, sizeof(reason),
+		 "was built for plugin ABI 1.0 (it exports opver_plugin_entry), this core implements %d.%d: rebuild it against opver %d.x's plugin.h",
+		 OPVER_ABI_MAJOR, OPVER_ABI_MINOR, OPVER_ABI_MAJOR);
+	assert_refused(load("abi10", NULL), reason);
+}
+
+Test(loader, plugin_built_for_a_newer_minor_loads_and_its_additions_are_unseen)
+{
+	size_t plugin_size = sizeof(opver_plugin);
+	size_t kernel_size = sizeof(opver_kernel);
+
+	cr_assert_eq(load("newer_minor", NULL), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(plugin.descriptor.abi_minor, OPVER_ABI_MINOR + 1);
+	cr_assert_eq(plugin.descriptor.min_abi_minor, OPVER_ABI_MINOR);
+	cr_assert_gt(plugin.descriptor.struct_size, plugin_size,
+		     "the plugin's struct is the newer, bigger one");
+	cr_assert_gt(plugin.kernels[0].struct_size, kernel_size);
+	cr_assert_str_eq(plugin.kernels[0].name, "add_float32");
 	cr_assert_eq(messages_total(&captured), 0, "%s", captured.text);
+}
+
+Test(loader, plugin_needing_a_newer_minor_is_refused)
+{
+	char reason[200];
+
+	snprintf(reason, sizeof(reason),
+		 "needs plugin ABI %d.%d or newer (built against %d.%d), this core implements %d.%d: upgrade opver",
+		 OPVER_ABI_MAJOR, OPVER_ABI_MINOR + 1, OPVER_ABI_MAJOR,
+		 OPVER_ABI_MINOR + 1, OPVER_ABI_MAJOR, OPVER_ABI_MINOR);
+	assert_refused(load("abi_minor", NULL), reason);
+}
+
+Test(loader, plugin_may_decline_with_its_reason)
+{
+	assert_refused(load("declines", NULL),
+		       "declined: needs a device this machine lacks");
+}
+
+Test(loader, plugin_built_against_the_frozen_2_0_headers_loads)
+{
+	cr_assert_eq(load("frozen_abi20", NULL), OPVER_OK, "%s",
+		     captured.text);
+	cr_assert_eq(plugin.descriptor.abi_major, 2);
+	cr_assert_eq(plugin.descriptor.abi_minor, 0);
+	cr_assert_eq(plugin.descriptor.struct_size,
+		     OPVER_SIZE_THROUGH(opver_plugin, delegate));
 }
 
 Test(loader, options_and_priority_come_from_the_section)
@@ -161,8 +202,8 @@ Test(loader, options_and_priority_come_from_the_section)
 	};
 
 	snprintf(path, sizeof(path), "%s/good.so", TEST_PLUGIN_DIR);
-	cr_assert_eq(opver__plugin_load(path, NULL, &section, &host.services,
-					&reporter, &plugin),
+	cr_assert_eq(opver__plugin_load(path, NULL, &section, &reporter,
+					&plugin),
 		     OPVER_OK);
 	cr_assert_str_eq(plugin.config_name, "fast", "named by its section");
 	cr_assert(plugin.has_priority);
@@ -176,13 +217,13 @@ Test(loader, fini_is_called_on_unload)
 {
 	cr_assert_eq(load("good", NULL), OPVER_OK);
 	cr_assert_not(logged("fini"));
-	opver__plugin_unload(&plugin, &host.services);
-	cr_assert_str_eq(message(-1), "fini");
+	opver__plugin_unload(&plugin);
+	cr_assert_str_eq(message(-1), "plugin 'good': fini");
 	cr_assert_null(plugin.handle);
 	cr_assert_null(plugin.kernels);
 	/* Unloading a zeroed plugin does nothing. */
-	opver__plugin_unload(&plugin, &host.services);
-	cr_assert_str_eq(message(-1), "fini");
+	opver__plugin_unload(&plugin);
+	cr_assert_str_eq(message(-1), "plugin 'good': fini");
 }
 
 Test(loader, failing_init_is_reported_with_the_plugin_name)
@@ -217,7 +258,7 @@ Test(loader, repeated_loads_leave_nothing_behind)
 	for (int i = 0; i < 50; i++) {
 		messages_clear(&captured);
 		cr_assert_eq(load("good", NULL), OPVER_OK);
-		opver__plugin_unload(&plugin, &host.services);
+		opver__plugin_unload(&plugin);
 		cr_assert(logged("fini"));
 		cr_assert_eq(load("overlap", NULL), OPVER_ERROR_PLUGIN);
 	}
@@ -227,8 +268,8 @@ Test(loader, bare_file_name_is_not_searched_for)
 {
 	cr_assert_eq(chdir(TEST_PLUGIN_DIR), 0);
 	path[0] = '\0';
-	cr_assert_eq(opver__plugin_load("good.so", "good", NULL, &host.services,
-					&reporter, &plugin),
+	cr_assert_eq(opver__plugin_load("good.so", "good", NULL, &reporter,
+					&plugin),
 		     OPVER_OK);
 	cr_assert_str_eq(plugin.file, "./good.so");
 }
@@ -252,8 +293,8 @@ Test(loader, file_that_is_not_elf)
 	for (int i = 0; i < 8; i++)
 		fputs("this is text, not a shared object\n", file);
 	fclose(file);
-	assert_refused(opver__plugin_load(path, "not_elf", NULL, &host.services,
-					  &reporter, &plugin),
+	assert_refused(opver__plugin_load(path, "not_elf", NULL, &reporter,
+					  &plugin),
 		       "cannot be loaded: ");
 	cr_assert_not_null(strstr(message(0), "ELF"), "%s", message(0));
 	unlink(path);
@@ -280,8 +321,8 @@ static void assert_truncated_copy_refused(long length)
 		fputc(c, out);
 	fclose(in);
 	fclose(out);
-	assert_refused(opver__plugin_load(path, "cut", NULL, &host.services,
-					  &reporter, &plugin),
+	assert_refused(opver__plugin_load(path, "cut", NULL, &reporter,
+					  &plugin),
 		       "is cut short: ");
 	unlink(path);
 	rmdir(dir);
@@ -308,13 +349,13 @@ Test(loader, undefined_symbol_fails_at_dlopen)
 Test(loader, no_entry_symbol)
 {
 	assert_refused(load("no_entry", NULL),
-		       "does not export opver_plugin_entry");
+		       "does not export opver_plugin_negotiate (not an opver plugin?)");
 }
 
 Test(loader, entry_returning_null)
 {
 	assert_refused(load("null_entry", NULL),
-		       "returned NULL from opver_plugin_entry");
+		       "returned NULL from opver_plugin_negotiate without declining");
 }
 
 Test(loader, other_abi_major)
@@ -322,20 +363,9 @@ Test(loader, other_abi_major)
 	char reason[128];
 
 	snprintf(reason, sizeof(reason),
-		 "was built for plugin ABI %d.0, this core implements %d.%d",
+		 "was built for plugin ABI %d.0, this core implements %d.%d: rebuild it",
 		 OPVER_ABI_MAJOR + 1, OPVER_ABI_MAJOR, OPVER_ABI_MINOR);
 	assert_refused(load("abi_major", NULL), reason);
-}
-
-Test(loader, newer_abi_minor)
-{
-	char reason[160];
-
-	snprintf(reason, sizeof(reason),
-		 "was built for plugin ABI %d.%d, this core implements %d.%d (a newer minor",
-		 OPVER_ABI_MAJOR, OPVER_ABI_MINOR + 1, OPVER_ABI_MAJOR,
-		 OPVER_ABI_MINOR);
-	assert_refused(load("abi_minor", NULL), reason);
 }
 
 Test(loader, descriptor_struct_size_too_small)
@@ -343,9 +373,8 @@ Test(loader, descriptor_struct_size_too_small)
 	char reason[160];
 
 	snprintf(reason, sizeof(reason),
-		 "has a descriptor with struct_size %zu, smaller than the %zu bytes of ABI 1.0",
-		 offsetof(opver_plugin, kernels),
-		 OPVER__SIZE_THROUGH(opver_plugin, delegate));
+		 ", smaller than the %zu bytes of ABI 2.0",
+		 OPVER_SIZE_THROUGH(opver_plugin, delegate));
 	assert_refused(load("small_struct", NULL), reason);
 }
 
@@ -422,4 +451,10 @@ Test(loader, delegate_without_claim)
 {
 	assert_refused(load("delegate_no_claim", NULL),
 		       "has delegate 'npu' without the required claim callback");
+}
+
+Test(loader, delegate_init_without_free)
+{
+	assert_refused(load("delegate_init_no_free", NULL),
+		       "without the required free callback");
 }

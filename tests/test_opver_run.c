@@ -370,6 +370,21 @@ Test(opver_run, bad_benchmark_count_exits_2)
 	spawn_free(&r);
 }
 
+Test(opver_run, bad_thread_count_exits_2)
+{
+	static const char *const bad[] = { "0", "257", "two" };
+	spawn_result r;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		run_tool(&r, "--threads", bad[i], "model.tflite", NULL);
+		assert_status(&r, 2);
+		assert_one_error_line(&r);
+		cr_assert(strstr(r.err, "--threads needs a thread count from 1 to 256") != NULL,
+			  "%s", r.err);
+		spawn_free(&r);
+	}
+}
+
 Test(opver_run, nonexistent_model_exits_3)
 {
 	char model[128];

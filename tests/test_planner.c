@@ -129,7 +129,7 @@ Test(planner, graph_lifetimes_span_producer_to_last_reader)
 	}
 	tensors[2].constant_data = weights;
 	tensors[4].is_variable = true;
-	opver__graph_lifetimes(&graph, lifetimes);
+	opver__graph_lifetimes(&graph, NULL, 2, lifetimes);
 	cr_assert_eq(lifetimes[0].bytes, 16);
 	cr_assert_eq(lifetimes[0].first, 0);
 	cr_assert_eq(lifetimes[0].last, 1, "inputs stay intact for the next invoke");
@@ -172,6 +172,8 @@ Test(planner, partition_tensors_live_over_the_whole_partition)
 		.num_inputs = 1, .inputs = &io[0],
 		.num_outputs = 1, .outputs = &io[4],
 	};
+	/* Nodes 1 and 2 run as step 1. */
+	const int32_t partition_steps[4] = { 0, 1, 1, 2 };
 	opver__lifetime lifetimes[5];
 
 	for (int t = 0; t < 5; t++) {
@@ -187,12 +189,14 @@ Test(planner, partition_tensors_live_over_the_whole_partition)
 		nodes[n].num_outputs = 1;
 		nodes[n].outputs = &io[n + 1];
 	}
-	opver__graph_lifetimes(&graph, lifetimes);
+	opver__graph_lifetimes(&graph, NULL, 4, lifetimes);
 	cr_assert_eq(lifetimes[1].last, 1, "x: written by node 0, read by node 1");
 	cr_assert_eq(lifetimes[3].first, 2, "z: written by node 2");
-	opver__extend_lifetimes(&graph, 1, 2, lifetimes);
-	cr_assert_eq(lifetimes[1].last, 2);
-	cr_assert_eq(lifetimes[3].first, 1);
+	opver__graph_lifetimes(&graph, partition_steps, 3, lifetimes);
+	cr_assert_eq(lifetimes[1].first, 0);
+	cr_assert_eq(lifetimes[1].last, 1, "x: read at the partition's step");
+	cr_assert_eq(lifetimes[3].first, 1, "z: written at the partition's step");
 	cr_assert_eq(lifetimes[2].first, 1);
-	cr_assert_eq(lifetimes[2].last, 2);
+	cr_assert_eq(lifetimes[2].last, 1);
+	cr_assert_eq(lifetimes[4].last, 2, "the output lives to the last step");
 }

@@ -173,8 +173,8 @@ static ref_broadcast plan_for(int32_t ra, const int32_t *da, int32_t rb,
 				    NULL);
 	ref_broadcast plan;
 
-	cr_assert_eq(ref_broadcast_plan(&h.host, a, b, o, &plan), OPVER_OK,
-		     "%s", h.errors);
+	cr_assert_eq(ref_broadcast_plan(kh_context(&h), a, b, o, &plan),
+		     OPVER_OK, "%s", h.errors);
 	return plan;
 }
 
@@ -530,7 +530,7 @@ Test(add_int16, reads_only_the_filled_params_prefix)
 	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
 					 KH_DIMS(1), NULL, 0x1p-10f, 0);
 	const opver_add_params p = { .activation = OPVER_ACTIVATION_NONE,
-				     .pot_scale_int16 = false };
+				     .pot_scale_int16 = 0 };
 	opver_node *node =
 		kh_node(&h, kh_kernel(&h, ADD_INT16), 1, &p,
 			offsetof(opver_add_params, pot_scale_int16),

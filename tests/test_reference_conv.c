@@ -17,6 +17,7 @@
 #include <criterion/parameterized.h>
 
 #include "kernel_harness.h"
+#include "../plugins/reference/hybrid.h"
 #include "../plugins/reference/quantization.h"
 
 #define CONV_FLOAT32 "conv_2d_float32"

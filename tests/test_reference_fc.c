@@ -430,7 +430,7 @@ Test(fc_float32, keep_num_dims)
 				    KH_DIMS(2, 3), weights_2x3);
 	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(2, 2, 2), NULL);
-	opver_fully_connected_params p = { .keep_num_dims = true };
+	opver_fully_connected_params p = { .keep_num_dims = 1 };
 	opver_node *node = fc_node(FC_FLOAT32, 5, &p, KH_TENSORS(in, w), out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
@@ -547,7 +547,7 @@ Test(fc_float32, reads_only_the_filled_params_prefix)
 	opver_fully_connected_params p = {
 		.activation = OPVER_ACTIVATION_RELU6,
 		.weights_format = OPVER_FC_WEIGHTS_SHUFFLED4x16INT8,
-		.keep_num_dims = true,
+		.keep_num_dims = 1,
 	};
 	opver_node *node =
 		kh_node(&h, kh_kernel(&h, FC_FLOAT32), 1, &p,
@@ -784,7 +784,7 @@ Test(fc_int8, keep_num_dims)
 				      (int8_t[]){ 1, 1, 2, -1 }, 1.0f, 0);
 	opver_tensor *out = int8_tensor("output", KH_DIMS(2, 1, 2), NULL, 1.0f,
 					0);
-	opver_fully_connected_params p = { .keep_num_dims = true };
+	opver_fully_connected_params p = { .keep_num_dims = 1 };
 	opver_node *node = fc_node(FC_INT8, 5, &p, KH_TENSORS(in, w), out);
 
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
@@ -882,7 +882,7 @@ Test(fc_hybrid, asymmetric_inputs)
 	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(1, 2), NULL);
 	opver_fully_connected_params p = {
-		.asymmetric_quantize_inputs = true,
+		.asymmetric_quantize_inputs = 1,
 	};
 	opver_node *node = fc_node(FC_HYBRID, 6, &p,
 				   KH_TENSORS(in, hybrid_weights_tensor(0.5f)),
@@ -906,7 +906,7 @@ Test(fc_hybrid, quantizes_each_row_on_its_own_and_keeps_dims)
 				    (float[]){ 0.25f, 1 });
 	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(1, 2, 2), NULL);
-	opver_fully_connected_params p = { .keep_num_dims = true };
+	opver_fully_connected_params p = { .keep_num_dims = 1 };
 	opver_node *node = fc_node(FC_HYBRID, 5, &p,
 				   KH_TENSORS(in, hybrid_weights_tensor(0.5f),
 					      b),
@@ -1057,7 +1057,7 @@ Test(fc_prepare, rejects_a_bias_of_the_wrong_size)
 
 Test(fc_prepare, rejects_keep_num_dims_with_a_flattened_output)
 {
-	opver_fully_connected_params p = { .keep_num_dims = true };
+	opver_fully_connected_params p = { .keep_num_dims = 1 };
 
 	expect_rejected(float_node(&p, KH_DIMS(2, 2, 3), KH_DIMS(2, 3),
 				   KH_DIMS(4, 2), NULL),
@@ -1067,7 +1067,7 @@ Test(fc_prepare, rejects_keep_num_dims_with_a_flattened_output)
 
 Test(fc_prepare, rejects_keep_num_dims_when_depth_is_not_the_last_dimension)
 {
-	opver_fully_connected_params p = { .keep_num_dims = true };
+	opver_fully_connected_params p = { .keep_num_dims = 1 };
 
 	expect_rejected(float_node(&p, KH_DIMS(3, 2), KH_DIMS(2, 3),
 				   KH_DIMS(3, 2), NULL),

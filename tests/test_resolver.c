@@ -8,9 +8,9 @@
 #include "registry.h"
 #include "resolver.h"
 
-static opver_status noop(const opver_host *host, opver_node *node)
+static opver_status noop(const opver_context *ctx, opver_node *node)
 {
-	(void)host;
+	(void)ctx;
 	(void)node;
 	return OPVER_OK;
 }

@@ -18,7 +18,6 @@
 
 #include <opver/opver.h>
 /* For OPVER_TYPE_BIT, the encoding of the kernels' type masks. */
-#include <opver/plugin.h>
 
 #include "json_writer.h"
 #include "raw_io.h"
@@ -34,6 +33,8 @@ enum {
 
 /* Values printed per output when no -o is given. */
 #define PRINTED_VALUES 16
+/* --threads at most: the library's limit (opver.ini(5)). */
+#define MAX_THREADS 256
 
 static const char usage_text[] =
 	"Usage: opver-run [OPTION]... MODEL\n"
@@ -65,6 +66,8 @@ static const char usage_text[] =
 	"      --json             machine-readable output\n"
 	"      --log-level LEVEL  error, warning, info or debug\n"
 	"      --strict           refuse to fall back to a lower-priority kernel\n"
+	"      --threads N        threads per interpreter for kernels that use\n"
+	"                         them (default: the config's threads, else 1)\n"
 	"      --strict-versions  resolve each node at the larger of its stored\n"
 	"                         version and the version TFLite's rules require\n"
 	"  -h, --help             show this help and exit\n"
@@ -92,6 +95,8 @@ struct command {
 	int log_level;
 	/* Timed runs; 0 without --benchmark. */
 	size_t benchmark_runs;
+	/* --threads; 0 keeps the config's. */
+	size_t threads;
 };
 
 struct session {
@@ -144,6 +149,7 @@ enum {
 	OPT_LOG_LEVEL,
 	OPT_STRICT,
 	OPT_STRICT_VERSIONS,
+	OPT_THREADS,
 	OPT_CHECK
 };
 
@@ -158,6 +164,7 @@ static const struct option long_options[] = {
 	{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "strict-versions", no_argument, NULL, OPT_STRICT_VERSIONS },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -217,6 +224,12 @@ static int parse_command(int argc, char **argv, struct command *cmd)
 			break;
 		case OPT_STRICT_VERSIONS:
 			cmd->strict_versions = true;
+			break;
+		case OPT_THREADS:
+			if (!parse_count(optarg, &cmd->threads) ||
+			    cmd->threads > MAX_THREADS)
+				return usage_error("--threads needs a thread count from 1 to %d, not '%s'",
+						   MAX_THREADS, optarg);
 			break;
 		case OPT_CHECK:
 			cmd->check = true;
@@ -355,11 +368,12 @@ static void json_mask(json_writer *w, uint32_t mask)
 }
 
 /* Input positions a kernel constrains: those up to the last non-zero mask. */
-static size_t constrained_inputs(const opver_kernel_info *k)
+/* Input positions a set of masks constrains: the later ones accept any. */
+static size_t constrained_inputs(const uint32_t *input_types)
 {
-	size_t n = sizeof(k->input_types) / sizeof(k->input_types[0]);
+	size_t n = OPVER_SIGNATURE_INPUTS;
 
-	while (n > 0 && k->input_types[n - 1] == 0)
+	while (n > 0 && input_types[n - 1] == 0)
 		n--;
 	return n;
 }
@@ -375,22 +389,44 @@ static void format_op(int32_t op, const char *custom_name, char *text,
 		snprintf(text, text_size, "%s", opver_op_name(op));
 }
 
-static void print_kernel(const opver_kernel_info *k)
+/* "inputs INT8, INT8|absent; output INT8" */
+static void print_types(const uint32_t *input_types, uint32_t output_types)
 {
-	char op[96], types[160];
+	char types[160];
 
-	format_op(k->op, k->custom_name, op, sizeof(op));
-	printf("    %-24s v%d-v%d  %s  priority %d%s\n      inputs",
-	       op, k->min_version, k->max_version, k->name, k->priority,
-	       k->stateless ? ", stateless" : "");
-	for (size_t i = 0; i < constrained_inputs(k); i++) {
-		format_mask(k->input_types[i], types, sizeof(types));
+	printf("inputs");
+	for (size_t i = 0; i < constrained_inputs(input_types); i++) {
+		format_mask(input_types[i], types, sizeof(types));
 		printf("%s %s", i ? "," : "", types);
 	}
-	if (constrained_inputs(k) == 0)
+	if (constrained_inputs(input_types) == 0)
 		printf(" any");
-	format_mask(k->output_types, types, sizeof(types));
+	format_mask(output_types, types, sizeof(types));
 	printf("; output %s\n", types);
+}
+
+/* "input_types": one entry per constrained position, and "output_types". */
+static void json_types(json_writer *w, const uint32_t *input_types,
+		       uint32_t output_types)
+{
+	json_key(w, "input_types");
+	json_begin_array(w);
+	for (size_t i = 0; i < constrained_inputs(input_types); i++)
+		json_mask(w, input_types[i]);
+	json_end_array(w);
+	json_key(w, "output_types");
+	json_mask(w, output_types);
+}
+
+static void print_kernel(const opver_kernel_info *k)
+{
+	char op[96];
+
+	format_op(k->op, k->custom_name, op, sizeof(op));
+	printf("    %-24s v%d-v%d  %s  priority %d%s\n      ",
+	       op, k->min_version, k->max_version, k->name, k->priority,
+	       k->stateless ? ", stateless" : "");
+	print_types(k->input_types, k->output_types);
 }
 
 static void json_kernel(json_writer *w, const opver_kernel_info *k)
@@ -410,14 +446,7 @@ static void json_kernel(json_writer *w, const opver_kernel_info *k)
 	json_int(w, k->priority);
 	json_key(w, "stateless");
 	json_bool(w, k->stateless);
-	/* One entry per constrained input position; later ones accept any. */
-	json_key(w, "input_types");
-	json_begin_array(w);
-	for (size_t i = 0; i < constrained_inputs(k); i++)
-		json_mask(w, k->input_types[i]);
-	json_end_array(w);
-	json_key(w, "output_types");
-	json_mask(w, k->output_types);
+	json_types(w, k->input_types, k->output_types);
 	json_end_object(w);
 }
 
@@ -467,12 +496,17 @@ static int list_delegate(struct session *s, size_t plugin,
 			json_string(w, opver_op_name(dop.op));
 			json_key(w, "custom_name");
 			json_string(w, dop.custom_name);
+			json_key(w, "min_version");
+			json_int(w, dop.min_version);
 			json_key(w, "max_version");
 			json_int(w, dop.max_version);
+			json_types(w, dop.input_types, dop.output_types);
 			json_end_object(w);
 		} else {
 			format_op(dop.op, dop.custom_name, op, sizeof(op));
-			printf("    %-24s up to v%d\n", op, dop.max_version);
+			printf("    %-24s v%d-v%d\n      ", op, dop.min_version,
+			       dop.max_version);
+			print_types(dop.input_types, dop.output_types);
 		}
 	}
 	if (s->cmd.json) {
@@ -493,8 +527,7 @@ static int list_plugin(struct session *s, size_t plugin)
 	status = opver_runtime_plugin_info(s->runtime, plugin, &info);
 	if (status != OPVER_OK)
 		return fail(s, EXIT_RUN_FAILED, "plugin list", status);
-	snprintf(abi, sizeof(abi), "%u.%u", (unsigned)info.abi_major,
-		 (unsigned)info.abi_minor);
+	snprintf(abi, sizeof(abi), "%u.%u", info.abi_major, info.abi_minor);
 	if (s->cmd.json) {
 		json_begin_object(w);
 		json_key(w, "file");
@@ -512,10 +545,11 @@ static int list_plugin(struct session *s, size_t plugin)
 		json_key(w, "kernels");
 		json_begin_array(w);
 	} else {
-		printf("%s (%s)\n  name %s, vendor %s, version %s, ABI %s\n"
-		       "  kernels: %zu\n",
+		printf("%s (%s)\n  name %s, vendor %s, version %s, ABI %s (runs on %u.%u and later)\n"
+		       "  kernels: %u\n",
 		       info.config_name, info.file, info.name, info.vendor,
-		       info.version, abi, info.num_kernels);
+		       info.version, abi, info.abi_major, info.min_abi_minor,
+		       info.num_kernels);
 	}
 	result = list_kernels(s, plugin, &info);
 	if (result != EXIT_SUCCESS)
@@ -1013,9 +1047,63 @@ static int read_nodes(struct session *s, opver_node_info *nodes, size_t count)
 	return EXIT_SUCCESS;
 }
 
+/* Totals of one profile event after the warm-up run, to subtract. */
+struct event_totals {
+	uint64_t total_ns;
+	uint64_t count;
+};
+
+/* The profile events kernels and delegates reported inside node `node`,
+ * below its row: name, average ms per call over the timed runs. */
+static void report_events(struct session *s, int32_t node,
+			  const struct event_totals *before, size_t num_before)
+{
+	size_t count = opver_interpreter_profile_event_count(s->interpreter);
+	json_writer *w = &s->json;
+	opver_profile_event_info event;
+
+	if (s->cmd.json) {
+		json_key(w, "events");
+		json_begin_array(w);
+	}
+	for (size_t i = 0; i < count; i++) {
+		uint64_t calls, ns;
+
+		if (opver_interpreter_profile_event_info(s->interpreter, i,
+							 &event) != OPVER_OK ||
+		    event.node != node)
+			continue;
+		calls = event.count - (i < num_before ? before[i].count : 0);
+		ns = event.total_ns - (i < num_before ? before[i].total_ns : 0);
+		if (s->cmd.json) {
+			json_begin_object(w);
+			json_key(w, "name");
+			json_string(w, event.name);
+			json_key(w, "depth");
+			json_int(w, event.depth);
+			json_key(w, "invocations");
+			json_uint(w, calls);
+			json_key(w, "average_ms");
+			if (calls)
+				json_double(w, (double)ns / (double)calls / 1e6);
+			else
+				json_null(w);
+			json_end_object(w);
+		} else if (calls) {
+			printf("      %*s%-*s %.6f\n", 2 * event.depth, "",
+			       22 - 2 * event.depth, event.name,
+			       (double)ns / (double)calls / 1e6);
+		}
+	}
+	if (s->cmd.json)
+		json_end_array(w);
+}
+
 static void report_benchmark(struct session *s, const double *sorted_ms,
 			     const opver_node_info *before,
-			     const opver_node_info *after, size_t nodes)
+			     const opver_node_info *after, size_t nodes,
+			     const struct event_totals *events_before,
+			     size_t num_events_before)
 {
 	size_t runs = s->cmd.benchmark_runs;
 	double median = runs % 2 ? sorted_ms[runs / 2] :
@@ -1076,6 +1164,8 @@ static void report_benchmark(struct session *s, const double *sorted_ms,
 				json_double(w, average);
 			else
 				json_null(w);
+			report_events(s, node->index, events_before,
+				      num_events_before);
 			json_end_object(w);
 		} else {
 			format_op(node->op, node->custom_name, op, sizeof(op));
@@ -1084,6 +1174,8 @@ static void report_benchmark(struct session *s, const double *sorted_ms,
 				       average);
 			else
 				printf("%4d  %-24s -\n", node->index, op);
+			report_events(s, node->index, events_before,
+				      num_events_before);
 		}
 	}
 	if (s->cmd.json) {
@@ -1092,11 +1184,36 @@ static void report_benchmark(struct session *s, const double *sorted_ms,
 	}
 }
 
+/* Snapshots the profile events' totals into a new array; NULL (and 0)
+ * when there are none or memory runs out, which shows warm-up time. */
+static struct event_totals *read_events(struct session *s, size_t *count)
+{
+	struct event_totals *totals;
+	opver_profile_event_info event;
+
+	*count = opver_interpreter_profile_event_count(s->interpreter);
+	totals = calloc(*count + 1, sizeof(*totals));
+	if (totals == NULL) {
+		*count = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < *count; i++) {
+		if (opver_interpreter_profile_event_info(s->interpreter, i,
+							 &event) != OPVER_OK)
+			continue;
+		totals[i].total_ns = event.total_ns;
+		totals[i].count = event.count;
+	}
+	return totals;
+}
+
 static int benchmark(struct session *s)
 {
 	size_t runs = s->cmd.benchmark_runs;
 	size_t nodes = opver_interpreter_node_count(s->interpreter);
 	opver_node_info *before, *after;
+	struct event_totals *events_before = NULL;
+	size_t num_events_before = 0;
 	struct timespec start, end;
 	int status;
 	double *ms;
@@ -1110,8 +1227,10 @@ static int benchmark(struct session *s)
 		goto out;
 	}
 	status = invoke(s);
-	if (status == EXIT_SUCCESS)
+	if (status == EXIT_SUCCESS) {
 		status = read_nodes(s, before, nodes);
+		events_before = read_events(s, &num_events_before);
+	}
 	for (size_t i = 0; i < runs && status == EXIT_SUCCESS; i++) {
 		clock_gettime(CLOCK_MONOTONIC, &start);
 		status = invoke(s);
@@ -1122,9 +1241,11 @@ static int benchmark(struct session *s)
 		status = read_nodes(s, after, nodes);
 	if (status == EXIT_SUCCESS) {
 		qsort(ms, runs, sizeof(*ms), compare_doubles);
-		report_benchmark(s, ms, before, after, nodes);
+		report_benchmark(s, ms, before, after, nodes, events_before,
+				 num_events_before);
 	}
 out:
+	free(events_before);
 	free(ms);
 	free(before);
 	free(after);
@@ -1143,6 +1264,7 @@ static int create_runtime(struct session *s)
 	options.log_level = s->cmd.log_level;
 	options.strict = s->cmd.strict;
 	options.strict_versions = s->cmd.strict_versions;
+	options.threads = (uint32_t)s->cmd.threads;
 	status = opver_runtime_create(&options, &s->runtime);
 	if (status != OPVER_OK)
 		return fail(s, status == OPVER_ERROR_CONFIG ||
@@ -1167,6 +1289,8 @@ static int load_model(struct session *s)
 	report_pending(s);
 	opver_interpreter_options_init(&options);
 	options.inspect_only = !wants_run(&s->cmd);
+	/* --benchmark shows what kernels and delegates report inside nodes. */
+	options.profile = s->cmd.benchmark_runs > 0;
 	status = opver_interpreter_create_with_options(s->runtime, s->model,
 						       &options,
 						       &s->interpreter);

@@ -5,9 +5,21 @@
  *   opver_log_level severity of reported messages
  *   opver_type     tensor element types, numbered as in the .tflite format
  *   opver_tensor   a tensor as kernels and applications see it
+ *   OPVER_TYPE_BIT type masks, as kernel signatures and kernel info use them
  *
- * Everything here is part of plugin ABI 1.0.  Structs are append-only: a
- * field added later is commented with the ABI minor that added it.
+ * Everything here is part of plugin ABI 2.0 and of the host API.
+ *
+ * The append rule.  A struct that carries struct_size grows only at its
+ * end, and every field added after 2.0 starts at or beyond the previous
+ * version's sizeof, so that a reader built for the older version, which
+ * trusts struct_size (or params_size) to say which fields exist, never
+ * mistakes the older writer's tail padding for a newer field.  The headers
+ * make that mechanical: each such struct ends with OPVER_ABI_ENDS_AT(type,
+ * last_field), which fails to compile while the struct has tail padding.
+ * Whoever appends a field moves the assertion to it and comments the field
+ * with the ABI minor that added it.  ABI structs hold fixed-width integers,
+ * never enum types (an enum's width is the compiler's choice).  A struct
+ * marked "Frozen" has no struct_size and can never change.
  */
 #ifndef OPVER_COMMON_H
 #define OPVER_COMMON_H
@@ -26,6 +38,28 @@ extern "C" {
 #else
 #define OPVER_API
 #endif
+
+/* Bytes of `type` up to and including `field`. */
+#define OPVER_SIZE_THROUGH(type, field) \
+	(offsetof(type, field) + sizeof(((type *)0)->field))
+
+#if defined(__cplusplus)
+#define OPVER__STATIC_ASSERT(condition, message) \
+	static_assert(condition, message)
+#else
+#define OPVER__STATIC_ASSERT(condition, message) \
+	_Static_assert(condition, message)
+#endif
+
+/*
+ * `type` ends exactly where `last` ends: no tail padding, so a field
+ * appended later starts at or beyond this version's sizeof (the append
+ * rule above).
+ */
+#define OPVER_ABI_ENDS_AT(type, last)                                     \
+	OPVER__STATIC_ASSERT(sizeof(type) == OPVER_SIZE_THROUGH(type, last), \
+			     #type " has tail padding after " #last         \
+			     ": reorder or widen its fields")
 
 /* Lets the compiler check printf-style format strings. */
 #if defined(__GNUC__)
@@ -95,17 +129,37 @@ typedef enum opver_type {
 } opver_type;
 
 /*
+ * Type masks: bit OPVER_TYPE_BIT(t) set for each accepted opver_type, as in
+ * kernel signatures (plugin.h) and kernel info (opver.h).  OPVER_T(INT8) is
+ * OPVER_TYPE_BIT(OPVER_TYPE_INT8).
+ */
+#define OPVER_TYPE_BIT(type) (UINT32_C(1) << (type))
+#define OPVER_T(name) OPVER_TYPE_BIT(OPVER_TYPE_##name)
+/* In an input mask: the input may be omitted (an optional input). */
+#define OPVER_TYPE_BIT_ABSENT (UINT32_C(1) << 31)
+
+/* Whether `mask` has the bit of `type`; false for a type no mask can
+ * name (negative, or past the bits OPVER_TYPE_BIT has). */
+static inline bool opver_type_mask_has(uint32_t mask, int32_t type)
+{
+	return type >= 0 && type < 31 && (mask & OPVER_TYPE_BIT(type)) != 0;
+}
+/* Positions a type signature constrains. */
+#define OPVER_SIGNATURE_INPUTS 4
+
+/*
  * Quantization of a tensor: real = scale * (q - zero_point).  Per-tensor
  * when count is 1; per-channel along dimension `axis` when count > 1.
- * count is 0 for a tensor that is not quantized.
+ * count is 0 for a tensor that is not quantized.  Frozen: embedded in
+ * opver_tensor, so it can never grow.
  */
 typedef struct opver_quantization {
 	int32_t count;
+	int32_t axis;
 	/* Borrowed from the model; valid while the model is loaded. */
 	const float *scale;
 	/* Borrowed from the model; valid while the model is loaded. */
 	const int64_t *zero_point;
-	int32_t axis;
 } opver_quantization;
 
 /*
@@ -113,24 +167,30 @@ typedef struct opver_quantization {
  * read these fields and write only the bytes at `data` of their outputs.
  */
 typedef struct opver_tensor {
-	opver_type type;
+	/* Bytes of this struct the core filled; later fields read as absent. */
+	uint32_t struct_size;
+	/* An opver_type. */
+	int32_t type;
 	int32_t rank;
+	/* 1 when `data` is a weight stored in the model, else 0. */
+	uint8_t is_constant;
 	/* rank entries.  Owned by the core; valid for the interpreter's life. */
 	const int32_t *dims;
 	/*
 	 * `bytes` bytes of element data in row-major (NHWC) order.  Constant
 	 * tensors point into the mapped model file and must not be written.
-	 * Owned by the core; for non-constant tensors valid during prepare
-	 * only as an address to remember, during invoke for reading/writing.
+	 * Owned by the core.  For a constant tensor valid from prepare on; for
+	 * any other, NULL during prepare (the arena is planned after every
+	 * node is prepared, scratch included) and valid during invoke, where
+	 * kernels read inputs and write outputs through it.  Never keep it.
 	 */
 	void *data;
 	size_t bytes;
 	opver_quantization quant;
 	/* Borrowed from the model; may be "" but never NULL. */
 	const char *name;
-	/* True when `data` is a weight stored in the model. */
-	bool is_constant;
 } opver_tensor;
+OPVER_ABI_ENDS_AT(opver_tensor, name);
 
 /* Number of elements of a tensor (1 for a scalar of rank 0). */
 static inline size_t opver_tensor_elements(const opver_tensor *t)

@@ -270,84 +270,117 @@ typedef enum opver_fc_weights_format {
  * Parameter structs, one per op that has options, filled by the core from
  * the node's builtin options.  Every field has the default the .tflite
  * schema gives it, used when the model omits it; the comment on a field
- * names the op version that introduced its non-default values.  Structs are
- * append-only: a kernel checks params_size before reading a later field
- * (see REF_PARAM_PRESENT in the reference plugin for one way).
+ * names the op version that introduced its non-default values.  Fields are
+ * int32_t (enums and flags included) or float, so no struct has padding.
+ *
+ * Structs are append-only (common.h's append rule): a field added later
+ * starts at or beyond the older sizeof, and a kernel built against a newer
+ * header than the core's reads it only when opver_node.params_size covers
+ * it.  OPVER_X_PARAMS_DEFAULTS initializes a struct with every default;
+ * opver_read_params() (plugin.h) copies what the core filled over it.
  */
 
 /* FULLY_CONNECTED: inputs (input, weights, optional bias), one output. */
 typedef struct opver_fully_connected_params {
-	opver_activation activation;
-	/* Version 2: default OPVER_FC_WEIGHTS_DEFAULT. */
-	opver_fc_weights_format weights_format;
-	/* Version 5: keep the input's leading dimensions; default false. */
-	bool keep_num_dims;
-	/* Version 9 (hybrid kernels): quantize inputs asymmetrically; default
-	 * false. */
-	bool asymmetric_quantize_inputs;
+	/* An opver_activation. */
+	int32_t activation;
+	/* Version 2: an opver_fc_weights_format; default
+	 * OPVER_FC_WEIGHTS_DEFAULT. */
+	int32_t weights_format;
+	/* Version 5: 1 keeps the input's leading dimensions; default 0. */
+	int32_t keep_num_dims;
+	/* Version 9 (hybrid kernels): 1 quantizes inputs asymmetrically;
+	 * default 0. */
+	int32_t asymmetric_quantize_inputs;
 	/* Version 11 (int16 activations): the bias type the quantizer chose,
 	 * OPVER_TYPE_INT32 or OPVER_TYPE_INT64; 0 (FLOAT32) when unset. */
-	opver_type quantized_bias_type;
+	int32_t quantized_bias_type;
 } opver_fully_connected_params;
+OPVER_ABI_ENDS_AT(opver_fully_connected_params, quantized_bias_type);
+#define OPVER_FULLY_CONNECTED_PARAMS_DEFAULTS \
+	{ OPVER_ACTIVATION_NONE, OPVER_FC_WEIGHTS_DEFAULT, 0, 0, 0 }
 
 /* CONV_2D: inputs (input [N,H,W,C], filter [O,KH,KW,C/groups], optional
  * bias [O]), one output [N,OH,OW,O]. */
 typedef struct opver_conv_params {
-	opver_padding padding;
+	/* An opver_padding. */
+	int32_t padding;
 	int32_t stride_width;
 	int32_t stride_height;
-	opver_activation activation;
+	/* An opver_activation. */
+	int32_t activation;
 	/* Dilation predates versioning; default 1. */
 	int32_t dilation_width;
 	int32_t dilation_height;
 	/* Version 8 (int16 activations): bias type as in FULLY_CONNECTED. */
-	opver_type quantized_bias_type;
+	int32_t quantized_bias_type;
 } opver_conv_params;
+OPVER_ABI_ENDS_AT(opver_conv_params, quantized_bias_type);
+#define OPVER_CONV_PARAMS_DEFAULTS \
+	{ OPVER_PADDING_SAME, 0, 0, OPVER_ACTIVATION_NONE, 1, 1, 0 }
 
 /* DEPTHWISE_CONV_2D: inputs (input [N,H,W,C], filter [1,KH,KW,C*M],
  * optional bias [C*M]), one output [N,OH,OW,C*M]. */
 typedef struct opver_depthwise_conv_params {
-	opver_padding padding;
+	/* An opver_padding. */
+	int32_t padding;
 	int32_t stride_width;
 	int32_t stride_height;
 	/* M, output channels per input channel.  Redundant with the filter's
 	 * shape, and 0 in some files; kernels derive it from the shapes. */
 	int32_t depth_multiplier;
-	opver_activation activation;
+	/* An opver_activation. */
+	int32_t activation;
 	/* Version 2 when either is not 1; default 1. */
 	int32_t dilation_width;
 	int32_t dilation_height;
 } opver_depthwise_conv_params;
+OPVER_ABI_ENDS_AT(opver_depthwise_conv_params, dilation_height);
+#define OPVER_DEPTHWISE_CONV_PARAMS_DEFAULTS \
+	{ OPVER_PADDING_SAME, 0, 0, 0, OPVER_ACTIVATION_NONE, 1, 1 }
 
 /* AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D: one input [N,H,W,C], one
  * output. */
 typedef struct opver_pool_params {
-	opver_padding padding;
+	/* An opver_padding. */
+	int32_t padding;
 	int32_t stride_width;
 	int32_t stride_height;
 	int32_t filter_width;
 	int32_t filter_height;
-	opver_activation activation;
+	/* An opver_activation. */
+	int32_t activation;
 } opver_pool_params;
+OPVER_ABI_ENDS_AT(opver_pool_params, activation);
+#define OPVER_POOL_PARAMS_DEFAULTS \
+	{ OPVER_PADDING_SAME, 0, 0, 0, 0, OPVER_ACTIVATION_NONE }
 
 /* SOFTMAX: one input, one output, along the last dimension. */
 typedef struct opver_softmax_params {
 	/* Default 0, as the schema says (converters always write it). */
 	float beta;
 } opver_softmax_params;
+OPVER_ABI_ENDS_AT(opver_softmax_params, beta);
+#define OPVER_SOFTMAX_PARAMS_DEFAULTS { 0.0f }
 
 /* ADD: two inputs, broadcast, one output. */
 typedef struct opver_add_params {
-	opver_activation activation;
-	/* Version 3 when false for int16: scales need not be powers of two.
-	 * Default true. */
-	bool pot_scale_int16;
+	/* An opver_activation. */
+	int32_t activation;
+	/* Version 3 when 0 for int16: scales need not be powers of two.
+	 * Default 1. */
+	int32_t pot_scale_int16;
 } opver_add_params;
+OPVER_ABI_ENDS_AT(opver_add_params, pot_scale_int16);
+#define OPVER_ADD_PARAMS_DEFAULTS { OPVER_ACTIVATION_NONE, 1 }
 
 /* MUL: two inputs, broadcast, one output. */
 typedef struct opver_mul_params {
-	opver_activation activation;
+	/* An opver_activation. */
+	int32_t activation;
 } opver_mul_params;
+OPVER_ABI_ENDS_AT(opver_mul_params, activation);
+#define OPVER_MUL_PARAMS_DEFAULTS { OPVER_ACTIVATION_NONE }
 
 /* The most dimensions a RESHAPE's new_shape option can list. */
 #define OPVER_RESHAPE_MAX_DIMS 8
@@ -361,6 +394,8 @@ typedef struct opver_reshape_params {
 	/* Up to one entry may be -1: inferred from the element count. */
 	int32_t dims[OPVER_RESHAPE_MAX_DIMS];
 } opver_reshape_params;
+OPVER_ABI_ENDS_AT(opver_reshape_params, dims);
+#define OPVER_RESHAPE_PARAMS_DEFAULTS { 0, { 0 } }
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,15 @@
  * Threads: interpreters of one runtime may run on different threads, each
  * interpreter on one thread at a time; the log callback may then be called
  * from several threads.  Create and destroy runtimes, models and
- * interpreters from one thread.
+ * interpreters from one thread.  Each interpreter owns a pool of `threads`
+ * threads (the calling thread included) that kernels use through
+ * parallel_for; it is created with the interpreter, never per invoke.
+ *
+ * Structs: every options and info struct starts with struct_size and
+ * follows the append rule of common.h.  The functions that fill or read one
+ * take the caller's sizeof through a macro of the function's name, so an
+ * application built against older headers is never written past its struct
+ * and its missing fields read as their defaults.
  */
 #ifndef OPVER_OPVER_H
 #define OPVER_OPVER_H
@@ -52,6 +60,18 @@ typedef void (*opver_log_fn)(void *user_data, opver_log_level level,
 
 typedef struct opver_runtime_options {
 	uint32_t struct_size;
+	/* Overrides the config's log_level when >= 0; -1 keeps it. */
+	int32_t log_level;
+	/* Overrides the config's strict key when 1. */
+	int32_t strict;
+	/* Overrides the config's strict_versions key when 1: resolve each
+	 * node at the larger of its stored version and the version TFLite's
+	 * rules require of its types and parameters, instead of the stored
+	 * version. */
+	int32_t strict_versions;
+	/* Overrides the config's threads key when > 0: the default thread
+	 * count of interpreters. */
+	uint32_t threads;
 	/* ini file to read; NULL reads the installed
 	 * $(sysconfdir)/opver/opver.ini, or when there is none uses the
 	 * built-in default (the installed plugin directory and the fragments
@@ -61,19 +81,15 @@ typedef struct opver_runtime_options {
 	/* NULL writes "opver: LEVEL: message" lines to stderr. */
 	opver_log_fn log;
 	void *log_user_data;
-	/* Overrides the config's log_level when >= 0; -1 keeps it. */
-	int log_level;
-	/* Overrides the config's strict key when true. */
-	bool strict;
-	/* Overrides the config's strict_versions key when true: resolve each
-	 * node at the larger of its stored version and the version TFLite's
-	 * rules require of its types and parameters, instead of the stored
-	 * version. */
-	bool strict_versions;
 } opver_runtime_options;
+OPVER_ABI_ENDS_AT(opver_runtime_options, log_user_data);
 
-/* Defaults for opver_runtime_options: no config, stderr, config's level. */
-OPVER_API void opver_runtime_options_init(opver_runtime_options *options);
+/* Defaults for opver_runtime_options: no config, stderr, config's level.
+ * Writes only the `size` bytes the caller's struct has. */
+OPVER_API void opver_runtime_options_init_sized(opver_runtime_options *options,
+						size_t size);
+#define opver_runtime_options_init(options) \
+	opver_runtime_options_init_sized((options), sizeof(*(options)))
 
 /*
  * Reads the config and loads every plugin it names or finds.  A plugin that
@@ -88,24 +104,36 @@ OPVER_API void opver_runtime_destroy(opver_runtime *runtime);
 
 /* A loaded kernel, as opver_runtime_kernel_info() describes it. */
 typedef struct opver_kernel_info {
-	/* All strings borrowed from the plugin; valid until the runtime is
-	 * destroyed. */
-	const char *name;
+	uint32_t struct_size;
 	int32_t op;
-	const char *custom_name;
 	int32_t min_version;
 	int32_t max_version;
 	/* Effective priority: the plugin's config priority, else the kernel's. */
 	int32_t priority;
-	bool stateless;
+	/* 1 for an OPVER_KERNEL_STATELESS kernel. */
+	int32_t stateless;
 	/* Accepted types: a mask (OPVER_TYPE_BIT) per position, from all the
 	 * kernel's signatures; 0 accepts anything. */
-	uint32_t input_types[4];
+	uint32_t input_types[OPVER_SIGNATURE_INPUTS];
 	uint32_t output_types;
+	/* Both borrowed from the plugin; valid until the runtime is
+	 * destroyed. */
+	const char *name;
+	const char *custom_name;
 } opver_kernel_info;
+OPVER_ABI_ENDS_AT(opver_kernel_info, custom_name);
 
 /* A loaded plugin, as opver_runtime_plugin_info() describes it. */
 typedef struct opver_plugin_info {
+	uint32_t struct_size;
+	/* The plugin ABI it was built against, and the oldest minor it runs
+	 * on. */
+	uint32_t abi_major;
+	uint32_t abi_minor;
+	uint32_t min_abi_minor;
+	uint32_t num_kernels;
+	/* Typed claims the delegate declares; 0 without a delegate. */
+	uint32_t num_delegate_ops;
 	/* All strings borrowed; valid until the runtime is destroyed. */
 	const char *file;
 	/* The config section's NAME, or the file name without ".so" for a
@@ -114,33 +142,46 @@ typedef struct opver_plugin_info {
 	const char *name;
 	const char *vendor;
 	const char *version;
-	uint16_t abi_major;
-	uint16_t abi_minor;
-	size_t num_kernels;
 	/* NULL when the plugin has no delegate. */
 	const char *delegate_name;
-	/* (op, max version) pairs the delegate declares. */
-	size_t num_delegate_ops;
 } opver_plugin_info;
+OPVER_ABI_ENDS_AT(opver_plugin_info, delegate_name);
 
-/* One (op, highest version) pair a delegate declares. */
+/* One typed claim a delegate declares: op, version range, types. */
 typedef struct opver_delegate_op_info {
+	uint32_t struct_size;
 	int32_t op;
+	int32_t min_version;
+	int32_t max_version;
+	/* As in opver_kernel_info. */
+	uint32_t input_types[OPVER_SIGNATURE_INPUTS];
+	uint32_t output_types;
 	/* Borrowed; valid until the runtime is destroyed.  NULL unless CUSTOM. */
 	const char *custom_name;
-	int32_t max_version;
 } opver_delegate_op_info;
+OPVER_ABI_ENDS_AT(opver_delegate_op_info, custom_name);
 
+/* The info functions fill the first `size` bytes of *info (at most the
+ * library's sizeof) and set info->struct_size to how many that was. */
 OPVER_API size_t opver_runtime_plugin_count(const opver_runtime *runtime);
-OPVER_API opver_status opver_runtime_plugin_info(const opver_runtime *runtime,
-						 size_t plugin,
-						 opver_plugin_info *info);
-OPVER_API opver_status opver_runtime_kernel_info(const opver_runtime *runtime,
-						 size_t plugin, size_t kernel,
-						 opver_kernel_info *info);
-OPVER_API opver_status opver_runtime_delegate_op_info(const opver_runtime *runtime,
-						      size_t plugin, size_t op,
-						      opver_delegate_op_info *info);
+OPVER_API opver_status opver_runtime_plugin_info_sized(
+	const opver_runtime *runtime, size_t plugin, opver_plugin_info *info,
+	size_t size);
+OPVER_API opver_status opver_runtime_kernel_info_sized(
+	const opver_runtime *runtime, size_t plugin, size_t kernel,
+	opver_kernel_info *info, size_t size);
+OPVER_API opver_status opver_runtime_delegate_op_info_sized(
+	const opver_runtime *runtime, size_t plugin, size_t op,
+	opver_delegate_op_info *info, size_t size);
+#define opver_runtime_plugin_info(runtime, plugin, info) \
+	opver_runtime_plugin_info_sized((runtime), (plugin), (info), \
+					sizeof(*(info)))
+#define opver_runtime_kernel_info(runtime, plugin, kernel, info) \
+	opver_runtime_kernel_info_sized((runtime), (plugin), (kernel), \
+					(info), sizeof(*(info)))
+#define opver_runtime_delegate_op_info(runtime, plugin, op, info) \
+	opver_runtime_delegate_op_info_sized((runtime), (plugin), (op), \
+					     (info), sizeof(*(info)))
 
 /*
  * Maps and verifies a .tflite file.  Fails with OPVER_ERROR_IO when it
@@ -197,12 +238,24 @@ typedef struct opver_interpreter_options {
 	 * unbound (plugin, kernel and delegate NULL in its node info).  Such
 	 * an interpreter answers node_info and memory queries; its tensors
 	 * have no data and invoke fails.  For checking and explaining a model.
+	 * 1 for that, 0 for a full interpreter.
 	 */
-	bool inspect_only;
+	int32_t inspect_only;
+	/* Threads of the interpreter's pool, the calling thread included;
+	 * 0 takes the runtime's (config key threads, default 1). */
+	uint32_t threads;
+	/* 1 attaches a profiler: the profile events kernels and delegates
+	 * report are recorded (opver_interpreter_profile_event_info). */
+	int32_t profile;
 } opver_interpreter_options;
+OPVER_ABI_ENDS_AT(opver_interpreter_options, profile);
 
-/* Defaults for opver_interpreter_options: a full interpreter. */
-OPVER_API void opver_interpreter_options_init(opver_interpreter_options *options);
+/* Defaults for opver_interpreter_options: a full interpreter with the
+ * runtime's threads and no profiler.  Writes only `size` bytes. */
+OPVER_API void opver_interpreter_options_init_sized(
+	opver_interpreter_options *options, size_t size);
+#define opver_interpreter_options_init(options) \
+	opver_interpreter_options_init_sized((options), sizeof(*(options)))
 
 /* opver_interpreter_create() with options; NULL options are the defaults.
  * Ownership as there. */
@@ -225,22 +278,32 @@ OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it);
 
 /* How a node was bound, for --explain and profiling. */
 typedef struct opver_node_info {
+	uint32_t struct_size;
 	int32_t index;
 	int32_t op;
-	/* Borrowed; valid until the interpreter is destroyed. */
-	const char *custom_name;
 	int32_t version;
 	/* The version TensorFlow Lite's rules require of the node's tensor
 	 * types and parameters; the model is inconsistent when it is above
 	 * `version`. */
 	int32_t required_version;
-	/* Why: which tensor type or parameter decided required_version.
-	 * Borrowed; valid until the interpreter is destroyed. */
-	const char *version_reason;
 	/* The version the node was resolved at: `version`, or with the
 	 * runtime's strict_versions the larger of it and required_version. */
 	int32_t resolved_version;
 	int32_t num_inputs;
+	/* 1 when a lower-priority kernel was used because the preferred
+	 * plugin does not cover this version. */
+	int32_t fallback;
+	/* The delegate partition running the node, or -1. */
+	int32_t partition;
+	/* Total time spent in invoke for this node, and how many invokes
+	 * (for a delegated node: its partition's time). */
+	uint64_t total_ns;
+	uint64_t invocations;
+	/* Borrowed; valid until the interpreter is destroyed. */
+	const char *custom_name;
+	/* Why: which tensor type or parameter decided required_version.
+	 * Borrowed; valid until the interpreter is destroyed. */
+	const char *version_reason;
 	/* Type of each input; -1 for an omitted optional input. */
 	const int32_t *input_types;
 	/* The plugin (config name) and kernel chosen; kernel is NULL when a
@@ -249,19 +312,50 @@ typedef struct opver_node_info {
 	const char *plugin;
 	const char *kernel;
 	const char *delegate;
-	/* True when a lower-priority kernel was used because the preferred
-	 * plugin does not cover this version. */
-	bool fallback;
-	/* Total time spent in invoke for this node, and how many invokes
-	 * (for a delegated node: its partition's time). */
-	uint64_t total_ns;
-	uint64_t invocations;
 } opver_node_info;
+OPVER_ABI_ENDS_AT(opver_node_info, delegate);
 
 OPVER_API size_t opver_interpreter_node_count(const opver_interpreter *it);
-OPVER_API opver_status opver_interpreter_node_info(const opver_interpreter *it,
-						   size_t node,
-						   opver_node_info *info);
+OPVER_API opver_status opver_interpreter_node_info_sized(
+	const opver_interpreter *it, size_t node, opver_node_info *info,
+	size_t size);
+#define opver_interpreter_node_info(it, node, info) \
+	opver_interpreter_node_info_sized((it), (node), (info), sizeof(*(info)))
+
+/*
+ * A profile event a kernel or delegate reported inside a node or partition
+ * (profile_begin/profile_end in plugin.h), totalled over invokes.  Recorded
+ * only by an interpreter created with options.profile.
+ */
+typedef struct opver_profile_event_info {
+	uint32_t struct_size;
+	/* The node whose kernel reported it, or the first node of the
+	 * partition whose delegate did. */
+	int32_t node;
+	/* The delegate partition, or -1 for a kernel's event. */
+	int32_t partition;
+	/* 0 for an event directly inside its node or partition, 1 inside
+	 * another event, and so on. */
+	int32_t depth;
+	uint64_t total_ns;
+	uint64_t count;
+	/* Borrowed from the plugin; valid until the runtime is destroyed. */
+	const char *name;
+} opver_profile_event_info;
+OPVER_ABI_ENDS_AT(opver_profile_event_info, name);
+
+/* Events grouped by node, each after the event enclosing it. */
+OPVER_API size_t opver_interpreter_profile_event_count(
+	const opver_interpreter *it);
+OPVER_API opver_status opver_interpreter_profile_event_info_sized(
+	const opver_interpreter *it, size_t event,
+	opver_profile_event_info *info, size_t size);
+#define opver_interpreter_profile_event_info(it, event, info)      \
+	opver_interpreter_profile_event_info_sized((it), (event), (info), \
+						   sizeof(*(info)))
+
+/* The threads of the interpreter's pool, the calling thread included. */
+OPVER_API uint32_t opver_interpreter_threads(const opver_interpreter *it);
 
 /* Bytes of the planned activation arena, and what one buffer per tensor
  * would have needed. */

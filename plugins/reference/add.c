@@ -90,35 +90,19 @@ typedef struct add_int16_data {
 	int32_t activation_max;
 } add_int16_data;
 
-/* The node's parameters, with the defaults of ops.h for every field the core
- * did not fill. */
-static opver_add_params add_params(const opver_node *node)
-{
-	const opver_add_params *given = node->params;
-	opver_add_params params = {
-		.activation = OPVER_ACTIVATION_NONE,
-		.pot_scale_int16 = true,
-	};
-
-	if (REF_PARAM_PRESENT(node, opver_add_params, activation))
-		params.activation = given->activation;
-	if (REF_PARAM_PRESENT(node, opver_add_params, pot_scale_int16))
-		params.pot_scale_int16 = given->pot_scale_int16;
-	return params;
-}
-
 /* Checks the node's tensors and plans the broadcast; fills *params. */
-static opver_status add_prepare_common(const opver_host *host,
+static opver_status add_prepare_common(const opver_context *ctx,
 				       const opver_node *node, opver_type type,
 				       opver_add_params *params,
 				       ref_broadcast *plan)
 {
 	opver_status status;
 
-	*params = add_params(node);
-	status = ref_expect_clamp_activation(host, params->activation);
+	*params = (opver_add_params)OPVER_ADD_PARAMS_DEFAULTS;
+	opver_read_params(node, params, sizeof(*params));
+	status = ref_expect_clamp_activation(ctx, params->activation);
 	if (status == OPVER_OK)
-		status = ref_binary_prepare(host, node, type, "ADD", plan);
+		status = ref_binary_prepare(ctx, node, type, "ADD", plan);
 	return status;
 }
 
@@ -134,14 +118,14 @@ static inline float add_float32_element(float a, float b,
 REF_BROADCAST_DEFINE(add_float32_apply, float, add_float32_data,
 		     add_float32_element)
 
-static opver_status add_float32_prepare(const opver_host *host,
+static opver_status add_float32_prepare(const opver_context *ctx,
 					opver_node *node)
 {
 	add_float32_data *data = node->op_data;
 	opver_add_params params;
 	opver_status status;
 
-	status = add_prepare_common(host, node, OPVER_TYPE_FLOAT32, &params,
+	status = add_prepare_common(ctx, node, OPVER_TYPE_FLOAT32, &params,
 				    &data->plan);
 	if (status != OPVER_OK)
 		return status;
@@ -150,12 +134,12 @@ static opver_status add_float32_prepare(const opver_host *host,
 	return OPVER_OK;
 }
 
-static opver_status add_float32_invoke(const opver_host *host,
+static opver_status add_float32_invoke(const opver_context *ctx,
 				       opver_node *node)
 {
 	const add_float32_data *data = node->op_data;
 
-	(void)host;
+	(void)ctx;
 	add_float32_apply(&data->plan, node->inputs[0]->data,
 			  node->inputs[1]->data, node->outputs[0]->data, data);
 	return OPVER_OK;
@@ -184,7 +168,7 @@ static REF_ALWAYS_INLINE int32_t add_rescaled(int32_t a, int32_t b,
 
 /* The per-tensor quantization of input 1, input 2 and the output, in that
  * order, checked. */
-static opver_status add_quantization(const opver_host *host,
+static opver_status add_quantization(const opver_context *ctx,
 				     const opver_node *node, float scales[3],
 				     int32_t zero_points[3])
 {
@@ -194,7 +178,7 @@ static opver_status add_quantization(const opver_host *host,
 	opver_status status = OPVER_OK;
 
 	for (int i = 0; i < 3 && status == OPVER_OK; i++)
-		status = ref_per_tensor_quantization(host, roles[i],
+		status = ref_per_tensor_quantization(ctx, roles[i],
 						     tensors[i], &scales[i],
 						     &zero_points[i]);
 	return status;
@@ -205,9 +189,9 @@ static opver_status add_quantization(const opver_host *host,
  * with the given scales and zero points (inputs, then output), as TFLite's ADD Prepare computes them (in double).  The sum's
  * rescale factor must come out below 1, as TFLite requires.
  */
-static opver_status add_rescale_prepare(const opver_host *host,
+static opver_status add_rescale_prepare(const opver_context *ctx,
 					const opver_node *node,
-					opver_activation activation,
+					int32_t activation,
 					const float scales[3],
 					const int32_t zero_points[3],
 					int left_shift, add_rescale *r)
@@ -226,18 +210,18 @@ static opver_status add_rescale_prepare(const opver_host *host,
 	ref_quantize_multiplier(output_rescale, &r->output_multiplier,
 				&r->output_shift);
 	if (r->output_shift > 0) {
-		host->report_error(host,
-				   "output '%s' has scale %g, too fine for input scales %g and %g: 2 x the larger input scale / (2^%d x output scale) is %g, and must be below 1",
-				   output->name, (double)scales[2],
-				   (double)scales[0], (double)scales[1],
-				   left_shift, output_rescale);
+		OPVER_REPORT(ctx,
+			     "output '%s' has scale %g, too fine for input scales %g and %g: 2 x the larger input scale / (2^%d x output scale) is %g, and must be below 1",
+			     output->name, (double)scales[2],
+			     (double)scales[0], (double)scales[1],
+			     left_shift, output_rescale);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	r->input1_offset = -zero_points[0];
 	r->input2_offset = -zero_points[1];
 	r->output_offset = zero_points[2];
 	r->left_shift = left_shift;
-	return ref_output_activation_range(host, activation, output,
+	return ref_output_activation_range(ctx, activation, output,
 					   scales[2], zero_points[2],
 					   &r->activation_min,
 					   &r->activation_max);
@@ -253,7 +237,7 @@ static inline int8_t add_int8_element(int8_t a, int8_t b,
 
 REF_BROADCAST_DEFINE(add_int8_apply, int8_t, add_rescale, add_int8_element)
 
-static opver_status add_int8_prepare(const opver_host *host, opver_node *node)
+static opver_status add_int8_prepare(const opver_context *ctx, opver_node *node)
 {
 	add_int8_data *data = node->op_data;
 	opver_add_params params;
@@ -261,22 +245,22 @@ static opver_status add_int8_prepare(const opver_host *host, opver_node *node)
 	int32_t zero_points[3];
 	opver_status status;
 
-	status = add_prepare_common(host, node, OPVER_TYPE_INT8, &params,
+	status = add_prepare_common(ctx, node, OPVER_TYPE_INT8, &params,
 				    &data->plan);
 	if (status == OPVER_OK)
-		status = add_quantization(host, node, scales, zero_points);
+		status = add_quantization(ctx, node, scales, zero_points);
 	if (status != OPVER_OK)
 		return status;
-	return add_rescale_prepare(host, node, params.activation, scales,
+	return add_rescale_prepare(ctx, node, params.activation, scales,
 				   zero_points, ADD_INT8_LEFT_SHIFT,
 				   &data->rescale);
 }
 
-static opver_status add_int8_invoke(const opver_host *host, opver_node *node)
+static opver_status add_int8_invoke(const opver_context *ctx, opver_node *node)
 {
 	const add_int8_data *data = node->op_data;
 
-	(void)host;
+	(void)ctx;
 	add_int8_apply(&data->plan, node->inputs[0]->data,
 		       node->inputs[1]->data, node->outputs[0]->data,
 		       &data->rescale);
@@ -339,7 +323,7 @@ static bool add_int16_takes_pot_path(const opver_add_params *params,
 				     const int32_t zero_points[3],
 				     int log2s[3])
 {
-	bool pot = params->pot_scale_int16;
+	bool pot = params->pot_scale_int16 != 0;
 
 	for (int i = 0; i < 3; i++)
 		pot = pot && scale_log2(scales[i], &log2s[i]) &&
@@ -349,9 +333,9 @@ static bool add_int16_takes_pot_path(const opver_add_params *params,
 
 /* The power-of-two path's shifts, as TFLite requires them: one input at
  * the output's scale, the other at the same or a finer one. */
-static opver_status add_int16_pot_prepare(const opver_host *host,
+static opver_status add_int16_pot_prepare(const opver_context *ctx,
 					  const opver_node *node,
-					  opver_activation activation,
+					  int32_t activation,
 					  const float scales[3],
 					  const int log2s[3],
 					  add_int16_data *data)
@@ -360,27 +344,27 @@ static opver_status add_int16_pot_prepare(const opver_host *host,
 	data->input2_exponent = log2s[2] - log2s[1];
 	if ((data->input1_exponent != 0 && data->input2_exponent != 0) ||
 	    data->input1_exponent < 0 || data->input2_exponent < 0) {
-		host->report_error(host,
-				   "power-of-two scales 2^%d and 2^%d for the inputs and 2^%d for the output: one input needs the output's scale and the other the same or a finer one",
-				   log2s[0], log2s[1], log2s[2]);
+		OPVER_REPORT(ctx,
+			     "power-of-two scales 2^%d and 2^%d for the inputs and 2^%d for the output: one input needs the output's scale and the other the same or a finer one",
+			     log2s[0], log2s[1], log2s[2]);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (data->input1_exponent > ADD_POT_MAX_EXPONENT ||
 	    data->input2_exponent > ADD_POT_MAX_EXPONENT) {
-		host->report_error(host,
-				   "power-of-two scales 2^%d and 2^%d for the inputs and 2^%d for the output: an input scale more than 2^%d times finer than the output's is not supported",
-				   log2s[0], log2s[1], log2s[2],
-				   ADD_POT_MAX_EXPONENT);
+		OPVER_REPORT(ctx,
+			     "power-of-two scales 2^%d and 2^%d for the inputs and 2^%d for the output: an input scale more than 2^%d times finer than the output's is not supported",
+			     log2s[0], log2s[1], log2s[2],
+			     ADD_POT_MAX_EXPONENT);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	data->path = ADD_INT16_POWER_OF_TWO;
-	return ref_output_activation_range(host, activation, node->outputs[0],
+	return ref_output_activation_range(ctx, activation, node->outputs[0],
 					   scales[2], 0,
 					   &data->activation_min,
 					   &data->activation_max);
 }
 
-static opver_status add_int16_prepare(const opver_host *host,
+static opver_status add_int16_prepare(const opver_context *ctx,
 				      opver_node *node)
 {
 	add_int16_data *data = node->op_data;
@@ -390,7 +374,7 @@ static opver_status add_int16_prepare(const opver_host *host,
 	int log2s[3];
 	opver_status status;
 
-	status = add_prepare_common(host, node, OPVER_TYPE_INT16, &params,
+	status = add_prepare_common(ctx, node, OPVER_TYPE_INT16, &params,
 				    &data->plan);
 	if (status != OPVER_OK)
 		return status;
@@ -400,24 +384,24 @@ static opver_status add_int16_prepare(const opver_host *host,
 		/* Plain integers clamp like a quantization of scale 1 and
 		 * zero point 0. */
 		data->path = ADD_INT16_UNQUANTIZED;
-		return ref_output_activation_range(host, params.activation,
+		return ref_output_activation_range(ctx, params.activation,
 						   node->outputs[0], 1.0f, 0,
 						   &data->activation_min,
 						   &data->activation_max);
 	}
-	status = add_quantization(host, node, scales, zero_points);
+	status = add_quantization(ctx, node, scales, zero_points);
 	if (status != OPVER_OK)
 		return status;
 	if (add_int16_takes_pot_path(&params, scales, zero_points, log2s))
-		return add_int16_pot_prepare(host, node, params.activation,
+		return add_int16_pot_prepare(ctx, node, params.activation,
 					     scales, log2s, data);
 	data->path = ADD_INT16_GENERAL;
-	return add_rescale_prepare(host, node, params.activation, scales,
+	return add_rescale_prepare(ctx, node, params.activation, scales,
 				   zero_points, ADD_INT16_LEFT_SHIFT,
 				   &data->rescale);
 }
 
-static opver_status add_int16_invoke(const opver_host *host,
+static opver_status add_int16_invoke(const opver_context *ctx,
 				     opver_node *node)
 {
 	const add_int16_data *data = node->op_data;
@@ -425,7 +409,7 @@ static opver_status add_int16_invoke(const opver_host *host,
 	const int16_t *in2 = node->inputs[1]->data;
 	int16_t *out = node->outputs[0]->data;
 
-	(void)host;
+	(void)ctx;
 	switch (data->path) {
 	case ADD_INT16_GENERAL:
 		add_int16_general_apply(&data->plan, in1, in2, out,
@@ -443,63 +427,26 @@ static opver_status add_int16_invoke(const opver_host *host,
 
 /* ------------------------------------------------------------- manifest */
 
-#define ADD_SIGNATURE(type)                                          \
-	{                                                            \
-		.inputs = { OPVER_TYPE_BIT(type), OPVER_TYPE_BIT(type) }, \
-		.output = OPVER_TYPE_BIT(type),                      \
-	}
-
-static const opver_type_signature add_float32_signatures[] = {
-	ADD_SIGNATURE(OPVER_TYPE_FLOAT32)
-};
-static const opver_type_signature add_int8_signatures[] = {
-	ADD_SIGNATURE(OPVER_TYPE_INT8)
-};
-static const opver_type_signature add_int16_signatures[] = {
-	ADD_SIGNATURE(OPVER_TYPE_INT16)
-};
-
 const opver_kernel ref_add_float32 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "add_float32",
-	.op = OPVER_OP_ADD,
-	.min_version = 1,
-	.max_version = 6,
-	.signatures = add_float32_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("add_float32", ADD, 1, 6),
+	REF_SIGNATURES(REF_BINARY_SIGNATURE(FLOAT32)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(add_float32_data),
-	.prepare = add_float32_prepare,
-	.invoke = add_float32_invoke,
+	.prepare = add_float32_prepare, .invoke = add_float32_invoke,
 };
 
 const opver_kernel ref_add_int8 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "add_int8",
-	.op = OPVER_OP_ADD,
-	.min_version = 1,
-	.max_version = 6,
-	.signatures = add_int8_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("add_int8", ADD, 1, 6),
+	REF_SIGNATURES(REF_BINARY_SIGNATURE(INT8)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(add_int8_data),
-	.prepare = add_int8_prepare,
-	.invoke = add_int8_invoke,
+	.prepare = add_int8_prepare, .invoke = add_int8_invoke,
 };
 
 const opver_kernel ref_add_int16 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "add_int16",
-	.op = OPVER_OP_ADD,
-	.min_version = 1,
-	.max_version = 6,
-	.signatures = add_int16_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("add_int16", ADD, 1, 6),
+	REF_SIGNATURES(REF_BINARY_SIGNATURE(INT16)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(add_int16_data),
-	.prepare = add_int16_prepare,
-	.invoke = add_int16_invoke,
+	.prepare = add_int16_prepare, .invoke = add_int16_invoke,
 };

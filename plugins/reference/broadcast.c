@@ -36,22 +36,22 @@ static const char *shape_text(const opver_tensor *t, char *buffer,
 	return buffer;
 }
 
-static opver_status check_rank(const opver_host *host, const char *role,
+static opver_status check_rank(const opver_context *ctx, const char *role,
 			       const opver_tensor *t)
 {
 	if (t->rank > REF_BROADCAST_MAX_RANK) {
-		host->report_error(host,
-				   "%s '%s' has rank %d; broadcasting takes at most %d dimensions",
-				   role, t->name, (int)t->rank,
-				   REF_BROADCAST_MAX_RANK);
+		OPVER_REPORT(ctx,
+			     "%s '%s' has rank %d; broadcasting takes at most %d dimensions",
+			     role, t->name, (int)t->rank,
+			     REF_BROADCAST_MAX_RANK);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	for (int32_t d = 0; d < t->rank; d++)
 		if (t->dims[d] < 0) {
-			host->report_error(host,
-					   "%s '%s' has dimension %d of size %d",
-					   role, t->name, (int)d,
-					   (int)t->dims[d]);
+			OPVER_REPORT(ctx,
+				     "%s '%s' has dimension %d of size %d",
+				     role, t->name, (int)d,
+				     (int)t->dims[d]);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 	return OPVER_OK;
@@ -59,7 +59,7 @@ static opver_status check_rank(const opver_host *host, const char *role,
 
 /* Checks the shapes: inputs broadcastable, output exactly their broadcast
  * shape.  Reports the three shapes when not. */
-static opver_status check_shapes(const opver_host *host,
+static opver_status check_shapes(const opver_context *ctx,
 				 const opver_tensor *in1,
 				 const opver_tensor *in2,
 				 const opver_tensor *out)
@@ -78,24 +78,24 @@ static opver_status check_shapes(const opver_host *host,
 			matches = false;
 	}
 	if (!broadcastable) {
-		host->report_error(host,
-				   "inputs '%s' %s and '%s' %s do not broadcast: each dimension must be equal or 1",
-				   in1->name, shape_text(in1, s1, sizeof(s1)),
-				   in2->name, shape_text(in2, s2, sizeof(s2)));
+		OPVER_REPORT(ctx,
+			     "inputs '%s' %s and '%s' %s do not broadcast: each dimension must be equal or 1",
+			     in1->name, shape_text(in1, s1, sizeof(s1)),
+			     in2->name, shape_text(in2, s2, sizeof(s2)));
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (!matches) {
-		host->report_error(host,
-				   "output '%s' has shape %s; inputs %s and %s broadcast to a different shape",
-				   out->name, shape_text(out, so, sizeof(so)),
-				   shape_text(in1, s1, sizeof(s1)),
-				   shape_text(in2, s2, sizeof(s2)));
+		OPVER_REPORT(ctx,
+			     "output '%s' has shape %s; inputs %s and %s broadcast to a different shape",
+			     out->name, shape_text(out, so, sizeof(so)),
+			     shape_text(in1, s1, sizeof(s1)),
+			     shape_text(in2, s2, sizeof(s2)));
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	return OPVER_OK;
 }
 
-opver_status ref_broadcast_plan(const opver_host *host,
+opver_status ref_broadcast_plan(const opver_context *ctx,
 				const opver_tensor *in1,
 				const opver_tensor *in2,
 				const opver_tensor *out, ref_broadcast *plan)
@@ -107,13 +107,13 @@ opver_status ref_broadcast_plan(const opver_host *host,
 	int32_t merged = 0;
 	opver_status status;
 
-	status = check_rank(host, "input 1", in1);
+	status = check_rank(ctx, "input 1", in1);
 	if (status == OPVER_OK)
-		status = check_rank(host, "input 2", in2);
+		status = check_rank(ctx, "input 2", in2);
 	if (status == OPVER_OK)
-		status = check_rank(host, "output", out);
+		status = check_rank(ctx, "output", out);
 	if (status == OPVER_OK)
-		status = check_shapes(host, in1, in2, out);
+		status = check_shapes(ctx, in1, in2, out);
 	if (status != OPVER_OK)
 		return status;
 
@@ -168,24 +168,24 @@ opver_status ref_broadcast_plan(const opver_host *host,
 	return OPVER_OK;
 }
 
-opver_status ref_binary_prepare(const opver_host *host, const opver_node *node,
-				opver_type type, const char *op,
-				ref_broadcast *plan)
+opver_status ref_binary_prepare(const opver_context *ctx,
+				const opver_node *node, opver_type type,
+				const char *op, ref_broadcast *plan)
 {
 	char usage[64];
 	opver_status status;
 
 	snprintf(usage, sizeof(usage), "%s takes two inputs and one output",
 		 op);
-	status = ref_check_arity(host, node, 2, 2, 1, usage);
+	status = ref_check_arity(ctx, node, 2, 2, 1, usage);
 	if (status == OPVER_OK)
-		status = ref_expect_type(host, "input 1", node->inputs[0], type);
+		status = ref_expect_type(ctx, "input 1", node->inputs[0], type);
 	if (status == OPVER_OK)
-		status = ref_expect_type(host, "input 2", node->inputs[1], type);
+		status = ref_expect_type(ctx, "input 2", node->inputs[1], type);
 	if (status == OPVER_OK)
-		status = ref_expect_type(host, "output", node->outputs[0], type);
+		status = ref_expect_type(ctx, "output", node->outputs[0], type);
 	if (status == OPVER_OK)
-		status = ref_broadcast_plan(host, node->inputs[0],
+		status = ref_broadcast_plan(ctx, node->inputs[0],
 					    node->inputs[1], node->outputs[0],
 					    plan);
 	return status;

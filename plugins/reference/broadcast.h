@@ -60,7 +60,7 @@ typedef struct ref_broadcast_cursor {
  * most REF_BROADCAST_MAX_RANK dimensions, none negative) and fills `plan`.
  * Reports and fails otherwise.
  */
-opver_status ref_broadcast_plan(const opver_host *host,
+opver_status ref_broadcast_plan(const opver_context *ctx,
 				const opver_tensor *in1,
 				const opver_tensor *in2,
 				const opver_tensor *out, ref_broadcast *plan);
@@ -70,9 +70,9 @@ opver_status ref_broadcast_plan(const opver_host *host,
  * all present and of `type`, broadcasting as above.  `op` names the op in
  * messages ("ADD").
  */
-opver_status ref_binary_prepare(const opver_host *host, const opver_node *node,
-				opver_type type, const char *op,
-				ref_broadcast *plan);
+opver_status ref_binary_prepare(const opver_context *ctx,
+				const opver_node *node, opver_type type,
+				const char *op, ref_broadcast *plan);
 
 /* Moves the cursor to the next run: an odometer over the outer dimensions. */
 static inline void ref_broadcast_next(const ref_broadcast *plan,

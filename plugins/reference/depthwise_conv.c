@@ -5,10 +5,10 @@
  * c * M .. c * M + M - 1 of the output [N, OH, OW, C * M]; the filter is
  * [1, KH, KW, C * M] and the optional bias [C * M].  Window points that fall
  * in the padding contribute nothing.  The int8 kernel accumulates filter x
- * (input - input zero point) in int32 (int8 filters are symmetric), adds the
- * int32 bias, rescales each output channel with its own multiplier and shift
- * (the filter may be quantized per channel along dimension 3), adds the
- * output zero point and clamps.
+ * (input - input zero point) in int32 (int8 filters are symmetric) and
+ * ends in requantize.h's output stage: bias, a rescale per output channel
+ * (the filter may be quantized per channel along dimension 3), output zero
+ * point, clamp.
  *
  * Version ranges (TFLite's op_version rules for DEPTHWISE_CONV_2D):
  *   1  float, uint8
@@ -20,19 +20,24 @@
  *   7  int4 filter: not these kernels' types
  * Both kernels therefore cover 1..7.
  */
+#include <stdint.h>
+
+#include "filter_node.h"
 #include "kernels.h"
 #include "node_checks.h"
+#include "node_memory.h"
 #include "quantization.h"
-
-enum { DW_INPUT = 0, DW_FILTER = 1, DW_BIAS = 2 };
+#include "requantize.h"
 
 /* Filter quantization axis: one scale per output channel. */
 #define DW_CHANNEL_AXIS 3
 
+#define DW_USAGE \
+	"DEPTHWISE_CONV_2D takes input, filter, an optional bias and one output"
+
 /* The node's shape and window, as prepare checked them. */
 typedef struct dw_geometry {
 	int32_t batches;
-	int32_t in_height, in_width;
 	int32_t in_depth;   /* C */
 	int32_t multiplier; /* M */
 	int32_t out_depth;  /* C * M */
@@ -44,240 +49,164 @@ typedef struct dw_float32_data {
 	dw_geometry g;
 	float activation_min;
 	float activation_max;
-	/* One output pixel's sums, out_depth of them; node-persistent. */
-	float *acc;
+	/* Scratch index: one output pixel's sums, out_depth of them. */
+	int32_t acc;
 } dw_float32_data;
 
 typedef struct dw_int8_data {
 	dw_geometry g;
-	int32_t input_offset;  /* minus the input zero point */
-	int32_t output_offset; /* the output zero point */
-	int32_t activation_min;
-	int32_t activation_max;
-	/* Per output channel, input scale x filter scale / output scale;
-	 * out_depth entries each, node-persistent. */
-	int32_t *multipliers;
-	int *shifts;
-	/* One output pixel's sums, out_depth of them; node-persistent. */
-	int32_t *acc;
+	ref_requantize requantize;
+	/* Scratch index: one output pixel's sums, out_depth of them. */
+	int32_t acc;
 } dw_int8_data;
 
-/* The node's tensors; bias is NULL when omitted. */
-typedef struct dw_tensors {
-	const opver_tensor *input;
-	const opver_tensor *filter;
-	const opver_tensor *bias;
-	const opver_tensor *output;
-} dw_tensors;
-
-/* The node's parameters, with the defaults of ops.h (those of the .tflite
- * schema) for every field the core did not fill. */
-static opver_depthwise_conv_params dw_params(const opver_node *node)
-{
-	const opver_depthwise_conv_params *given = node->params;
-	opver_depthwise_conv_params params = {
-		.padding = OPVER_PADDING_SAME,
-		.activation = OPVER_ACTIVATION_NONE,
-		.dilation_width = 1,
-		.dilation_height = 1,
-	};
-
-	if (REF_PARAM_PRESENT(node, opver_depthwise_conv_params, padding))
-		params.padding = given->padding;
-	if (REF_PARAM_PRESENT(node, opver_depthwise_conv_params, stride_width))
-		params.stride_width = given->stride_width;
-	if (REF_PARAM_PRESENT(node, opver_depthwise_conv_params,
-			      stride_height))
-		params.stride_height = given->stride_height;
-	if (REF_PARAM_PRESENT(node, opver_depthwise_conv_params,
-			      depth_multiplier))
-		params.depth_multiplier = given->depth_multiplier;
-	if (REF_PARAM_PRESENT(node, opver_depthwise_conv_params, activation))
-		params.activation = given->activation;
-	if (REF_PARAM_PRESENT(node, opver_depthwise_conv_params,
-			      dilation_width))
-		params.dilation_width = given->dilation_width;
-	if (REF_PARAM_PRESENT(node, opver_depthwise_conv_params,
-			      dilation_height))
-		params.dilation_height = given->dilation_height;
-	return params;
-}
-
-/* The bias tensor, or NULL when the node has none. */
-static const opver_tensor *dw_bias(const opver_node *node)
-{
-	return node->num_inputs > DW_BIAS ? node->inputs[DW_BIAS] : NULL;
-}
-
-/* Collects the node's tensors and checks their count, types and ranks:
- * `data` for input, filter and output, `bias_type` for the bias. */
-static opver_status dw_get_tensors(const opver_host *host,
-				   const opver_node *node, opver_type data,
-				   opver_type bias_type, dw_tensors *t)
-{
-	opver_status status;
-
-	status = ref_check_arity(host, node, 2, 3, 1,
-				 "DEPTHWISE_CONV_2D takes input, filter, an optional bias and one output");
-	if (status != OPVER_OK)
-		return status;
-	t->input = node->inputs[DW_INPUT];
-	t->filter = node->inputs[DW_FILTER];
-	t->bias = dw_bias(node);
-	t->output = node->outputs[0];
-	status = ref_expect_type(host, "input", t->input, data);
-	if (status == OPVER_OK)
-		status = ref_expect_type(host, "filter", t->filter, data);
-	if (status == OPVER_OK && t->bias != NULL)
-		status = ref_expect_type(host, "bias", t->bias, bias_type);
-	if (status == OPVER_OK)
-		status = ref_expect_type(host, "output", t->output, data);
-	if (status == OPVER_OK)
-		status = ref_expect_rank(host, "input", t->input, 4);
-	if (status == OPVER_OK)
-		status = ref_expect_rank(host, "output", t->output, 4);
-	return status;
-}
+/* ------------------------------------------------------------- prepare */
 
 /* The channel counts: C from the input, C * M from the filter, and M from
  * both, checked against the redundant depth_multiplier option unless that
  * is 0. */
-static opver_status dw_channels(const opver_host *host, const dw_tensors *t,
-				int32_t option, dw_geometry *g)
+static opver_status dw_channels(const opver_context *ctx,
+				const ref_filter_tensors *t, int32_t option,
+				dw_geometry *g)
 {
 	const opver_tensor *in = t->input, *f = t->filter;
 
 	if (f->rank != 4 || f->dims[0] != 1 || f->dims[1] <= 0 ||
 	    f->dims[2] <= 0 || f->dims[3] <= 0) {
-		host->report_error(host,
-				   "filter '%s' must have shape [1, height, width, channels] with all positive (rank %d)",
-				   f->name, (int)f->rank);
+		OPVER_REPORT(ctx,
+			     "filter '%s' must have shape [1, height, width, channels] with all positive (rank %d)",
+			     f->name, (int)f->rank);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	g->in_depth = in->dims[3];
 	g->out_depth = f->dims[3];
 	if (g->in_depth <= 0 || g->out_depth % g->in_depth != 0) {
-		host->report_error(host,
-				   "filter '%s' has %d channels; they must be a multiple of the %d channels of input '%s'",
-				   f->name, (int)g->out_depth, (int)g->in_depth,
-				   in->name);
+		OPVER_REPORT(ctx,
+			     "filter '%s' has %d channels; they must be a multiple of the %d channels of input '%s'",
+			     f->name, (int)g->out_depth, (int)g->in_depth,
+			     in->name);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	g->multiplier = g->out_depth / g->in_depth;
 	if (option != 0 && option != g->multiplier) {
-		host->report_error(host,
-				   "depth_multiplier is %d, but filter '%s' gives each of the %d input channels %d output channels",
-				   (int)option, f->name, (int)g->in_depth,
-				   (int)g->multiplier);
+		OPVER_REPORT(ctx,
+			     "depth_multiplier is %d, but filter '%s' gives each of the %d input channels %d output channels",
+			     (int)option, f->name, (int)g->in_depth,
+			     (int)g->multiplier);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	return OPVER_OK;
 }
 
-static opver_status dw_check_shapes(const opver_host *host,
-				    const dw_tensors *t,
+static opver_status dw_check_shapes(const opver_context *ctx,
+				    const ref_filter_tensors *t,
 				    const opver_depthwise_conv_params *params,
 				    dw_geometry *g)
 {
-	const opver_tensor *out = t->output;
 	opver_status status;
 
-	status = dw_channels(host, t, params->depth_multiplier, g);
+	status = ref_expect_rank(ctx, "input", t->input, 4);
+	if (status == OPVER_OK)
+		status = ref_expect_rank(ctx, "output", t->output, 4);
+	if (status == OPVER_OK)
+		status = dw_channels(ctx, t, params->depth_multiplier, g);
 	if (status != OPVER_OK)
 		return status;
 	g->batches = t->input->dims[0];
-	g->in_height = t->input->dims[1];
-	g->in_width = t->input->dims[2];
 	g->rows = (ref_window){
-		.in = g->in_height,
+		.in = t->input->dims[1],
 		.filter = t->filter->dims[1],
 		.stride = params->stride_height,
 		.dilation = params->dilation_height,
 	};
 	g->cols = (ref_window){
-		.in = g->in_width,
+		.in = t->input->dims[2],
 		.filter = t->filter->dims[2],
 		.stride = params->stride_width,
 		.dilation = params->dilation_width,
 	};
-	status = ref_window_compute(host, "height", params->padding, &g->rows);
+	status = ref_windows_compute(ctx, params->padding, &g->rows, &g->cols);
 	if (status == OPVER_OK)
-		status = ref_window_compute(host, "width", params->padding,
-					    &g->cols);
-	if (status != OPVER_OK)
-		return status;
-	if (t->bias != NULL &&
-	    opver_tensor_elements(t->bias) != (size_t)g->out_depth) {
-		host->report_error(host,
-				   "bias '%s' has %zu elements; the filter has %d channels",
-				   t->bias->name,
-				   opver_tensor_elements(t->bias),
-				   (int)g->out_depth);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	if (out->dims[0] != g->batches || out->dims[1] != g->rows.out ||
-	    out->dims[2] != g->cols.out || out->dims[3] != g->out_depth) {
-		host->report_error(host,
-				   "output '%s' has shape [%d, %d, %d, %d]; the input, filter and parameters give [%d, %d, %d, %d]",
-				   out->name, (int)out->dims[0],
-				   (int)out->dims[1], (int)out->dims[2],
-				   (int)out->dims[3], (int)g->batches,
-				   (int)g->rows.out, (int)g->cols.out,
-				   (int)g->out_depth);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	return OPVER_OK;
-}
-
-/* Everything both kernels check: parameters, tensor types and shapes. */
-static opver_status dw_prepare_common(const opver_host *host,
-				      const opver_node *node, opver_type data,
-				      opver_type bias_type,
-				      opver_depthwise_conv_params *params,
-				      dw_tensors *t, dw_geometry *g)
-{
-	opver_status status;
-
-	*params = dw_params(node);
-	status = ref_expect_clamp_activation(host, params->activation);
+		status = ref_check_bias_size(ctx, t->bias, (size_t)g->out_depth,
+					     "the filter has", "channels");
 	if (status == OPVER_OK)
-		status = dw_get_tensors(host, node, data, bias_type, t);
-	if (status == OPVER_OK)
-		status = dw_check_shapes(host, t, params, g);
+		status = ref_expect_shape4(
+			ctx, t->output,
+			(const int32_t[4]){ g->batches, g->rows.out,
+					    g->cols.out, g->out_depth },
+			"the input, filter and parameters give");
 	return status;
 }
 
-/* Node-persistent memory for `count` elements of `size` bytes, or NULL
- * after reporting. */
-static void *dw_allocate(const opver_host *host, int32_t count, size_t size)
+/* Everything both kernels check: parameters, tensor types and shapes, and
+ * the scratch of one output pixel's sums (`acc_size` bytes each). */
+static opver_status dw_prepare_common(const opver_context *ctx,
+				      const opver_node *node,
+				      const opver_type_signature *types,
+				      size_t acc_size,
+				      opver_depthwise_conv_params *params,
+				      ref_filter_tensors *t, dw_geometry *g,
+				      int32_t *acc)
 {
-	void *memory = host->allocate_persistent(host, (size_t)count * size);
+	opver_status status;
 
-	if (memory == NULL)
-		host->report_error(host,
-				   "out of memory for %d output channels",
-				   (int)count);
-	return memory;
+	*params = (opver_depthwise_conv_params)
+		OPVER_DEPTHWISE_CONV_PARAMS_DEFAULTS;
+	opver_read_params(node, params, sizeof(*params));
+	status = ref_filter_node_get(ctx, node, params->activation, DW_USAGE,
+				     "filter", types, t);
+	if (status == OPVER_OK)
+		status = dw_check_shapes(ctx, t, params, g);
+	if (status == OPVER_OK)
+		status = ref_request_scratch(ctx, (size_t)g->out_depth,
+					     acc_size, "channel sums", acc);
+	return status;
+}
+
+/* -------------------------------------------------------------- invoke */
+
+/* Output pixels of the node: N x OH x OW. */
+static size_t dw_positions(const dw_geometry *g)
+{
+	return ref_window_positions(g->batches, &g->rows, &g->cols);
+}
+
+/* Index of the input element under tap (ky, kx) of pixel `px`, at channel
+ * 0. */
+static size_t dw_input_index(const dw_geometry *g,
+			     const ref_window_position *px, int32_t ky,
+			     int32_t kx)
+{
+	return ref_window_input_index(&g->rows, &g->cols, (size_t)g->in_depth,
+				      px, ky, kx);
+}
+
+/* Index of filter element (0, ky, kx, 0). */
+static size_t dw_filter_index(const dw_geometry *g, int32_t ky, int32_t kx)
+{
+	return ((size_t)ky * (size_t)g->cols.filter + (size_t)kx) *
+	       (size_t)g->out_depth;
 }
 
 /* ------------------------------------------------------------- float32 */
 
-static opver_status dw_float32_prepare(const opver_host *host,
+static opver_status dw_float32_prepare(const opver_context *ctx,
 				       opver_node *node)
 {
 	dw_float32_data *data = node->op_data;
 	opver_depthwise_conv_params params;
-	dw_tensors t;
+	ref_filter_tensors t;
 	opver_status status;
 
-	status = dw_prepare_common(host, node, OPVER_TYPE_FLOAT32,
-				   OPVER_TYPE_FLOAT32, &params, &t, &data->g);
+	status = dw_prepare_common(ctx, node,
+				   ref_depthwise_conv_2d_float32.signatures,
+				   sizeof(float), &params, &t, &data->g,
+				   &data->acc);
 	if (status != OPVER_OK)
 		return status;
 	ref_activation_range_float(params.activation, &data->activation_min,
 				   &data->activation_max);
-	data->acc = dw_allocate(host, data->g.out_depth, sizeof(float));
-	return data->acc != NULL ? OPVER_OK : OPVER_ERROR_NOMEM;
+	return OPVER_OK;
 }
 
 /* acc[c * M + m] += in[c] * filter[c * M + m] for one window point. */
@@ -300,270 +229,160 @@ static void dw_accumulate_float32(float *acc, const float *in,
 	}
 }
 
-/* One output pixel, every channel: the window at (y0, x0) over `image`,
- * one batch of the input. */
-static void dw_float32_pixel(const dw_float32_data *data, const float *image,
-			     const float *filter, const float *bias,
-			     int32_t y0, int32_t x0, float *out)
+/* The sums of one output pixel, every channel, into acc. */
+static void dw_float32_sums(const dw_geometry *g,
+			    const ref_window_position *px, const float *input,
+			    const float *filter, float *acc)
 {
-	const dw_geometry *g = &data->g;
-	const size_t depth = (size_t)g->out_depth;
-	float *acc = data->acc;
-	int32_t ky0, ky1, kx0, kx1;
-
-	ref_window_taps(&g->rows, y0, &ky0, &ky1);
-	ref_window_taps(&g->cols, x0, &kx0, &kx1);
-	for (size_t c = 0; c < depth; c++)
+	for (int32_t c = 0; c < g->out_depth; c++)
 		acc[c] = 0.0f;
 	/* Window points in TFLite's order, so that every channel's sum is
 	 * rounded exactly as there. */
-	for (int32_t ky = ky0; ky < ky1; ky++) {
-		const int32_t y = y0 + ky * g->rows.dilation;
-
-		for (int32_t kx = kx0; kx < kx1; kx++) {
-			const int32_t x = x0 + kx * g->cols.dilation;
-
+	for (int32_t ky = px->y_begin; ky < px->y_end; ky++)
+		for (int32_t kx = px->x_begin; kx < px->x_end; kx++)
 			dw_accumulate_float32(
-				acc,
-				image + ((size_t)y * g->in_width + x) *
-						g->in_depth,
-				filter + ((size_t)ky * g->cols.filter + kx) *
-						 depth,
+				acc, input + dw_input_index(g, px, ky, kx),
+				filter + dw_filter_index(g, ky, kx),
 				g->in_depth, g->multiplier);
-		}
-	}
-	for (size_t c = 0; c < depth; c++)
-		out[c] = ref_clamp_float(
-			acc[c] + (bias != NULL ? bias[c] : 0.0f),
-			data->activation_min, data->activation_max);
 }
 
-static opver_status dw_float32_invoke(const opver_host *host,
+static opver_status dw_float32_invoke(const opver_context *ctx,
 				      opver_node *node)
 {
 	const dw_float32_data *data = node->op_data;
 	const dw_geometry *g = &data->g;
-	const size_t image_size =
-		(size_t)g->in_height * g->in_width * g->in_depth;
-	const float *input = node->inputs[DW_INPUT]->data;
-	const float *filter = node->inputs[DW_FILTER]->data;
-	const opver_tensor *bias_tensor = dw_bias(node);
-	const float *bias = bias_tensor != NULL ? bias_tensor->data : NULL;
+	const size_t positions = dw_positions(g);
+	const float *input = node->inputs[REF_FILTER_INPUT]->data;
+	const float *filter = node->inputs[REF_FILTER_FILTER]->data;
+	const float *bias = ref_bias_data(node);
 	float *out = node->outputs[0]->data;
+	float *acc = ref_scratch(ctx, data->acc);
 
-	(void)host;
-	for (int32_t b = 0; b < g->batches; b++) {
-		const float *image = input + (size_t)b * image_size;
+	if (acc == NULL)
+		return OPVER_ERROR;
+	for (size_t p = 0; p < positions; p++) {
+		const ref_window_position px =
+			ref_window_at(&g->rows, &g->cols, p);
 
-		for (int32_t oy = 0; oy < g->rows.out; oy++) {
-			for (int32_t ox = 0; ox < g->cols.out; ox++) {
-				dw_float32_pixel(data, image, filter, bias,
-						 oy * g->rows.stride -
-							 g->rows.pad,
-						 ox * g->cols.stride -
-							 g->cols.pad,
-						 out);
-				out += g->out_depth;
-			}
-		}
+		dw_float32_sums(g, &px, input, filter, acc);
+		for (int32_t c = 0; c < g->out_depth; c++)
+			*out++ = ref_float_output(acc[c], bias, (size_t)c,
+						  data->activation_min,
+						  data->activation_max);
 	}
 	return OPVER_OK;
 }
 
 /* ---------------------------------------------------------------- int8 */
 
-static opver_status dw_int8_prepare(const opver_host *host, opver_node *node)
+static opver_status dw_int8_prepare(const opver_context *ctx,
+				    opver_node *node)
 {
 	dw_int8_data *data = node->op_data;
 	opver_depthwise_conv_params params;
-	dw_tensors t;
+	ref_filter_tensors t;
 	float input_scale, output_scale;
-	int32_t input_zero, output_zero;
 	opver_status status;
 
-	status = dw_prepare_common(host, node, OPVER_TYPE_INT8,
-				   OPVER_TYPE_INT32, &params, &t, &data->g);
+	status = dw_prepare_common(ctx, node,
+				   ref_depthwise_conv_2d_int8.signatures,
+				   sizeof(uint32_t), &params, &t, &data->g,
+				   &data->acc);
 	if (status == OPVER_OK)
-		status = ref_per_tensor_quantization(host, "input", t.input,
-						     &input_scale, &input_zero);
+		status = ref_requantize_io(ctx, t.input, t.output,
+					   params.activation, false,
+					   &input_scale, &output_scale,
+					   &data->requantize);
+	/* The bias's own quantization is not checked: TFLite uses the int32
+	 * values as they are (person_detect quantizes them oddly). */
 	if (status == OPVER_OK)
-		status = ref_per_tensor_quantization(host, "output", t.output,
-						     &output_scale,
-						     &output_zero);
-	/* TFLite's int8 kernel never subtracts a filter zero point, so only
-	 * symmetric filters give the right result.  The bias's own
-	 * quantization is not checked: TFLite uses the int32 values as they
-	 * are (person_detect quantizes them oddly). */
-	if (status == OPVER_OK)
-		status = ref_filter_scales_check(host, t.filter,
+		status = ref_requantize_channels(ctx, t.filter,
 						 DW_CHANNEL_AXIS,
-						 data->g.out_depth);
-	if (status != OPVER_OK)
-		return status;
-	data->multipliers = dw_allocate(host, data->g.out_depth,
-					sizeof(*data->multipliers));
-	data->shifts = dw_allocate(host, data->g.out_depth,
-				   sizeof(*data->shifts));
-	data->acc = dw_allocate(host, data->g.out_depth, sizeof(*data->acc));
-	if (data->multipliers == NULL || data->shifts == NULL ||
-	    data->acc == NULL)
-		return OPVER_ERROR_NOMEM;
-	status = ref_channel_rescales(host, t.filter, DW_CHANNEL_AXIS,
-				      data->g.out_depth, input_scale,
-				      output_scale, data->multipliers,
-				      data->shifts);
-	if (status == OPVER_OK)
-		status = ref_output_activation_range(host, params.activation,
-						     t.output, output_scale,
-						     output_zero,
-						     &data->activation_min,
-						     &data->activation_max);
-	if (status != OPVER_OK)
-		return status;
-	data->input_offset = -input_zero;
-	data->output_offset = output_zero;
-	return OPVER_OK;
+						 data->g.out_depth, input_scale,
+						 output_scale,
+						 &data->requantize);
+	return status;
 }
 
 /* acc[c * M + m] += filter[c * M + m] * (in[c] + offset) for one window
- * point. */
-static void dw_accumulate_int8(int32_t *acc, const int8_t *in,
+ * point, modulo 2^32 as TFLite's int32 accumulator. */
+static void dw_accumulate_int8(uint32_t *acc, const int8_t *in,
 			       const int8_t *filter, int32_t in_depth,
 			       int32_t multiplier, int32_t input_offset)
 {
 	if (multiplier == 1) {
 		for (int32_t c = 0; c < in_depth; c++)
-			acc[c] += (int32_t)filter[c] *
-				  ((int32_t)in[c] + input_offset);
+			acc[c] += (uint32_t)((int32_t)filter[c] *
+					     ((int32_t)in[c] + input_offset));
 		return;
 	}
 	for (int32_t c = 0; c < in_depth; c++) {
 		const int32_t x = (int32_t)in[c] + input_offset;
-		int32_t *a = acc + (size_t)c * multiplier;
+		uint32_t *a = acc + (size_t)c * multiplier;
 		const int8_t *f = filter + (size_t)c * multiplier;
 
 		for (int32_t m = 0; m < multiplier; m++)
-			a[m] += (int32_t)f[m] * x;
+			a[m] += (uint32_t)((int32_t)f[m] * x);
 	}
 }
 
-/* One output pixel, every channel: the window at (y0, x0) over `image`,
- * one batch of the input. */
-static void dw_int8_pixel(const dw_int8_data *data, const int8_t *image,
-			  const int8_t *filter, const int32_t *bias,
-			  int32_t y0, int32_t x0, int8_t *out)
+/* The sums of one output pixel, every channel, into acc. */
+static void dw_int8_sums(const dw_geometry *g, const ref_window_position *px,
+			 const int8_t *input, const int8_t *filter,
+			 int32_t input_offset, uint32_t *acc)
 {
-	const dw_geometry *g = &data->g;
-	const size_t depth = (size_t)g->out_depth;
-	int32_t *acc = data->acc;
-	int32_t ky0, ky1, kx0, kx1;
-
-	ref_window_taps(&g->rows, y0, &ky0, &ky1);
-	ref_window_taps(&g->cols, x0, &kx0, &kx1);
-	for (size_t c = 0; c < depth; c++)
+	for (int32_t c = 0; c < g->out_depth; c++)
 		acc[c] = 0;
-	for (int32_t ky = ky0; ky < ky1; ky++) {
-		const int32_t y = y0 + ky * g->rows.dilation;
-
-		for (int32_t kx = kx0; kx < kx1; kx++) {
-			const int32_t x = x0 + kx * g->cols.dilation;
-
+	for (int32_t ky = px->y_begin; ky < px->y_end; ky++)
+		for (int32_t kx = px->x_begin; kx < px->x_end; kx++)
 			dw_accumulate_int8(
-				acc,
-				image + ((size_t)y * g->in_width + x) *
-						g->in_depth,
-				filter + ((size_t)ky * g->cols.filter + kx) *
-						 depth,
-				g->in_depth, g->multiplier,
-				data->input_offset);
-		}
-	}
-	for (size_t c = 0; c < depth; c++) {
-		const int32_t value = ref_multiply_by_quantized_multiplier(
-			acc[c] + (bias != NULL ? bias[c] : 0),
-			data->multipliers[c], data->shifts[c]);
-
-		out[c] = (int8_t)ref_clamp_int32(value + data->output_offset,
-						 data->activation_min,
-						 data->activation_max);
-	}
+				acc, input + dw_input_index(g, px, ky, kx),
+				filter + dw_filter_index(g, ky, kx),
+				g->in_depth, g->multiplier, input_offset);
 }
 
-static opver_status dw_int8_invoke(const opver_host *host, opver_node *node)
+static opver_status dw_int8_invoke(const opver_context *ctx,
+				   opver_node *node)
 {
 	const dw_int8_data *data = node->op_data;
 	const dw_geometry *g = &data->g;
-	const size_t image_size =
-		(size_t)g->in_height * g->in_width * g->in_depth;
-	const int8_t *input = node->inputs[DW_INPUT]->data;
-	const int8_t *filter = node->inputs[DW_FILTER]->data;
-	const opver_tensor *bias_tensor = dw_bias(node);
-	const int32_t *bias = bias_tensor != NULL ? bias_tensor->data : NULL;
+	const ref_requantize *r = &data->requantize;
+	const size_t positions = dw_positions(g);
+	const int8_t *input = node->inputs[REF_FILTER_INPUT]->data;
+	const int8_t *filter = node->inputs[REF_FILTER_FILTER]->data;
+	const int32_t *bias = ref_bias_data(node);
 	int8_t *out = node->outputs[0]->data;
+	uint32_t *acc = ref_scratch(ctx, data->acc);
 
-	(void)host;
-	for (int32_t b = 0; b < g->batches; b++) {
-		const int8_t *image = input + (size_t)b * image_size;
+	if (acc == NULL)
+		return OPVER_ERROR;
+	for (size_t p = 0; p < positions; p++) {
+		const ref_window_position px =
+			ref_window_at(&g->rows, &g->cols, p);
 
-		for (int32_t oy = 0; oy < g->rows.out; oy++) {
-			for (int32_t ox = 0; ox < g->cols.out; ox++) {
-				dw_int8_pixel(data, image, filter, bias,
-					      oy * g->rows.stride - g->rows.pad,
-					      ox * g->cols.stride - g->cols.pad,
-					      out);
-				out += g->out_depth;
-			}
-		}
+		dw_int8_sums(g, &px, input, filter, r->input_offset, acc);
+		for (int32_t c = 0; c < g->out_depth; c++)
+			*out++ = (int8_t)ref_requantize_apply(r, (size_t)c,
+							      acc[c], bias);
 	}
 	return OPVER_OK;
 }
 
 /* ------------------------------------------------------------- manifest */
 
-static const opver_type_signature dw_float32_signatures[] = { {
-	.inputs = {
-		OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) | OPVER_TYPE_BIT_ABSENT,
-	},
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-} };
-
-static const opver_type_signature dw_int8_signatures[] = { {
-	.inputs = {
-		OPVER_TYPE_BIT(OPVER_TYPE_INT8),
-		OPVER_TYPE_BIT(OPVER_TYPE_INT8),
-		OPVER_TYPE_BIT(OPVER_TYPE_INT32) | OPVER_TYPE_BIT_ABSENT,
-	},
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT8),
-} };
-
 const opver_kernel ref_depthwise_conv_2d_float32 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "depthwise_conv_2d_float32",
-	.op = OPVER_OP_DEPTHWISE_CONV_2D,
-	.min_version = 1,
-	.max_version = 7,
-	.signatures = dw_float32_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("depthwise_conv_2d_float32", DEPTHWISE_CONV_2D, 1, 7),
+	REF_SIGNATURES(REF_FILTER_SIGNATURE(FLOAT32, FLOAT32, OPVER_T(FLOAT32),
+					    FLOAT32)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(dw_float32_data),
-	.prepare = dw_float32_prepare,
-	.invoke = dw_float32_invoke,
+	.prepare = dw_float32_prepare, .invoke = dw_float32_invoke,
 };
 
 const opver_kernel ref_depthwise_conv_2d_int8 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "depthwise_conv_2d_int8",
-	.op = OPVER_OP_DEPTHWISE_CONV_2D,
-	.min_version = 1,
-	.max_version = 7,
-	.signatures = dw_int8_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("depthwise_conv_2d_int8", DEPTHWISE_CONV_2D, 1, 7),
+	REF_SIGNATURES(REF_FILTER_SIGNATURE(INT8, INT8, OPVER_T(INT32), INT8)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(dw_int8_data),
-	.prepare = dw_int8_prepare,
-	.invoke = dw_int8_invoke,
+	.prepare = dw_int8_prepare, .invoke = dw_int8_invoke,
 };

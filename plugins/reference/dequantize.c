@@ -28,47 +28,47 @@ typedef struct dequantize_data {
 
 /* Checks the node's tensors and the input's quantization; `per_channel`
  * allows one scale per channel. */
-static opver_status dequantize_prepare(const opver_host *host,
+static opver_status dequantize_prepare(const opver_context *ctx,
 				       opver_node *node, opver_type in,
 				       bool per_channel)
 {
 	dequantize_data *data = node->op_data;
 	opver_status status;
 
-	status = ref_check_unary(host, node, in, OPVER_TYPE_FLOAT32,
+	status = ref_check_unary(ctx, node, in, OPVER_TYPE_FLOAT32,
 				 "DEQUANTIZE takes one input and one output");
 	if (status == OPVER_OK)
-		status = ref_channel_quantization_get(host, "input",
+		status = ref_channel_quantization_get(ctx, "input",
 						      node->inputs[0],
 						      per_channel,
 						      &data->layout);
 	return status;
 }
 
-static opver_status dequantize_int8_prepare(const opver_host *host,
+static opver_status dequantize_int8_prepare(const opver_context *ctx,
 					    opver_node *node)
 {
-	return dequantize_prepare(host, node, OPVER_TYPE_INT8, true);
+	return dequantize_prepare(ctx, node, OPVER_TYPE_INT8, true);
 }
 
 /* TFLite dequantizes int16 per tensor only. */
-static opver_status dequantize_int16_prepare(const opver_host *host,
+static opver_status dequantize_int16_prepare(const opver_context *ctx,
 					     opver_node *node)
 {
-	return dequantize_prepare(host, node, OPVER_TYPE_INT16, false);
+	return dequantize_prepare(ctx, node, OPVER_TYPE_INT16, false);
 }
 
 /* Defines `name`, the invoke of the kernel that dequantizes `in_type`,
  * walking the input's channels (one when quantized per tensor). */
 #define DEQUANTIZE_INVOKE_DEFINE(name, in_type)                              \
-	static opver_status name(const opver_host *host, opver_node *node)   \
+	static opver_status name(const opver_context *ctx, opver_node *node)   \
 	{                                                                    \
 		const ref_channel_quantization *q =                          \
 			&((const dequantize_data *)node->op_data)->layout;   \
 		const in_type *in = node->inputs[0]->data;                   \
 		float *out = node->outputs[0]->data;                         \
                                                                              \
-		(void)host;                                                  \
+		(void)ctx;                                                  \
 		for (size_t o = 0; o < q->outer; o++)                        \
 			for (size_t c = 0; c < q->channels; c++) {           \
 				const float scale = q->scales[c];            \
@@ -89,41 +89,18 @@ DEQUANTIZE_INVOKE_DEFINE(dequantize_int16_invoke, int16_t)
 
 /* ------------------------------------------------------------- manifest */
 
-static const opver_type_signature dequantize_int8_signatures[] = { {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT8) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-} };
-
-static const opver_type_signature dequantize_int16_signatures[] = { {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT16) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-} };
-
 const opver_kernel ref_dequantize_int8_float32 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "dequantize_int8_float32",
-	.op = OPVER_OP_DEQUANTIZE,
-	.min_version = 1,
-	.max_version = 3,
-	.signatures = dequantize_int8_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("dequantize_int8_float32", DEQUANTIZE, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(INT8, FLOAT32)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(dequantize_data),
-	.prepare = dequantize_int8_prepare,
-	.invoke = dequantize_int8_invoke,
+	.prepare = dequantize_int8_prepare, .invoke = dequantize_int8_invoke,
 };
 
 const opver_kernel ref_dequantize_int16_float32 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "dequantize_int16_float32",
-	.op = OPVER_OP_DEQUANTIZE,
-	.min_version = 1,
-	.max_version = 3,
-	.signatures = dequantize_int16_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("dequantize_int16_float32", DEQUANTIZE, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(INT16, FLOAT32)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(dequantize_data),
 	.prepare = dequantize_int16_prepare,
 	.invoke = dequantize_int16_invoke,

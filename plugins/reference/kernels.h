@@ -1,7 +1,7 @@
 /*
  * kernels.h - the reference plugin's kernels, one opver_kernel per op and
  * type combination, each defined in its op's file and listed by plugin.c,
- * plus the small helpers every kernel file uses to read its node.  All of it
+ * plus the macros that keep each manifest entry to a few lines.  All of it
  * is internal to the plugin (hidden by -fvisibility=hidden).
  */
 #ifndef OPVER_REFERENCE_KERNELS_H
@@ -15,6 +15,33 @@
  * plugin's kernel for the same node is preferred and this one is the
  * fallback. */
 #define REF_PRIORITY 0
+
+/*
+ * What every reference kernel's manifest entry says after OPVER_KERNEL():
+ * the fallback priority, and stateless, since what a node needs lives in
+ * its op_data, its persistent memory and its arena scratch.
+ */
+#define REF_KERNEL_TRAITS .priority = REF_PRIORITY, \
+			  .flags = OPVER_KERNEL_STATELESS
+
+/*
+ * A manifest entry's type signatures, listed in place (a static array of
+ * the entry's own):
+ *   REF_SIGNATURES(REF_UNARY_SIGNATURE(INT8, FLOAT32)),
+ * Kernels whose prepare checks types read them back from their entry, so
+ * that the manifest says once what a kernel takes.
+ */
+#define REF_SIGNATURES(...)                                     \
+	OPVER_KERNEL_SIGNATURES(((const opver_type_signature[]){ \
+		__VA_ARGS__ }))
+
+/* The type signatures of one-input ops (`in` to `out`) and of elementwise
+ * binary ops (both inputs and the output of `type`), by type name: INT8. */
+#define REF_UNARY_SIGNATURE(in, out) \
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(in)), OPVER_OUTPUT(OPVER_T(out)))
+#define REF_BINARY_SIGNATURE(type)                                 \
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(type), OPVER_T(type)), \
+			OPVER_OUTPUT(OPVER_T(type)))
 
 /* add.c */
 extern const opver_kernel ref_add_float32;
@@ -79,29 +106,5 @@ extern const opver_kernel ref_reshape;
 extern const opver_kernel ref_softmax_float32;
 extern const opver_kernel ref_softmax_int8;
 extern const opver_kernel ref_softmax_int16;
-
-/*
- * True when the core filled `field` of the node's parameter struct `type`.
- * A field it did not fill (an older core, or a model older than the field's
- * op version) must be read as the default documented in ops.h.
- */
-#define REF_PARAM_PRESENT(node, type, field)                            \
-	((node)->params != NULL &&                                       \
-	 (node)->params_size >=                                          \
-		 offsetof(type, field) + sizeof(((const type *)0)->field))
-
-/* The name of a tensor type, for messages. */
-static inline const char *ref_type_name(opver_type type)
-{
-	switch (type) {
-#define REF_TYPE_NAME(name, value, size) \
-	case OPVER_TYPE_##name:          \
-		return #name;
-		OPVER_TYPE_MAP(REF_TYPE_NAME)
-#undef REF_TYPE_NAME
-	default:
-		return "UNKNOWN";
-	}
-}
 
 #endif /* OPVER_REFERENCE_KERNELS_H */

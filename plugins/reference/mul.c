@@ -54,30 +54,19 @@ typedef struct mul_int16_data {
 	mul_rescale rescale;
 } mul_int16_data;
 
-/* The node's parameters, with the defaults of ops.h when the core filled
- * none. */
-static opver_mul_params mul_params(const opver_node *node)
-{
-	const opver_mul_params *given = node->params;
-	opver_mul_params params = { .activation = OPVER_ACTIVATION_NONE };
-
-	if (REF_PARAM_PRESENT(node, opver_mul_params, activation))
-		params.activation = given->activation;
-	return params;
-}
-
 /* Checks the node's tensors and plans the broadcast; fills *params. */
-static opver_status mul_prepare_common(const opver_host *host,
+static opver_status mul_prepare_common(const opver_context *ctx,
 				       const opver_node *node, opver_type type,
 				       opver_mul_params *params,
 				       ref_broadcast *plan)
 {
 	opver_status status;
 
-	*params = mul_params(node);
-	status = ref_expect_clamp_activation(host, params->activation);
+	*params = (opver_mul_params)OPVER_MUL_PARAMS_DEFAULTS;
+	opver_read_params(node, params, sizeof(*params));
+	status = ref_expect_clamp_activation(ctx, params->activation);
 	if (status == OPVER_OK)
-		status = ref_binary_prepare(host, node, type, "MUL", plan);
+		status = ref_binary_prepare(ctx, node, type, "MUL", plan);
 	return status;
 }
 
@@ -93,14 +82,14 @@ static inline float mul_float32_element(float a, float b,
 REF_BROADCAST_DEFINE(mul_float32_apply, float, mul_float32_data,
 		     mul_float32_element)
 
-static opver_status mul_float32_prepare(const opver_host *host,
+static opver_status mul_float32_prepare(const opver_context *ctx,
 					opver_node *node)
 {
 	mul_float32_data *data = node->op_data;
 	opver_mul_params params;
 	opver_status status;
 
-	status = mul_prepare_common(host, node, OPVER_TYPE_FLOAT32, &params,
+	status = mul_prepare_common(ctx, node, OPVER_TYPE_FLOAT32, &params,
 				    &data->plan);
 	if (status != OPVER_OK)
 		return status;
@@ -109,12 +98,12 @@ static opver_status mul_float32_prepare(const opver_host *host,
 	return OPVER_OK;
 }
 
-static opver_status mul_float32_invoke(const opver_host *host,
+static opver_status mul_float32_invoke(const opver_context *ctx,
 				       opver_node *node)
 {
 	const mul_float32_data *data = node->op_data;
 
-	(void)host;
+	(void)ctx;
 	mul_float32_apply(&data->plan, node->inputs[0]->data,
 			  node->inputs[1]->data, node->outputs[0]->data, data);
 	return OPVER_OK;
@@ -140,9 +129,9 @@ static REF_ALWAYS_INLINE int32_t mul_rescaled(int32_t a, int32_t b,
  * type's range).  `symmetric` requires zero points of 0 (int16, whose
  * offset products would overflow an int32 otherwise, as TFLite requires).
  */
-static opver_status mul_rescale_prepare(const opver_host *host,
+static opver_status mul_rescale_prepare(const opver_context *ctx,
 					const opver_node *node,
-					opver_activation activation,
+					int32_t activation,
 					bool symmetric, mul_rescale *r)
 {
 	static const char *const roles[3] = { "input 1", "input 2", "output" };
@@ -153,14 +142,14 @@ static opver_status mul_rescale_prepare(const opver_host *host,
 	opver_status status = OPVER_OK;
 
 	for (int i = 0; i < 3 && status == OPVER_OK; i++) {
-		status = ref_per_tensor_quantization(host, roles[i],
+		status = ref_per_tensor_quantization(ctx, roles[i],
 						     tensors[i], &scales[i],
 						     &zero_points[i]);
 		if (status == OPVER_OK && symmetric && zero_points[i] != 0) {
-			host->report_error(host,
-					   "%s '%s' has zero point %d; int16 MUL needs symmetric quantization (zero point 0)",
-					   roles[i], tensors[i]->name,
-					   (int)zero_points[i]);
+			OPVER_REPORT(ctx,
+				     "%s '%s' has zero point %d; int16 MUL needs symmetric quantization (zero point 0)",
+				     roles[i], tensors[i]->name,
+				     (int)zero_points[i]);
 			status = OPVER_ERROR_INVALID_MODEL;
 		}
 	}
@@ -173,15 +162,15 @@ static opver_status mul_rescale_prepare(const opver_host *host,
 	rescale = product / scales[2];
 	ref_quantize_multiplier((double)rescale, &r->multiplier, &r->shift);
 	if (r->shift > 30) {
-		host->report_error(host,
-				   "input 1 scale x input 2 scale / output scale is %g; rescale factors of 2^31 and more are not supported",
-				   (double)rescale);
+		OPVER_REPORT(ctx,
+			     "input 1 scale x input 2 scale / output scale is %g; rescale factors of 2^31 and more are not supported",
+			     (double)rescale);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	r->input1_offset = -zero_points[0];
 	r->input2_offset = -zero_points[1];
 	r->output_offset = zero_points[2];
-	return ref_output_activation_range(host, activation, tensors[2],
+	return ref_output_activation_range(ctx, activation, tensors[2],
 					   scales[2], zero_points[2],
 					   &r->activation_min,
 					   &r->activation_max);
@@ -197,25 +186,25 @@ static inline int8_t mul_int8_element(int8_t a, int8_t b,
 
 REF_BROADCAST_DEFINE(mul_int8_apply, int8_t, mul_rescale, mul_int8_element)
 
-static opver_status mul_int8_prepare(const opver_host *host, opver_node *node)
+static opver_status mul_int8_prepare(const opver_context *ctx, opver_node *node)
 {
 	mul_int8_data *data = node->op_data;
 	opver_mul_params params;
 	opver_status status;
 
-	status = mul_prepare_common(host, node, OPVER_TYPE_INT8, &params,
+	status = mul_prepare_common(ctx, node, OPVER_TYPE_INT8, &params,
 				    &data->plan);
 	if (status != OPVER_OK)
 		return status;
-	return mul_rescale_prepare(host, node, params.activation, false,
+	return mul_rescale_prepare(ctx, node, params.activation, false,
 				   &data->rescale);
 }
 
-static opver_status mul_int8_invoke(const opver_host *host, opver_node *node)
+static opver_status mul_int8_invoke(const opver_context *ctx, opver_node *node)
 {
 	const mul_int8_data *data = node->op_data;
 
-	(void)host;
+	(void)ctx;
 	mul_int8_apply(&data->plan, node->inputs[0]->data,
 		       node->inputs[1]->data, node->outputs[0]->data,
 		       &data->rescale);
@@ -246,14 +235,14 @@ REF_BROADCAST_DEFINE(mul_int16_quantized_apply, int16_t, mul_rescale,
 REF_BROADCAST_DEFINE(mul_int16_unquantized_apply, int16_t, mul_rescale,
 		     mul_int16_unquantized_element)
 
-static opver_status mul_int16_prepare(const opver_host *host,
+static opver_status mul_int16_prepare(const opver_context *ctx,
 				      opver_node *node)
 {
 	mul_int16_data *data = node->op_data;
 	opver_mul_params params;
 	opver_status status;
 
-	status = mul_prepare_common(host, node, OPVER_TYPE_INT16, &params,
+	status = mul_prepare_common(ctx, node, OPVER_TYPE_INT16, &params,
 				    &data->plan);
 	if (status != OPVER_OK)
 		return status;
@@ -261,17 +250,17 @@ static opver_status mul_int16_prepare(const opver_host *host,
 			  ref_is_quantized(node->inputs[1]) ||
 			  ref_is_quantized(node->outputs[0]);
 	if (data->quantized)
-		return mul_rescale_prepare(host, node, params.activation, true,
+		return mul_rescale_prepare(ctx, node, params.activation, true,
 					   &data->rescale);
 	/* Plain integers clamp like a quantization of scale 1 and zero
 	 * point 0. */
-	return ref_output_activation_range(host, params.activation,
+	return ref_output_activation_range(ctx, params.activation,
 					   node->outputs[0], 1.0f, 0,
 					   &data->rescale.activation_min,
 					   &data->rescale.activation_max);
 }
 
-static opver_status mul_int16_invoke(const opver_host *host,
+static opver_status mul_int16_invoke(const opver_context *ctx,
 				     opver_node *node)
 {
 	const mul_int16_data *data = node->op_data;
@@ -279,7 +268,7 @@ static opver_status mul_int16_invoke(const opver_host *host,
 	const int16_t *in2 = node->inputs[1]->data;
 	int16_t *out = node->outputs[0]->data;
 
-	(void)host;
+	(void)ctx;
 	if (data->quantized)
 		mul_int16_quantized_apply(&data->plan, in1, in2, out,
 					  &data->rescale);
@@ -291,63 +280,26 @@ static opver_status mul_int16_invoke(const opver_host *host,
 
 /* ------------------------------------------------------------- manifest */
 
-#define MUL_SIGNATURE(type)                                          \
-	{                                                            \
-		.inputs = { OPVER_TYPE_BIT(type), OPVER_TYPE_BIT(type) }, \
-		.output = OPVER_TYPE_BIT(type),                      \
-	}
-
-static const opver_type_signature mul_float32_signatures[] = {
-	MUL_SIGNATURE(OPVER_TYPE_FLOAT32)
-};
-static const opver_type_signature mul_int8_signatures[] = {
-	MUL_SIGNATURE(OPVER_TYPE_INT8)
-};
-static const opver_type_signature mul_int16_signatures[] = {
-	MUL_SIGNATURE(OPVER_TYPE_INT16)
-};
-
 const opver_kernel ref_mul_float32 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "mul_float32",
-	.op = OPVER_OP_MUL,
-	.min_version = 1,
-	.max_version = 8,
-	.signatures = mul_float32_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("mul_float32", MUL, 1, 8),
+	REF_SIGNATURES(REF_BINARY_SIGNATURE(FLOAT32)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(mul_float32_data),
-	.prepare = mul_float32_prepare,
-	.invoke = mul_float32_invoke,
+	.prepare = mul_float32_prepare, .invoke = mul_float32_invoke,
 };
 
 const opver_kernel ref_mul_int8 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "mul_int8",
-	.op = OPVER_OP_MUL,
-	.min_version = 1,
-	.max_version = 8,
-	.signatures = mul_int8_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("mul_int8", MUL, 1, 8),
+	REF_SIGNATURES(REF_BINARY_SIGNATURE(INT8)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(mul_int8_data),
-	.prepare = mul_int8_prepare,
-	.invoke = mul_int8_invoke,
+	.prepare = mul_int8_prepare, .invoke = mul_int8_invoke,
 };
 
 const opver_kernel ref_mul_int16 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "mul_int16",
-	.op = OPVER_OP_MUL,
-	.min_version = 1,
-	.max_version = 8,
-	.signatures = mul_int16_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("mul_int16", MUL, 1, 8),
+	REF_SIGNATURES(REF_BINARY_SIGNATURE(INT16)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(mul_int16_data),
-	.prepare = mul_int16_prepare,
-	.invoke = mul_int16_invoke,
+	.prepare = mul_int16_prepare, .invoke = mul_int16_invoke,
 };

@@ -1,54 +1,87 @@
 /* node_checks.c - the node checks shared by every reference kernel. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "kernels.h"
 #include "node_checks.h"
 
-opver_status ref_check_arity(const opver_host *host, const opver_node *node,
+opver_status ref_check_arity(const opver_context *ctx, const opver_node *node,
 			     int32_t min_inputs, int32_t max_inputs,
 			     int32_t num_outputs, const char *usage)
 {
 	if (node->num_inputs < min_inputs || node->num_inputs > max_inputs ||
 	    node->num_outputs != num_outputs) {
-		host->report_error(host,
-				   "has %d inputs and %d outputs; %s",
-				   (int)node->num_inputs,
-				   (int)node->num_outputs, usage);
+		OPVER_REPORT(ctx,
+			     "has %d inputs and %d outputs; %s",
+			     (int)node->num_inputs,
+			     (int)node->num_outputs, usage);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	for (int32_t i = 0; i < min_inputs; i++)
 		if (node->inputs[i] == NULL) {
-			host->report_error(host,
-					   "input %d is omitted; %s", (int)i,
-					   usage);
+			OPVER_REPORT(ctx,
+				     "input %d is omitted; %s", (int)i,
+				     usage);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 	for (int32_t i = 0; i < num_outputs; i++)
 		if (node->outputs[i] == NULL) {
-			host->report_error(host, "output %d is omitted", (int)i);
+			OPVER_REPORT(ctx, "output %d is omitted", (int)i);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 	return OPVER_OK;
 }
 
-opver_status ref_expect_type(const opver_host *host, const char *role,
-			     const opver_tensor *tensor, opver_type type)
+opver_status ref_expect_type(const opver_context *ctx, const char *role,
+			     const opver_tensor *tensor, int32_t type)
 {
-	if (tensor->type == type)
+	return ref_expect_type_in(ctx, role, tensor, OPVER_TYPE_BIT(type));
+}
+
+/* The names of the types of `mask` ("INT8", "INT32 or INT64"), into
+ * buffer. */
+static const char *type_names(const opver_context *ctx, uint32_t mask,
+			      char *buffer, size_t size)
+{
+	uint32_t left = mask & ~OPVER_TYPE_BIT_ABSENT;
+	size_t used = 0;
+
+	buffer[0] = '\0';
+	for (int32_t type = 0; left != 0 && used < size; type++) {
+		const char *separator;
+
+		if ((left & OPVER_TYPE_BIT(type)) == 0)
+			continue;
+		left &= ~OPVER_TYPE_BIT(type);
+		separator = used == 0 ? "" : left == 0 ? " or " : ", ";
+		used += (size_t)snprintf(buffer + used, size - used, "%s%s",
+					 separator, ctx->host->type_name(type));
+	}
+	return buffer;
+}
+
+opver_status ref_expect_type_in(const opver_context *ctx, const char *role,
+				const opver_tensor *tensor, uint32_t mask)
+{
+	/* Bit 31 is OPVER_TYPE_BIT_ABSENT, never a type. */
+	const bool known = tensor->type >= 0 && tensor->type < 31;
+	char names[128];
+
+	if (mask == 0 || (known && (mask & OPVER_TYPE_BIT(tensor->type))))
 		return OPVER_OK;
-	host->report_error(host, "%s '%s' has type %s; this kernel takes %s",
-			   role, tensor->name, ref_type_name(tensor->type),
-			   ref_type_name(type));
+	OPVER_REPORT(ctx, "%s '%s' has type %s; this kernel takes %s",
+		     role, tensor->name, ctx->host->type_name(tensor->type),
+		     type_names(ctx, mask, names, sizeof(names)));
 	return OPVER_ERROR_UNSUPPORTED;
 }
 
-opver_status ref_expect_rank(const opver_host *host, const char *role,
+opver_status ref_expect_rank(const opver_context *ctx, const char *role,
 			     const opver_tensor *tensor, int32_t rank)
 {
 	if (tensor->rank == rank)
 		return OPVER_OK;
-	host->report_error(host, "%s '%s' has rank %d; it must have rank %d",
-			   role, tensor->name, (int)tensor->rank, (int)rank);
+	OPVER_REPORT(ctx, "%s '%s' has rank %d; it must have rank %d",
+		     role, tensor->name, (int)tensor->rank, (int)rank);
 	return OPVER_ERROR_INVALID_MODEL;
 }
 
@@ -62,47 +95,66 @@ bool ref_same_shape(const opver_tensor *a, const opver_tensor *b)
 	return true;
 }
 
-opver_status ref_check_unary(const opver_host *host, const opver_node *node,
-			     opver_type in, opver_type out, const char *usage)
+opver_status ref_expect_shape4(const opver_context *ctx,
+			       const opver_tensor *output,
+			       const int32_t want[4], const char *source)
+{
+	const int32_t *got = output->dims;
+
+	if (got[0] == want[0] && got[1] == want[1] && got[2] == want[2] &&
+	    got[3] == want[3])
+		return OPVER_OK;
+	OPVER_REPORT(ctx,
+		     "output '%s' has shape [%d, %d, %d, %d]; %s [%d, %d, %d, %d]",
+		     output->name, (int)got[0], (int)got[1], (int)got[2],
+		     (int)got[3], source, (int)want[0], (int)want[1],
+		     (int)want[2], (int)want[3]);
+	return OPVER_ERROR_INVALID_MODEL;
+}
+
+opver_status ref_check_unary(const opver_context *ctx, const opver_node *node,
+			     int32_t in, int32_t out, const char *usage)
 {
 	opver_status status;
 
-	status = ref_check_arity(host, node, 1, 1, 1, usage);
+	status = ref_check_arity(ctx, node, 1, 1, 1, usage);
 	if (status == OPVER_OK)
-		status = ref_expect_type(host, "input", node->inputs[0], in);
+		status = ref_expect_type(ctx, "input", node->inputs[0], in);
 	if (status == OPVER_OK)
-		status = ref_expect_type(host, "output", node->outputs[0], out);
+		status = ref_expect_type(ctx, "output", node->outputs[0], out);
 	if (status == OPVER_OK &&
 	    !ref_same_shape(node->inputs[0], node->outputs[0])) {
-		host->report_error(host,
-				   "output '%s' must have the shape of input '%s'",
-				   node->outputs[0]->name,
-				   node->inputs[0]->name);
+		OPVER_REPORT(ctx,
+			     "output '%s' must have the shape of input '%s'",
+			     node->outputs[0]->name,
+			     node->inputs[0]->name);
 		status = OPVER_ERROR_INVALID_MODEL;
 	}
 	return status;
 }
 
-opver_status ref_window_compute(const opver_host *host, const char *what,
-				opver_padding padding, ref_window *w)
+/* One window of ref_windows_compute(); `what` names its dimension. */
+static opver_status window_compute(const opver_context *ctx,
+				   const char *what, int32_t padding,
+				   ref_window *w)
 {
 	int64_t effective, out, total_pad;
 
 	if (w->in <= 0 || w->filter <= 0 || w->stride <= 0 ||
 	    w->dilation <= 0) {
-		host->report_error(host,
-				   "%s: input %d, filter %d, stride %d and dilation %d must all be positive",
-				   what, (int)w->in, (int)w->filter,
-				   (int)w->stride, (int)w->dilation);
+		OPVER_REPORT(ctx,
+			     "%s: input %d, filter %d, stride %d and dilation %d must all be positive",
+			     what, (int)w->in, (int)w->filter,
+			     (int)w->stride, (int)w->dilation);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	effective = ((int64_t)w->filter - 1) * w->dilation + 1;
 	/* Kernels index the input with int32 window offsets. */
 	if (effective > INT32_MAX) {
-		host->report_error(host,
-				   "%s: a filter of %d with dilation %d spans %lld elements, more than an int32 can index",
-				   what, (int)w->filter, (int)w->dilation,
-				   (long long)effective);
+		OPVER_REPORT(ctx,
+			     "%s: a filter of %d with dilation %d spans %lld elements, more than an int32 can index",
+			     what, (int)w->filter, (int)w->dilation,
+			     (long long)effective);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	switch (padding) {
@@ -113,18 +165,29 @@ opver_status ref_window_compute(const opver_host *host, const char *what,
 		out = ((int64_t)w->in - effective + w->stride) / w->stride;
 		break;
 	default:
-		host->report_error(host, "padding %d is neither SAME nor VALID",
-				   (int)padding);
+		OPVER_REPORT(ctx, "padding %d is neither SAME nor VALID",
+			     (int)padding);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (out <= 0) {
-		host->report_error(host,
-				   "%s: a filter spanning %lld elements does not fit the input's %d with VALID padding",
-				   what, (long long)effective, (int)w->in);
+		OPVER_REPORT(ctx,
+			     "%s: a filter spanning %lld elements does not fit the input's %d with VALID padding",
+			     what, (long long)effective, (int)w->in);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	total_pad = (out - 1) * w->stride + effective - w->in;
 	w->out = (int32_t)out;
 	w->pad = total_pad > 0 ? (int32_t)(total_pad / 2) : 0;
 	return OPVER_OK;
+}
+
+opver_status ref_windows_compute(const opver_context *ctx, int32_t padding,
+				 ref_window *height, ref_window *width)
+{
+	opver_status status;
+
+	status = window_compute(ctx, "height", padding, height);
+	if (status == OPVER_OK)
+		status = window_compute(ctx, "width", padding, width);
+	return status;
 }

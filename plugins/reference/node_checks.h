@@ -2,7 +2,8 @@
  * node_checks.h - the checks every reference kernel's prepare makes of its
  * node before computing anything: how many tensors it has, which are
  * present, their types and ranks, and the spatial geometry of windowed ops
- * (convolutions and pooling).  Each check reports one line through the
+ * (convolutions and pooling), with where an output position's window falls
+ * on the input, for their invokes.  Each check reports one line through the
  * host naming the tensor by its role ("input", "filter", ...) and returns
  * OPVER_ERROR_INVALID_MODEL for a malformed node or OPVER_ERROR_UNSUPPORTED
  * for a valid one this kernel does not compute.
@@ -22,28 +23,39 @@
  * op takes, e.g. "CONV_2D takes input, filter, an optional bias and one
  * output".
  */
-opver_status ref_check_arity(const opver_host *host, const opver_node *node,
+opver_status ref_check_arity(const opver_context *ctx, const opver_node *node,
 			     int32_t min_inputs, int32_t max_inputs,
 			     int32_t num_outputs, const char *usage);
 
 /* The tensor has the given type. */
-opver_status ref_expect_type(const opver_host *host, const char *role,
-			     const opver_tensor *tensor, opver_type type);
+opver_status ref_expect_type(const opver_context *ctx, const char *role,
+			     const opver_tensor *tensor, int32_t type);
+
+/* The tensor has one of the types of `mask`, a mask of a type signature
+ * (OPVER_TYPE_BIT; 0 accepts every type). */
+opver_status ref_expect_type_in(const opver_context *ctx, const char *role,
+				const opver_tensor *tensor, uint32_t mask);
 
 /* The tensor has the given rank. */
-opver_status ref_expect_rank(const opver_host *host, const char *role,
+opver_status ref_expect_rank(const opver_context *ctx, const char *role,
 			     const opver_tensor *tensor, int32_t rank);
 
 /* Both tensors have the same shape (rank and every dimension). */
 bool ref_same_shape(const opver_tensor *a, const opver_tensor *b);
+
+/* The output of a 4-D op has shape `want` ([N, H, W, C]); the message says
+ * what gives that shape (`source`: "this convolution gives"). */
+opver_status ref_expect_shape4(const opver_context *ctx,
+			       const opver_tensor *output,
+			       const int32_t want[4], const char *source);
 
 /*
  * The node of an elementwise unary op: one input of type `in` and one
  * output of type `out`, both present and of the same shape.  `usage` as
  * for ref_check_arity().
  */
-opver_status ref_check_unary(const opver_host *host, const opver_node *node,
-			     opver_type in, opver_type out, const char *usage);
+opver_status ref_check_unary(const opver_context *ctx, const opver_node *node,
+			     int32_t in, int32_t out, const char *usage);
 
 /* One spatial dimension of a windowed op, as TFLite computes it. */
 typedef struct ref_window {
@@ -57,16 +69,16 @@ typedef struct ref_window {
 } ref_window;
 
 /*
- * Fills w->out and w->pad from the other fields and the padding scheme:
- * SAME gives ceil(in / stride) outputs, VALID ceil((in - effective filter
- * + 1) / stride), with effective filter (filter - 1) * dilation + 1.
- * Reports and fails when a size, stride or dilation is not positive, the
- * dilated filter spans more than INT32_MAX elements, the padding is
- * unknown or VALID leaves no output.  `what` names the
- * dimension in messages ("height", "width").
+ * Fills out and pad of the height and width windows from their other
+ * fields and the padding scheme: SAME gives ceil(in / stride) outputs,
+ * VALID ceil((in - effective filter + 1) / stride), with effective filter
+ * (filter - 1) * dilation + 1.  Reports and fails when a size, stride or
+ * dilation is not positive, the dilated filter spans more than INT32_MAX
+ * elements, the padding is unknown or VALID leaves no output; messages
+ * name the dimension ("height: ...").
  */
-opver_status ref_window_compute(const opver_host *host, const char *what,
-				opver_padding padding, ref_window *w);
+opver_status ref_windows_compute(const opver_context *ctx, int32_t padding,
+				 ref_window *height, ref_window *width);
 
 /*
  * The filter taps [*begin, *end) of a window placed at input position
@@ -91,6 +103,62 @@ static inline void ref_window_taps(const ref_window *w, int64_t origin,
 		first = last;
 	*begin = (int32_t)first;
 	*end = (int32_t)last;
+}
+
+/*
+ * One output position of a 2-D windowed op: its batch, where the window's
+ * tap (0, 0) lands on the input (possibly in the padding), and the taps
+ * that land inside the input, rows [y_begin, y_end) and columns
+ * [x_begin, x_end) of the filter.
+ */
+typedef struct ref_window_position {
+	int32_t batch;
+	int64_t in_y, in_x;
+	int32_t y_begin, y_end;
+	int32_t x_begin, x_end;
+} ref_window_position;
+
+/* Output positions of `batches` batches of rows.out x cols.out. */
+static inline size_t ref_window_positions(int32_t batches,
+					  const ref_window *rows,
+					  const ref_window *cols)
+{
+	return (size_t)batches * (size_t)rows->out * (size_t)cols->out;
+}
+
+/* Output position `position`, counted in NHW order. */
+static inline ref_window_position ref_window_at(const ref_window *rows,
+						const ref_window *cols,
+						size_t position)
+{
+	const size_t per_batch = (size_t)rows->out * (size_t)cols->out;
+	const size_t within = position % per_batch;
+	ref_window_position p;
+
+	p.batch = (int32_t)(position / per_batch);
+	p.in_y = (int64_t)(within / (size_t)cols->out) * rows->stride -
+		 rows->pad;
+	p.in_x = (int64_t)(within % (size_t)cols->out) * cols->stride -
+		 cols->pad;
+	ref_window_taps(rows, p.in_y, &p.y_begin, &p.y_end);
+	ref_window_taps(cols, p.in_x, &p.x_begin, &p.x_end);
+	return p;
+}
+
+/* Index of the input element [batch, y, x, 0] under tap (y_tap, x_tap) of
+ * position `p`, in an input of rows.in x cols.in x `depth`. */
+static inline size_t ref_window_input_index(const ref_window *rows,
+					    const ref_window *cols,
+					    size_t depth,
+					    const ref_window_position *p,
+					    int32_t y_tap, int32_t x_tap)
+{
+	const size_t y = (size_t)(p->in_y + (int64_t)y_tap * rows->dilation);
+	const size_t x = (size_t)(p->in_x + (int64_t)x_tap * cols->dilation);
+
+	return (((size_t)p->batch * (size_t)rows->in + y) * (size_t)cols->in +
+		x) *
+	       depth;
 }
 
 #endif /* OPVER_REFERENCE_NODE_CHECKS_H */

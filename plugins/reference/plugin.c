@@ -47,12 +47,10 @@ static const opver_plugin reference_plugin = {
 	.name = "reference",
 	.vendor = "opver",
 	.version = OPVER_VERSION_STRING,
-	.kernels = reference_kernels,
-	.num_kernels = sizeof(reference_kernels) / sizeof(reference_kernels[0]),
+	OPVER_PLUGIN_KERNELS(reference_kernels),
 };
 
-/* plugin.h gives the entry point no prototype of its own. */
-
+/* Runs on any CPU and needs nothing of the host beyond ABI 2.0. */
 OPVER_PLUGIN_ENTRY
 {
 	return &reference_plugin;

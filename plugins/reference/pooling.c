@@ -23,6 +23,7 @@
 
 #include "kernels.h"
 #include "node_checks.h"
+#include "node_memory.h"
 #include "quantization.h"
 
 typedef struct pool_data {
@@ -35,40 +36,18 @@ typedef struct pool_data {
 	float float_min;
 	float float_max;
 	/* int8 and int16 kernels: the activation's clamp, the type's lowest
-	 * value (where a maximum starts), and one int32 per channel of the
-	 * node's persistent memory that invoke works in */
+	 * value (where a maximum starts), and the scratch of one int32 per
+	 * channel that invoke works in */
 	int32_t quantized_min;
 	int32_t quantized_max;
 	int32_t lowest;
-	int32_t *work;
+	int32_t work;
 } pool_data;
-
-/* The node's parameters, with 0 (which prepare rejects for sizes) for
- * every field the core did not fill. */
-static opver_pool_params pool_params(const opver_node *node)
-{
-	const opver_pool_params *given = node->params;
-	opver_pool_params params = { .padding = OPVER_PADDING_SAME };
-
-	if (REF_PARAM_PRESENT(node, opver_pool_params, padding))
-		params.padding = given->padding;
-	if (REF_PARAM_PRESENT(node, opver_pool_params, stride_width))
-		params.stride_width = given->stride_width;
-	if (REF_PARAM_PRESENT(node, opver_pool_params, stride_height))
-		params.stride_height = given->stride_height;
-	if (REF_PARAM_PRESENT(node, opver_pool_params, filter_width))
-		params.filter_width = given->filter_width;
-	if (REF_PARAM_PRESENT(node, opver_pool_params, filter_height))
-		params.filter_height = given->filter_height;
-	if (REF_PARAM_PRESENT(node, opver_pool_params, activation))
-		params.activation = given->activation;
-	return params;
-}
 
 /* Checks the node's tensors and geometry and fills data's shape: one
  * input [N, H, W, C] and one output [N, OH, OW, C] of `type`, OH and OW
  * as TFLite computes them from the padding, filter and strides. */
-static opver_status pool_prepare_common(const opver_host *host,
+static opver_status pool_prepare_common(const opver_context *ctx,
 					const opver_node *node,
 					opver_type type,
 					opver_pool_params *params,
@@ -77,7 +56,7 @@ static opver_status pool_prepare_common(const opver_host *host,
 	const opver_tensor *input, *output;
 	opver_status status;
 
-	status = ref_check_arity(host, node, 1, 1, 1,
+	status = ref_check_arity(ctx, node, 1, 1, 1,
 				 node->op == OPVER_OP_MAX_POOL_2D
 					 ? "MAX_POOL_2D takes one input and one output"
 					 : "AVERAGE_POOL_2D takes one input and one output");
@@ -85,18 +64,20 @@ static opver_status pool_prepare_common(const opver_host *host,
 		return status;
 	input = node->inputs[0];
 	output = node->outputs[0];
-	status = ref_expect_type(host, "input", input, type);
+	status = ref_expect_type(ctx, "input", input, type);
 	if (status == OPVER_OK)
-		status = ref_expect_type(host, "output", output, type);
+		status = ref_expect_type(ctx, "output", output, type);
 	if (status == OPVER_OK)
-		status = ref_expect_rank(host, "input", input, 4);
+		status = ref_expect_rank(ctx, "input", input, 4);
 	if (status == OPVER_OK)
-		status = ref_expect_rank(host, "output", output, 4);
+		status = ref_expect_rank(ctx, "output", output, 4);
 	if (status != OPVER_OK)
 		return status;
 
-	*params = pool_params(node);
-	status = ref_expect_clamp_activation(host, params->activation);
+	/* Sizes the core did not fill stay 0, which the window rejects. */
+	*params = (opver_pool_params)OPVER_POOL_PARAMS_DEFAULTS;
+	opver_read_params(node, params, sizeof(*params));
+	status = ref_expect_clamp_activation(ctx, params->activation);
 	if (status != OPVER_OK)
 		return status;
 	data->height = (ref_window){ .in = input->dims[1],
@@ -107,29 +88,18 @@ static opver_status pool_prepare_common(const opver_host *host,
 				    .filter = params->filter_width,
 				    .stride = params->stride_width,
 				    .dilation = 1 };
-	status = ref_window_compute(host, "height", params->padding,
-				    &data->height);
-	if (status == OPVER_OK)
-		status = ref_window_compute(host, "width", params->padding,
-					    &data->width);
+	status = ref_windows_compute(ctx, params->padding, &data->height,
+				     &data->width);
 	if (status != OPVER_OK)
 		return status;
 	data->batches = input->dims[0];
 	data->channels = input->dims[3];
-	if (output->dims[0] != data->batches ||
-	    output->dims[1] != data->height.out ||
-	    output->dims[2] != data->width.out ||
-	    output->dims[3] != data->channels) {
-		host->report_error(host,
-				   "output '%s' has shape [%d, %d, %d, %d]; the input and window give [%d, %d, %d, %d]",
-				   output->name, (int)output->dims[0],
-				   (int)output->dims[1], (int)output->dims[2],
-				   (int)output->dims[3], (int)data->batches,
-				   (int)data->height.out, (int)data->width.out,
-				   (int)data->channels);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	return OPVER_OK;
+	return ref_expect_shape4(ctx, output,
+				 (const int32_t[4]){ data->batches,
+						     data->height.out,
+						     data->width.out,
+						     data->channels },
+				 "the input and window give");
 }
 
 /* --------------------------------------------------------- the windows */
@@ -152,9 +122,10 @@ static pool_span pool_span_of(const ref_window *w, int32_t out)
 
 /* Computes one output pixel (all channels) into `out` from the input
  * image (one batch) at `image`, over input rows `rows` and columns
- * `cols`. */
-typedef void (*pool_pixel_fn)(const pool_data *data, const void *image,
-			      pool_span rows, pool_span cols, void *out);
+ * `cols`; `work` is the integer kernels' scratch, NULL for float. */
+typedef void (*pool_pixel_fn)(const pool_data *data, int32_t *work,
+			      const void *image, pool_span rows,
+			      pool_span cols, void *out);
 
 /* The first channel of input pixel (y, x) of an image. */
 static const void *pool_input_pixel(const pool_data *data, const void *image,
@@ -167,7 +138,8 @@ static const void *pool_input_pixel(const pool_data *data, const void *image,
 }
 
 /* Runs `pixel` for every output pixel, in output order. */
-static void pool_run(const opver_node *node, pool_pixel_fn pixel)
+static void pool_run(const opver_node *node, pool_pixel_fn pixel,
+		     int32_t *work)
 {
 	const pool_data *data = node->op_data;
 	const size_t pixel_bytes = (size_t)data->channels * data->element_size;
@@ -183,7 +155,7 @@ static void pool_run(const opver_node *node, pool_pixel_fn pixel)
 			const pool_span rows = pool_span_of(&data->height, y);
 
 			for (int32_t x = 0; x < data->width.out; x++) {
-				pixel(data, image, rows,
+				pixel(data, work, image, rows,
 				      pool_span_of(&data->width, x), out);
 				out += pixel_bytes;
 			}
@@ -193,14 +165,14 @@ static void pool_run(const opver_node *node, pool_pixel_fn pixel)
 
 /* ------------------------------------------------------------- float32 */
 
-static opver_status pool_float32_prepare(const opver_host *host,
+static opver_status pool_float32_prepare(const opver_context *ctx,
 					 opver_node *node)
 {
 	pool_data *data = node->op_data;
 	opver_pool_params params;
 	opver_status status;
 
-	status = pool_prepare_common(host, node, OPVER_TYPE_FLOAT32, &params,
+	status = pool_prepare_common(ctx, node, OPVER_TYPE_FLOAT32, &params,
 				     data);
 	if (status != OPVER_OK)
 		return status;
@@ -212,13 +184,15 @@ static opver_status pool_float32_prepare(const opver_host *host,
 
 /* The sum is taken in the output row, window row by window row as TFLite
  * adds, then divided by the count in float: bit for bit TFLite's. */
-static void average_float32_pixel(const pool_data *data, const void *image,
-				  pool_span rows, pool_span cols, void *out)
+static void average_float32_pixel(const pool_data *data, int32_t *work,
+				  const void *image, pool_span rows,
+				  pool_span cols, void *out)
 {
 	const size_t channels = (size_t)data->channels;
 	const float count = (float)((rows.end - rows.start) *
 				    (cols.end - cols.start));
 	float *sums = out;
+	(void)work;
 
 	for (size_t c = 0; c < channels; c++)
 		sums[c] = 0.0f;
@@ -236,11 +210,13 @@ static void average_float32_pixel(const pool_data *data, const void *image,
 }
 
 /* As TFLite's std::max from the lowest float: a NaN is passed over. */
-static void max_float32_pixel(const pool_data *data, const void *image,
-			      pool_span rows, pool_span cols, void *out)
+static void max_float32_pixel(const pool_data *data, int32_t *work,
+			      const void *image, pool_span rows,
+			      pool_span cols, void *out)
 {
 	const size_t channels = (size_t)data->channels;
 	float *maxima = out;
+	(void)work;
 
 	for (size_t c = 0; c < channels; c++)
 		maxima[c] = -FLT_MAX;
@@ -258,19 +234,19 @@ static void max_float32_pixel(const pool_data *data, const void *image,
 					    data->float_max);
 }
 
-static opver_status average_float32_invoke(const opver_host *host,
+static opver_status average_float32_invoke(const opver_context *ctx,
 					   opver_node *node)
 {
-	(void)host;
-	pool_run(node, average_float32_pixel);
+	(void)ctx;
+	pool_run(node, average_float32_pixel, NULL);
 	return OPVER_OK;
 }
 
-static opver_status max_float32_invoke(const opver_host *host,
+static opver_status max_float32_invoke(const opver_context *ctx,
 				       opver_node *node)
 {
-	(void)host;
-	pool_run(node, max_float32_pixel);
+	(void)ctx;
+	pool_run(node, max_float32_pixel, NULL);
 	return OPVER_OK;
 }
 
@@ -281,7 +257,7 @@ static opver_status max_float32_invoke(const opver_host *host,
  * integers.  The scales may differ by float noise (one part in a
  * million); the zero points must be equal.
  */
-static opver_status pool_check_same_quantization(const opver_host *host,
+static opver_status pool_check_same_quantization(const opver_context *ctx,
 						 const opver_tensor *input,
 						 const opver_tensor *output,
 						 float *scale,
@@ -291,27 +267,27 @@ static opver_status pool_check_same_quantization(const opver_host *host,
 	int32_t input_zero;
 	opver_status status;
 
-	status = ref_per_tensor_quantization(host, "input", input,
+	status = ref_per_tensor_quantization(ctx, "input", input,
 					     &input_scale, &input_zero);
 	if (status == OPVER_OK)
-		status = ref_per_tensor_quantization(host, "output", output,
+		status = ref_per_tensor_quantization(ctx, "output", output,
 						     scale, zero_point);
 	if (status != OPVER_OK)
 		return status;
 	if (input_zero != *zero_point ||
 	    fabs((double)input_scale - (double)*scale) >
 		    1e-6 * (double)*scale) {
-		host->report_error(host,
-				   "input '%s' has scale %g and zero point %d, output '%s' scale %g and zero point %d; quantized pooling needs them equal",
-				   input->name, (double)input_scale,
-				   (int)input_zero, output->name,
-				   (double)*scale, (int)*zero_point);
+		OPVER_REPORT(ctx,
+			     "input '%s' has scale %g and zero point %d, output '%s' scale %g and zero point %d; quantized pooling needs them equal",
+			     input->name, (double)input_scale,
+			     (int)input_zero, output->name,
+			     (double)*scale, (int)*zero_point);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	return OPVER_OK;
 }
 
-static opver_status pool_integer_prepare(const opver_host *host,
+static opver_status pool_integer_prepare(const opver_context *ctx,
 					 opver_node *node, opver_type type)
 {
 	pool_data *data = node->op_data;
@@ -321,13 +297,13 @@ static opver_status pool_integer_prepare(const opver_host *host,
 	int64_t largest_window;
 	opver_status status;
 
-	status = pool_prepare_common(host, node, type, &params, data);
+	status = pool_prepare_common(ctx, node, type, &params, data);
 	if (status == OPVER_OK)
-		status = pool_check_same_quantization(host, node->inputs[0],
+		status = pool_check_same_quantization(ctx, node->inputs[0],
 						      node->outputs[0], &scale,
 						      &zero_point);
 	if (status == OPVER_OK)
-		status = ref_output_activation_range(host, params.activation,
+		status = ref_output_activation_range(ctx, params.activation,
 						     node->outputs[0], scale,
 						     zero_point,
 						     &data->quantized_min,
@@ -346,35 +322,29 @@ static opver_status pool_integer_prepare(const opver_host *host,
 	if (node->op == OPVER_OP_AVERAGE_POOL_2D &&
 	    largest_window * -(int64_t)type_min + largest_window / 2 >
 		    INT32_MAX) {
-		host->report_error(host,
-				   "a window of %lld %s elements could overflow the int32 sum",
-				   (long long)largest_window,
-				   ref_type_name(type));
+		OPVER_REPORT(ctx,
+			     "a window of %lld %s elements could overflow the int32 sum",
+			     (long long)largest_window,
+			     ctx->host->type_name(type));
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	data->element_size = type == OPVER_TYPE_INT8 ? sizeof(int8_t)
 						     : sizeof(int16_t);
 	data->lowest = type_min;
-	data->work = host->allocate_persistent(host, (size_t)data->channels *
-							     sizeof(int32_t));
-	if (data->work == NULL) {
-		host->report_error(host, "out of memory for %d channels",
-				   (int)data->channels);
-		return OPVER_ERROR_NOMEM;
-	}
-	return OPVER_OK;
+	return ref_request_scratch(ctx, (size_t)data->channels,
+				   sizeof(int32_t), "channel sums", &data->work);
 }
 
-static opver_status pool_int8_prepare(const opver_host *host,
+static opver_status pool_int8_prepare(const opver_context *ctx,
 				      opver_node *node)
 {
-	return pool_integer_prepare(host, node, OPVER_TYPE_INT8);
+	return pool_integer_prepare(ctx, node, OPVER_TYPE_INT8);
 }
 
-static opver_status pool_int16_prepare(const opver_host *host,
+static opver_status pool_int16_prepare(const opver_context *ctx,
 				       opver_node *node)
 {
-	return pool_integer_prepare(host, node, OPVER_TYPE_INT16);
+	return pool_integer_prepare(ctx, node, OPVER_TYPE_INT16);
 }
 
 /* The row helpers branch on the element size once per row, so each loop
@@ -433,12 +403,13 @@ static inline void store_row(void *out, const int32_t *values, size_t count,
 	}
 }
 
-static void average_integer_pixel(const pool_data *data, const void *image,
-				  pool_span rows, pool_span cols, void *out)
+static void average_integer_pixel(const pool_data *data, int32_t *work,
+				  const void *image, pool_span rows,
+				  pool_span cols, void *out)
 {
 	const size_t channels = (size_t)data->channels;
 	const int32_t count = (rows.end - rows.start) * (cols.end - cols.start);
-	int32_t *sums = data->work;
+	int32_t *sums = work;
 
 	for (size_t c = 0; c < channels; c++)
 		sums[c] = 0;
@@ -458,11 +429,12 @@ static void average_integer_pixel(const pool_data *data, const void *image,
 	store_row(out, sums, channels, data->element_size);
 }
 
-static void max_integer_pixel(const pool_data *data, const void *image,
-			      pool_span rows, pool_span cols, void *out)
+static void max_integer_pixel(const pool_data *data, int32_t *work,
+			      const void *image, pool_span rows,
+			      pool_span cols, void *out)
 {
 	const size_t channels = (size_t)data->channels;
-	int32_t *maxima = data->work;
+	int32_t *maxima = work;
 
 	for (size_t c = 0; c < channels; c++)
 		maxima[c] = data->lowest;
@@ -476,77 +448,58 @@ static void max_integer_pixel(const pool_data *data, const void *image,
 	store_row(out, maxima, channels, data->element_size);
 }
 
-static opver_status average_integer_invoke(const opver_host *host,
+static opver_status average_integer_invoke(const opver_context *ctx,
 					   opver_node *node)
 {
-	(void)host;
-	pool_run(node, average_integer_pixel);
+	const pool_data *data = node->op_data;
+	int32_t *work = ref_scratch(ctx, data->work);
+
+	if (work == NULL)
+		return OPVER_ERROR;
+	pool_run(node, average_integer_pixel, work);
 	return OPVER_OK;
 }
 
-static opver_status max_integer_invoke(const opver_host *host,
+static opver_status max_integer_invoke(const opver_context *ctx,
 				       opver_node *node)
 {
-	(void)host;
-	pool_run(node, max_integer_pixel);
+	const pool_data *data = node->op_data;
+	int32_t *work = ref_scratch(ctx, data->work);
+
+	if (work == NULL)
+		return OPVER_ERROR;
+	pool_run(node, max_integer_pixel, work);
 	return OPVER_OK;
 }
 
 /* ------------------------------------------------------------- manifest */
 
-static const opver_type_signature pool_float32_signatures[] = { {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-} };
-
-static const opver_type_signature pool_int8_signatures[] = { {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT8) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT8),
-} };
-
-static const opver_type_signature pool_int16_signatures[] = { {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT16) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT16),
-} };
-
-/* A kernel of this file: name, op, signatures, prepare and invoke. */
-#define POOL_KERNEL(kernel_name, pool_op, types, prepare_fn, invoke_fn)  \
-	{                                                                 \
-		.struct_size = sizeof(opver_kernel),                      \
-		.name = kernel_name,                                      \
-		.op = pool_op,                                            \
-		.min_version = 1,                                         \
-		.max_version = 3,                                         \
-		.signatures = types,                                      \
-		.num_signatures = 1,                                      \
-		.priority = REF_PRIORITY,                                 \
-		.flags = OPVER_KERNEL_STATELESS,                          \
-		.op_data_size = sizeof(pool_data),                        \
-		.prepare = prepare_fn,                                    \
-		.invoke = invoke_fn,                                      \
+/* A kernel of this file: name, op, the type of input and output, prepare
+ * and invoke. */
+#define POOL_KERNEL(kernel_name, op, type, prepare_fn, invoke_fn)  \
+	{                                                           \
+		OPVER_KERNEL(kernel_name, op, 1, 3),                \
+		REF_SIGNATURES(REF_UNARY_SIGNATURE(type, type)),    \
+		REF_KERNEL_TRAITS,                                  \
+		.op_data_size = sizeof(pool_data),                  \
+		.prepare = prepare_fn, .invoke = invoke_fn,         \
 	}
 
 const opver_kernel ref_average_pool_2d_float32 =
-	POOL_KERNEL("average_pool_2d_float32", OPVER_OP_AVERAGE_POOL_2D,
-		    pool_float32_signatures, pool_float32_prepare,
-		    average_float32_invoke);
+	POOL_KERNEL("average_pool_2d_float32", AVERAGE_POOL_2D, FLOAT32,
+		    pool_float32_prepare, average_float32_invoke);
 const opver_kernel ref_average_pool_2d_int8 =
-	POOL_KERNEL("average_pool_2d_int8", OPVER_OP_AVERAGE_POOL_2D,
-		    pool_int8_signatures, pool_int8_prepare,
-		    average_integer_invoke);
+	POOL_KERNEL("average_pool_2d_int8", AVERAGE_POOL_2D, INT8,
+		    pool_int8_prepare, average_integer_invoke);
 const opver_kernel ref_average_pool_2d_int16 =
-	POOL_KERNEL("average_pool_2d_int16", OPVER_OP_AVERAGE_POOL_2D,
-		    pool_int16_signatures, pool_int16_prepare,
-		    average_integer_invoke);
+	POOL_KERNEL("average_pool_2d_int16", AVERAGE_POOL_2D, INT16,
+		    pool_int16_prepare, average_integer_invoke);
 const opver_kernel ref_max_pool_2d_float32 =
-	POOL_KERNEL("max_pool_2d_float32", OPVER_OP_MAX_POOL_2D,
-		    pool_float32_signatures, pool_float32_prepare,
-		    max_float32_invoke);
+	POOL_KERNEL("max_pool_2d_float32", MAX_POOL_2D, FLOAT32,
+		    pool_float32_prepare, max_float32_invoke);
 const opver_kernel ref_max_pool_2d_int8 =
-	POOL_KERNEL("max_pool_2d_int8", OPVER_OP_MAX_POOL_2D,
-		    pool_int8_signatures, pool_int8_prepare,
+	POOL_KERNEL("max_pool_2d_int8", MAX_POOL_2D, INT8, pool_int8_prepare,
 		    max_integer_invoke);
 const opver_kernel ref_max_pool_2d_int16 =
-	POOL_KERNEL("max_pool_2d_int16", OPVER_OP_MAX_POOL_2D,
-		    pool_int16_signatures, pool_int16_prepare,
-		    max_integer_invoke);
+	POOL_KERNEL("max_pool_2d_int16", MAX_POOL_2D, INT16,
+		    pool_int16_prepare, max_integer_invoke);

@@ -37,7 +37,7 @@ void ref_quantize_multiplier(double real, int32_t *multiplier, int *shift)
 	*shift = exponent;
 }
 
-bool ref_type_range(opver_type type, int32_t *min, int32_t *max)
+bool ref_type_range(int32_t type, int32_t *min, int32_t *max)
 {
 	switch (type) {
 	case OPVER_TYPE_INT8:
@@ -61,7 +61,7 @@ bool ref_type_range(opver_type type, int32_t *min, int32_t *max)
 	}
 }
 
-bool ref_activation_is_clamp(opver_activation activation)
+bool ref_activation_is_clamp(int32_t activation)
 {
 	switch (activation) {
 	case OPVER_ACTIVATION_NONE:
@@ -74,19 +74,19 @@ bool ref_activation_is_clamp(opver_activation activation)
 	}
 }
 
-opver_status ref_expect_clamp_activation(const opver_host *host,
-					 opver_activation activation)
+opver_status ref_expect_clamp_activation(const opver_context *ctx,
+					 int32_t activation)
 {
 	if (ref_activation_is_clamp(activation))
 		return OPVER_OK;
-	host->report_error(host,
-			   "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
-			   (int)activation);
+	OPVER_REPORT(ctx,
+		     "fused activation %d is not supported: only NONE, RELU, RELU_N1_TO_1 and RELU6 are",
+		     (int)activation);
 	return OPVER_ERROR_UNSUPPORTED;
 }
 
 /* The real-valued bounds of a clamp activation; infinite where open. */
-static void activation_bounds(opver_activation activation, float *low,
+static void activation_bounds(int32_t activation, float *low,
 			      float *high)
 {
 	*low = -INFINITY;
@@ -108,7 +108,7 @@ static void activation_bounds(opver_activation activation, float *low,
 	}
 }
 
-void ref_activation_range_float(opver_activation activation, float *min,
+void ref_activation_range_float(int32_t activation, float *min,
 				float *max)
 {
 	activation_bounds(activation, min, max);
@@ -134,7 +134,7 @@ static bool quantize_bound(float bound, float scale, int32_t zero_point,
 	return true;
 }
 
-bool ref_activation_range_quantized(opver_activation activation, int32_t qmin,
+bool ref_activation_range_quantized(int32_t activation, int32_t qmin,
 				    int32_t qmax, float scale,
 				    int32_t zero_point, int32_t *min,
 				    int32_t *max)
@@ -160,8 +160,8 @@ bool ref_activation_range_quantized(opver_activation activation, int32_t qmin,
 	return true;
 }
 
-opver_status ref_output_activation_range(const opver_host *host,
-					 opver_activation activation,
+opver_status ref_output_activation_range(const opver_context *ctx,
+					 int32_t activation,
 					 const opver_tensor *output,
 					 float scale, int32_t zero_point,
 					 int32_t *min, int32_t *max)
@@ -172,13 +172,13 @@ opver_status ref_output_activation_range(const opver_host *host,
 	    ref_activation_range_quantized(activation, qmin, qmax, scale,
 					   zero_point, min, max))
 		return OPVER_OK;
-	host->report_error(host,
-			   "output '%s' has scale %g, too small to quantize the fused activation's bounds",
-			   output->name, (double)scale);
+	OPVER_REPORT(ctx,
+		     "output '%s' has scale %g, too small to quantize the fused activation's bounds",
+		     output->name, (double)scale);
 	return OPVER_ERROR_INVALID_MODEL;
 }
 
-opver_status ref_per_tensor_quantization(const opver_host *host,
+opver_status ref_per_tensor_quantization(const opver_context *ctx,
 					 const char *role,
 					 const opver_tensor *tensor,
 					 float *scale, int32_t *zero_point)
@@ -187,36 +187,36 @@ opver_status ref_per_tensor_quantization(const opver_host *host,
 	int32_t min, max;
 
 	if (quant->count == 0) {
-		host->report_error(host,
-				   "%s '%s' is not quantized: it needs a scale and zero point",
-				   role, tensor->name);
+		OPVER_REPORT(ctx,
+			     "%s '%s' is not quantized: it needs a scale and zero point",
+			     role, tensor->name);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (quant->count > 1) {
-		host->report_error(host,
-				   "%s '%s' is quantized per channel (%d scales along axis %d); only per-tensor quantization is supported",
-				   role, tensor->name, (int)quant->count,
-				   (int)quant->axis);
+		OPVER_REPORT(ctx,
+			     "%s '%s' is quantized per channel (%d scales along axis %d); only per-tensor quantization is supported",
+			     role, tensor->name, (int)quant->count,
+			     (int)quant->axis);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	if (!ref_type_range(tensor->type, &min, &max)) {
-		host->report_error(host,
-				   "%s '%s' has type %d, which cannot be quantized",
-				   role, tensor->name, (int)tensor->type);
+		OPVER_REPORT(ctx,
+			     "%s '%s' has type %d, which cannot be quantized",
+			     role, tensor->name, (int)tensor->type);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (!isfinite(quant->scale[0]) || !(quant->scale[0] > 0.0f)) {
-		host->report_error(host,
-				   "%s '%s' has scale %g; a scale must be finite and positive",
-				   role, tensor->name, (double)quant->scale[0]);
+		OPVER_REPORT(ctx,
+			     "%s '%s' has scale %g; a scale must be finite and positive",
+			     role, tensor->name, (double)quant->scale[0]);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (quant->zero_point[0] < min || quant->zero_point[0] > max) {
-		host->report_error(host,
-				   "%s '%s' has zero point %lld, outside its type's range [%ld, %ld]",
-				   role, tensor->name,
-				   (long long)quant->zero_point[0], (long)min,
-				   (long)max);
+		OPVER_REPORT(ctx,
+			     "%s '%s' has zero point %lld, outside its type's range [%ld, %ld]",
+			     role, tensor->name,
+			     (long long)quant->zero_point[0], (long)min,
+			     (long)max);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	*scale = quant->scale[0];
@@ -224,7 +224,7 @@ opver_status ref_per_tensor_quantization(const opver_host *host,
 	return OPVER_OK;
 }
 
-opver_status ref_channel_quantization_get(const opver_host *host,
+opver_status ref_channel_quantization_get(const opver_context *ctx,
 					  const char *role,
 					  const opver_tensor *tensor,
 					  bool per_channel,
@@ -238,7 +238,7 @@ opver_status ref_channel_quantization_get(const opver_host *host,
 	opver_status status;
 
 	if (quant->count <= 1 || !per_channel) {
-		status = ref_per_tensor_quantization(host, role, tensor, &scale,
+		status = ref_per_tensor_quantization(ctx, role, tensor, &scale,
 						     &zero_point);
 		if (status != OPVER_OK)
 			return status;
@@ -253,32 +253,32 @@ opver_status ref_channel_quantization_get(const opver_host *host,
 	}
 	if (axis < 0 || axis >= tensor->rank ||
 	    tensor->dims[axis] != quant->count) {
-		host->report_error(host,
-				   "%s '%s' has %d scales along axis %d; per-channel quantization needs one for each index of a dimension",
-				   role, tensor->name, (int)quant->count,
-				   (int)axis);
+		OPVER_REPORT(ctx,
+			     "%s '%s' has %d scales along axis %d; per-channel quantization needs one for each index of a dimension",
+			     role, tensor->name, (int)quant->count,
+			     (int)axis);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (!ref_type_range(tensor->type, &min, &max)) {
-		host->report_error(host,
-				   "%s '%s' has type %d, which cannot be quantized",
-				   role, tensor->name, (int)tensor->type);
+		OPVER_REPORT(ctx,
+			     "%s '%s' has type %d, which cannot be quantized",
+			     role, tensor->name, (int)tensor->type);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	for (int32_t c = 0; c < quant->count; c++) {
 		if (!isfinite(quant->scale[c]) || !(quant->scale[c] > 0.0f)) {
-			host->report_error(host,
-					   "%s '%s' has scale %g for channel %d; a scale must be finite and positive",
-					   role, tensor->name,
-					   (double)quant->scale[c], (int)c);
+			OPVER_REPORT(ctx,
+				     "%s '%s' has scale %g for channel %d; a scale must be finite and positive",
+				     role, tensor->name,
+				     (double)quant->scale[c], (int)c);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 		if (quant->zero_point[c] < min || quant->zero_point[c] > max) {
-			host->report_error(host,
-					   "%s '%s' has zero point %lld for channel %d, outside its type's range [%ld, %ld]",
-					   role, tensor->name,
-					   (long long)quant->zero_point[c],
-					   (int)c, (long)min, (long)max);
+			OPVER_REPORT(ctx,
+				     "%s '%s' has zero point %lld for channel %d, outside its type's range [%ld, %ld]",
+				     role, tensor->name,
+				     (long long)quant->zero_point[c],
+				     (int)c, (long)min, (long)max);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 	}
@@ -294,11 +294,11 @@ opver_status ref_channel_quantization_get(const opver_host *host,
 	return OPVER_OK;
 }
 
-/* Checks one filter scale and zero point; `channel` -1 for per tensor. */
-static opver_status check_filter_channel(const opver_host *host,
+/* Checks one filter scale and that its zero point is 0; `channel` -1 for
+ * per tensor. */
+static opver_status check_filter_channel(const opver_context *ctx,
 					 const opver_tensor *filter,
-					 int32_t channel, int32_t index,
-					 bool symmetric)
+					 int32_t channel, int32_t index)
 {
 	const float scale = filter->quant.scale[index];
 	char where[32] = "";
@@ -306,23 +306,23 @@ static opver_status check_filter_channel(const opver_host *host,
 	if (channel >= 0)
 		snprintf(where, sizeof(where), " for channel %d", (int)channel);
 	if (!isfinite(scale) || !(scale > 0.0f)) {
-		host->report_error(host,
-				   "filter '%s' has scale %g%s; a scale must be finite and positive",
-				   filter->name, (double)scale, where);
+		OPVER_REPORT(ctx,
+			     "filter '%s' has scale %g%s; a scale must be finite and positive",
+			     filter->name, (double)scale, where);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	if (symmetric && filter->quant.zero_point[index] != 0) {
-		host->report_error(host,
-				   "filter '%s' has zero point %lld%s; this kernel takes only symmetric filters (zero point 0)",
-				   filter->name,
-				   (long long)filter->quant.zero_point[index],
-				   where);
+	if (filter->quant.zero_point[index] != 0) {
+		OPVER_REPORT(ctx,
+			     "filter '%s' has zero point %lld%s; this kernel takes only symmetric filters (zero point 0)",
+			     filter->name,
+			     (long long)filter->quant.zero_point[index],
+			     where);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	return OPVER_OK;
 }
 
-opver_status ref_filter_scales_check(const opver_host *host,
+opver_status ref_filter_scales_check(const opver_context *ctx,
 				     const opver_tensor *filter, int32_t axis,
 				     int32_t channels)
 {
@@ -330,114 +330,16 @@ opver_status ref_filter_scales_check(const opver_host *host,
 	opver_status status = OPVER_OK;
 
 	if (quant->count == 1)
-		return check_filter_channel(host, filter, -1, 0, true);
+		return check_filter_channel(ctx, filter, -1, 0);
 	if (quant->count != channels || quant->axis != axis) {
-		host->report_error(host,
-				   "filter '%s' has %d scales along axis %d; it needs one scale, or %d along axis %d (one per output channel)",
-				   filter->name, (int)quant->count,
-				   (int)quant->axis, (int)channels, (int)axis);
+		OPVER_REPORT(ctx,
+			     "filter '%s' has %d scales along axis %d; it needs one scale, or %d along axis %d (one per output channel)",
+			     filter->name, (int)quant->count,
+			     (int)quant->axis, (int)channels, (int)axis);
 		return quant->count == 0 ? OPVER_ERROR_INVALID_MODEL
 					 : OPVER_ERROR_UNSUPPORTED;
 	}
 	for (int32_t c = 0; c < channels && status == OPVER_OK; c++)
-		status = check_filter_channel(host, filter, c, c, true);
+		status = check_filter_channel(ctx, filter, c, c);
 	return status;
-}
-
-opver_status ref_channel_rescales(const opver_host *host,
-				  const opver_tensor *filter, int32_t axis,
-				  int32_t channels, float input_scale,
-				  float output_scale, int32_t *multipliers,
-				  int *shifts)
-{
-	const bool per_tensor = filter->quant.count == 1;
-	opver_status status;
-
-	if (per_tensor) {
-		/* Per-tensor filters may be asymmetric (the kernel then
-		 * subtracts the zero point); only the scale is checked. */
-		status = check_filter_channel(host, filter, -1, 0, false);
-	} else {
-		status = ref_filter_scales_check(host, filter, axis, channels);
-	}
-	if (status != OPVER_OK)
-		return status;
-	for (int32_t c = 0; c < channels; c++) {
-		const double rescale = (double)input_scale *
-				       (double)ref_filter_scale(filter, c) /
-				       (double)output_scale;
-
-		ref_quantize_multiplier(rescale, &multipliers[c], &shifts[c]);
-		if (shifts[c] > 30) {
-			host->report_error(host,
-					   "channel %d: input scale x filter scale / output scale is %g; rescale factors of 2^31 and more are not supported",
-					   (int)c, rescale);
-			return OPVER_ERROR_UNSUPPORTED;
-		}
-	}
-	return OPVER_OK;
-}
-
-void ref_quantize_floats_symmetric(const float *values, size_t count,
-				   int8_t *quantized, float *scale)
-{
-	float range = 0.0f;
-
-	for (size_t i = 0; i < count; i++)
-		range = fmaxf(range, fabsf(values[i]));
-	if (range == 0.0f) {
-		for (size_t i = 0; i < count; i++)
-			quantized[i] = 0;
-		*scale = 1.0f;
-		return;
-	}
-	*scale = range / 127.0f;
-	for (size_t i = 0; i < count; i++) {
-		const float q = roundf(values[i] * (127.0f / range));
-
-		quantized[i] = (int8_t)fminf(127.0f, fmaxf(-127.0f, q));
-	}
-}
-
-void ref_quantize_floats_asymmetric(const float *values, size_t count,
-				    int8_t *quantized, float *scale,
-				    int32_t *zero_point)
-{
-	float low = 0.0f, high = 0.0f, inverse;
-	double step, from_min, from_max, zero;
-
-	for (size_t i = 0; i < count; i++) {
-		low = fminf(low, values[i]);
-		high = fmaxf(high, values[i]);
-	}
-	if (low == high) {
-		for (size_t i = 0; i < count; i++)
-			quantized[i] = 0;
-		*scale = 1.0f;
-		*zero_point = 0;
-		return;
-	}
-	step = ((double)high - (double)low) / 255.0;
-	/* The zero point from whichever end loses less to rounding, nudged
-	 * onto the integer grid as TFLite's AsymmetricQuantizeFloats. */
-	from_min = -128.0 - (double)low / step;
-	from_max = 127.0 - (double)high / step;
-	zero = fabs(-128.0) + fabs((double)low / step) <
-			       fabs(127.0) + fabs((double)high / step) ?
-		       from_min :
-		       from_max;
-	*zero_point = zero <= -128.0 ? -128 :
-		      zero >= 127.0  ? 127 :
-				       (int32_t)round(zero);
-	*scale = (float)step;
-	/* Rounded in float through the reciprocal of the float scale, as
-	 * TFLite does: in double, values on a tie (4 in [-4, 4] is 127.5
-	 * steps) would round the other way. */
-	inverse = (float)(1.0 / (double)*scale);
-	for (size_t i = 0; i < count; i++) {
-		const float q =
-			roundf((float)*zero_point + values[i] * inverse);
-
-		quantized[i] = (int8_t)fminf(127.0f, fmaxf(-128.0f, q));
-	}
 }

@@ -32,19 +32,19 @@ void ref_quantize_multiplier(double real, int32_t *multiplier, int *shift);
 
 /* Smallest and largest value of an integer tensor type; false for a type
  * that is not an integer type a quantized tensor can have. */
-bool ref_type_range(opver_type type, int32_t *min, int32_t *max);
+bool ref_type_range(int32_t type, int32_t *min, int32_t *max);
 
 /* True for the activations a kernel can fuse as a clamp: NONE, RELU,
  * RELU_N1_TO_1 and RELU6 (not TANH or SIGN_BIT). */
-bool ref_activation_is_clamp(opver_activation activation);
+bool ref_activation_is_clamp(int32_t activation);
 
 /* Reports, and returns OPVER_ERROR_UNSUPPORTED, unless the fused activation
  * is a clamp (ref_activation_is_clamp). */
-opver_status ref_expect_clamp_activation(const opver_host *host,
-					 opver_activation activation);
+opver_status ref_expect_clamp_activation(const opver_context *ctx,
+					 int32_t activation);
 
 /* The clamp of a clamp activation on float outputs: [lowest, max] for NONE. */
-void ref_activation_range_float(opver_activation activation, float *min,
+void ref_activation_range_float(int32_t activation, float *min,
 				float *max);
 
 /*
@@ -53,7 +53,7 @@ void ref_activation_range_float(opver_activation activation, float *min,
  * quantized as zero_point + round(bound / scale) in float and intersected
  * with [qmin, qmax].  False when a bound does not fit an int32.
  */
-bool ref_activation_range_quantized(opver_activation activation, int32_t qmin,
+bool ref_activation_range_quantized(int32_t activation, int32_t qmin,
 				    int32_t qmax, float scale,
 				    int32_t zero_point, int32_t *min,
 				    int32_t *max);
@@ -65,8 +65,8 @@ bool ref_activation_range_quantized(opver_activation activation, int32_t qmin,
  * output's type must be an integer type (as ref_per_tensor_quantization()
  * has checked).
  */
-opver_status ref_output_activation_range(const opver_host *host,
-					 opver_activation activation,
+opver_status ref_output_activation_range(const opver_context *ctx,
+					 int32_t activation,
 					 const opver_tensor *output,
 					 float scale, int32_t zero_point,
 					 int32_t *min, int32_t *max);
@@ -84,7 +84,7 @@ static inline bool ref_is_quantized(const opver_tensor *tensor)
  * "weights", ...), and returns OPVER_ERROR_UNSUPPORTED for per-channel
  * quantization or OPVER_ERROR_INVALID_MODEL otherwise.
  */
-opver_status ref_per_tensor_quantization(const opver_host *host,
+opver_status ref_per_tensor_quantization(const opver_context *ctx,
 					 const char *role,
 					 const opver_tensor *tensor,
 					 float *scale, int32_t *zero_point);
@@ -112,33 +112,16 @@ typedef struct ref_channel_quantization {
  * scale finite and positive and every zero point inside the type's range.
  * Reports and fails otherwise, naming the tensor by `role`.
  */
-opver_status ref_channel_quantization_get(const opver_host *host,
+opver_status ref_channel_quantization_get(const opver_context *ctx,
 					  const char *role,
 					  const opver_tensor *tensor,
 					  bool per_channel,
 					  ref_channel_quantization *q);
 
 /*
- * The per-channel rescale of a convolution-like op: for each of `channels`
- * output channels, input_scale * filter_scale[c] / output_scale (in
- * double, as TFLite's PopulateConvolutionQuantizationParams) as a
- * multiplier and shift.  The filter is quantized per tensor (one scale for
- * every channel) or per channel along `axis` with exactly `channels`
- * scales; its zero points must be 0 when per channel.  Reports and fails
- * otherwise, or when a rescale is 2^31 or more.  multipliers and shifts
- * are the caller's, `channels` entries each.
- */
-opver_status ref_channel_rescales(const opver_host *host,
-				  const opver_tensor *filter, int32_t axis,
-				  int32_t channels, float input_scale,
-				  float output_scale, int32_t *multipliers,
-				  int *shifts);
-
-/*
  * The scale of `filter` for output channel `channel`: its only scale when
  * quantized per tensor, else scale[channel].  The filter's quantization
- * must have been checked (ref_channel_rescales or
- * ref_filter_scales_check).
+ * must have been checked (ref_filter_scales_check).
  */
 static inline float ref_filter_scale(const opver_tensor *filter,
 				     int32_t channel)
@@ -148,26 +131,14 @@ static inline float ref_filter_scale(const opver_tensor *filter,
 }
 
 /*
- * Checks the filter of a hybrid op (float activations, int8 filter):
- * symmetric (zero points 0), one finite positive scale or one per channel
- * along `axis` (`channels` of them).
+ * Checks a filter as the per-channel integer kernels and the hybrid kernels
+ * (float activations, int8 filter) need it, since neither subtracts a
+ * filter zero point: symmetric (zero points 0), one finite positive scale
+ * or one per channel along `axis` (`channels` of them).
  */
-opver_status ref_filter_scales_check(const opver_host *host,
+opver_status ref_filter_scales_check(const opver_context *ctx,
 				     const opver_tensor *filter, int32_t axis,
 				     int32_t channels);
-
-/*
- * Quantizes `count` floats to int8 the way TFLite's hybrid kernels quantize
- * their activations on the fly.  Symmetric: scale = max|x| / 127, values in
- * [-127, 127], *zero_point 0.  Asymmetric: the range [min(x, 0), max(x, 0)]
- * onto [-128, 127] with a nudged zero point.  An all-zero input gives
- * zeros with scale 1.
- */
-void ref_quantize_floats_symmetric(const float *values, size_t count,
-				   int8_t *quantized, float *scale);
-void ref_quantize_floats_asymmetric(const float *values, size_t count,
-				    int8_t *quantized, float *scale,
-				    int32_t *zero_point);
 
 /* ------------------------------------------------------------- invoke time */
 

@@ -57,7 +57,7 @@ static inline float quantize_value(float x, float scale, float zero_point,
 	return fminf(fmaxf(q, type_min), type_max);
 }
 
-static opver_status quantize_float32_prepare(const opver_host *host,
+static opver_status quantize_float32_prepare(const opver_context *ctx,
 					     opver_node *node,
 					     opver_type out)
 {
@@ -65,10 +65,10 @@ static opver_status quantize_float32_prepare(const opver_host *host,
 	int32_t min, max;
 	opver_status status;
 
-	status = ref_check_unary(host, node, OPVER_TYPE_FLOAT32, out,
+	status = ref_check_unary(ctx, node, OPVER_TYPE_FLOAT32, out,
 				 QUANTIZE_USAGE);
 	if (status == OPVER_OK)
-		status = ref_channel_quantization_get(host, "output",
+		status = ref_channel_quantization_get(ctx, "output",
 						      node->outputs[0], true,
 						      &data->layout);
 	if (status != OPVER_OK)
@@ -85,13 +85,13 @@ static opver_status quantize_float32_prepare(const opver_host *host,
  * channels.
  */
 #define QUANTIZE_FLOAT32_DEFINE(name, out_type, out)                         \
-	static opver_status name##_prepare(const opver_host *host,            \
+	static opver_status name##_prepare(const opver_context *ctx,            \
 					   opver_node *node)                  \
 	{                                                                     \
-		return quantize_float32_prepare(host, node, out);             \
+		return quantize_float32_prepare(ctx, node, out);             \
 	}                                                                     \
                                                                               \
-	static opver_status name##_invoke(const opver_host *host,             \
+	static opver_status name##_invoke(const opver_context *ctx,             \
 					  opver_node *node)                   \
 	{                                                                     \
 		const quantize_float32_data *data = node->op_data;            \
@@ -99,7 +99,7 @@ static opver_status quantize_float32_prepare(const opver_host *host,
 		const float *in = node->inputs[0]->data;                      \
 		out_type *o = node->outputs[0]->data;                         \
                                                                               \
-		(void)host;                                                   \
+		(void)ctx;                                                   \
 		for (size_t n = 0; n < q->outer; n++)                         \
 			for (size_t c = 0; c < q->channels; c++) {            \
 				const float scale = q->scales[c];             \
@@ -136,7 +136,7 @@ static inline int32_t requantize_value(int32_t x, const requantize_data *d)
 				 (int32_t)q;
 }
 
-static opver_status requantize_prepare(const opver_host *host,
+static opver_status requantize_prepare(const opver_context *ctx,
 				       opver_node *node, opver_type in,
 				       opver_type out)
 {
@@ -147,33 +147,33 @@ static opver_status requantize_prepare(const opver_host *host,
 	double rescale;
 	opver_status status;
 
-	status = ref_check_unary(host, node, in, out,
+	status = ref_check_unary(ctx, node, in, out,
 				 QUANTIZE_USAGE);
 	if (status == OPVER_OK)
-		status = ref_per_tensor_quantization(host, "input", input,
+		status = ref_per_tensor_quantization(ctx, "input", input,
 						     &input_scale,
 						     &data->input_zero_point);
 	if (status == OPVER_OK)
-		status = ref_per_tensor_quantization(host, "output", output,
+		status = ref_per_tensor_quantization(ctx, "output", output,
 						     &output_scale,
 						     &data->output_zero_point);
 	if (status != OPVER_OK)
 		return status;
 	if (in == OPVER_TYPE_INT16 && out == OPVER_TYPE_INT16 &&
 	    (data->input_zero_point != 0 || data->output_zero_point != 0)) {
-		host->report_error(host,
-				   "input '%s' and output '%s' have zero points %d and %d; int16 to int16 needs both 0, as in TFLite",
-				   input->name, output->name,
-				   (int)data->input_zero_point,
-				   (int)data->output_zero_point);
+		OPVER_REPORT(ctx,
+			     "input '%s' and output '%s' have zero points %d and %d; int16 to int16 needs both 0, as in TFLite",
+			     input->name, output->name,
+			     (int)data->input_zero_point,
+			     (int)data->output_zero_point);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	rescale = (double)input_scale / (double)output_scale;
 	ref_quantize_multiplier(rescale, &data->multiplier, &data->shift);
 	if (data->shift > 30) {
-		host->report_error(host,
-				   "input scale / output scale is %g; rescale factors of 2^31 and more are not supported",
-				   rescale);
+		OPVER_REPORT(ctx,
+			     "input scale / output scale is %g; rescale factors of 2^31 and more are not supported",
+			     rescale);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	data->count = opver_tensor_elements(input);
@@ -186,20 +186,20 @@ static opver_status requantize_prepare(const opver_host *host,
  * requantizes `in_type` (opver type `in`) to `out_type` (opver type `out`).
  */
 #define REQUANTIZE_DEFINE(name, in_type, in, out_type, out)                 \
-	static opver_status name##_prepare(const opver_host *host,           \
+	static opver_status name##_prepare(const opver_context *ctx,           \
 					   opver_node *node)                 \
 	{                                                                    \
-		return requantize_prepare(host, node, in, out);              \
+		return requantize_prepare(ctx, node, in, out);              \
 	}                                                                    \
                                                                              \
-	static opver_status name##_invoke(const opver_host *host,            \
+	static opver_status name##_invoke(const opver_context *ctx,            \
 					  opver_node *node)                  \
 	{                                                                    \
 		const requantize_data *data = node->op_data;                 \
 		const in_type *x = node->inputs[0]->data;                    \
 		out_type *y = node->outputs[0]->data;                        \
                                                                              \
-		(void)host;                                                  \
+		(void)ctx;                                                  \
 		for (size_t i = 0; i < data->count; i++)                     \
 			y[i] = (out_type)requantize_value(x[i], data);       \
 		return OPVER_OK;                                             \
@@ -216,70 +216,32 @@ REQUANTIZE_DEFINE(requantize_int16_int16, int16_t, OPVER_TYPE_INT16, int16_t,
 
 /* ------------------------------------------------------------- manifest */
 
-#define QUANTIZE_SIGNATURE(in, out)                   \
-	{                                             \
-		.inputs = { OPVER_TYPE_BIT(in) },     \
-		.output = OPVER_TYPE_BIT(out),        \
+/* A kernel of this file: from type `in` to `out`, versions 1 to `max`, the
+ * op_data type, and the callbacks impl_prepare and impl_invoke above. */
+#define QUANTIZE_KERNEL(kernel_name, in, out, max, data_type, impl) \
+	{                                                            \
+		OPVER_KERNEL(kernel_name, QUANTIZE, 1, max),         \
+		REF_SIGNATURES(REF_UNARY_SIGNATURE(in, out)),        \
+		REF_KERNEL_TRAITS,                                   \
+		.op_data_size = sizeof(data_type),                   \
+		.prepare = impl##_prepare, .invoke = impl##_invoke,  \
 	}
 
-static const opver_type_signature float32_int8_signatures[] = {
-	QUANTIZE_SIGNATURE(OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8)
-};
-static const opver_type_signature float32_int16_signatures[] = {
-	QUANTIZE_SIGNATURE(OPVER_TYPE_FLOAT32, OPVER_TYPE_INT16)
-};
-static const opver_type_signature int8_int8_signatures[] = {
-	QUANTIZE_SIGNATURE(OPVER_TYPE_INT8, OPVER_TYPE_INT8)
-};
-static const opver_type_signature int16_int8_signatures[] = {
-	QUANTIZE_SIGNATURE(OPVER_TYPE_INT16, OPVER_TYPE_INT8)
-};
-static const opver_type_signature int8_int16_signatures[] = {
-	QUANTIZE_SIGNATURE(OPVER_TYPE_INT8, OPVER_TYPE_INT16)
-};
-static const opver_type_signature int16_int16_signatures[] = {
-	QUANTIZE_SIGNATURE(OPVER_TYPE_INT16, OPVER_TYPE_INT16)
-};
-
-#define QUANTIZE_KERNEL(kernel_name, max, signatures_, data_type, prepare_, \
-			invoke_)                                            \
-	{                                                                   \
-		.struct_size = sizeof(opver_kernel),                        \
-		.name = kernel_name,                                        \
-		.op = OPVER_OP_QUANTIZE,                                    \
-		.min_version = 1,                                           \
-		.max_version = max,                                         \
-		.signatures = signatures_,                                  \
-		.num_signatures = 1,                                        \
-		.priority = REF_PRIORITY,                                   \
-		.flags = OPVER_KERNEL_STATELESS,                            \
-		.op_data_size = sizeof(data_type),                          \
-		.prepare = prepare_,                                        \
-		.invoke = invoke_,                                          \
-	}
-
-const opver_kernel ref_quantize_float32_int8 = QUANTIZE_KERNEL(
-	"quantize_float32_int8", 5, float32_int8_signatures,
-	quantize_float32_data, quantize_float32_int8_prepare,
-	quantize_float32_int8_invoke);
-
-const opver_kernel ref_quantize_float32_int16 = QUANTIZE_KERNEL(
-	"quantize_float32_int16", 5, float32_int16_signatures,
-	quantize_float32_data, quantize_float32_int16_prepare,
-	quantize_float32_int16_invoke);
-
-const opver_kernel ref_quantize_int8_int8 = QUANTIZE_KERNEL(
-	"quantize_int8_int8", 2, int8_int8_signatures, requantize_data,
-	requantize_int8_int8_prepare, requantize_int8_int8_invoke);
-
-const opver_kernel ref_quantize_int16_int8 = QUANTIZE_KERNEL(
-	"quantize_int16_int8", 2, int16_int8_signatures, requantize_data,
-	requantize_int16_int8_prepare, requantize_int16_int8_invoke);
-
-const opver_kernel ref_quantize_int8_int16 = QUANTIZE_KERNEL(
-	"quantize_int8_int16", 2, int8_int16_signatures, requantize_data,
-	requantize_int8_int16_prepare, requantize_int8_int16_invoke);
-
-const opver_kernel ref_quantize_int16_int16 = QUANTIZE_KERNEL(
-	"quantize_int16_int16", 2, int16_int16_signatures, requantize_data,
-	requantize_int16_int16_prepare, requantize_int16_int16_invoke);
+const opver_kernel ref_quantize_float32_int8 =
+	QUANTIZE_KERNEL("quantize_float32_int8", FLOAT32, INT8, 5,
+			quantize_float32_data, quantize_float32_int8);
+const opver_kernel ref_quantize_float32_int16 =
+	QUANTIZE_KERNEL("quantize_float32_int16", FLOAT32, INT16, 5,
+			quantize_float32_data, quantize_float32_int16);
+const opver_kernel ref_quantize_int8_int8 =
+	QUANTIZE_KERNEL("quantize_int8_int8", INT8, INT8, 2, requantize_data,
+			requantize_int8_int8);
+const opver_kernel ref_quantize_int16_int8 =
+	QUANTIZE_KERNEL("quantize_int16_int8", INT16, INT8, 2, requantize_data,
+			requantize_int16_int8);
+const opver_kernel ref_quantize_int8_int16 =
+	QUANTIZE_KERNEL("quantize_int8_int16", INT8, INT16, 2, requantize_data,
+			requantize_int8_int16);
+const opver_kernel ref_quantize_int16_int16 =
+	QUANTIZE_KERNEL("quantize_int16_int16", INT16, INT16, 2,
+			requantize_data, requantize_int16_int16);

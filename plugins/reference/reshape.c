@@ -27,21 +27,21 @@ typedef struct reshape_data {
 } reshape_data;
 
 /* A new shape of `count` dimensions, from `what`, has the output's rank. */
-static opver_status reshape_check_rank(const opver_host *host, int32_t count,
+static opver_status reshape_check_rank(const opver_context *ctx, int32_t count,
 				       const char *what,
 				       const opver_tensor *output)
 {
 	if (count == output->rank)
 		return OPVER_OK;
-	host->report_error(host, "%s has %d dimensions; output '%s' has rank %d",
-			   what, (int)count, output->name, (int)output->rank);
+	OPVER_REPORT(ctx, "%s has %d dimensions; output '%s' has rank %d",
+		     what, (int)count, output->name, (int)output->rank);
 	return OPVER_ERROR_INVALID_MODEL;
 }
 
 /* Checks the new shape `dims` (count entries, from `what`) against the
  * output tensor: same rank, at most one -1 and no other negative entry,
  * and every other entry, and the inferred one, equal to the output's. */
-static opver_status reshape_match(const opver_host *host,
+static opver_status reshape_match(const opver_context *ctx,
 				  const int32_t *dims, int32_t count,
 				  const char *what, size_t elements,
 				  const opver_tensor *output)
@@ -50,7 +50,7 @@ static opver_status reshape_match(const opver_host *host,
 	size_t known = 1;
 	opver_status status;
 
-	status = reshape_check_rank(host, count, what, output);
+	status = reshape_check_rank(ctx, count, what, output);
 	if (status != OPVER_OK)
 		return status;
 	for (int32_t i = 0; i < count; i++) {
@@ -59,9 +59,9 @@ static opver_status reshape_match(const opver_host *host,
 		} else if (dims[i] == -1 && stretch < 0) {
 			stretch = i;
 		} else {
-			host->report_error(host,
-					   "%s has dimension %d of %d; only one dimension may be -1 (inferred) and none otherwise negative",
-					   what, (int)i, (int)dims[i]);
+			OPVER_REPORT(ctx,
+				     "%s has dimension %d of %d; only one dimension may be -1 (inferred) and none otherwise negative",
+				     what, (int)i, (int)dims[i]);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 	}
@@ -72,10 +72,10 @@ static opver_status reshape_match(const opver_host *host,
 						 : (size_t)output->dims[i];
 
 		if (want != (size_t)output->dims[i]) {
-			host->report_error(host,
-					   "%s gives dimension %d size %zu; output '%s' has %d",
-					   what, (int)i, want, output->name,
-					   (int)output->dims[i]);
+			OPVER_REPORT(ctx,
+				     "%s gives dimension %d size %zu; output '%s' has %d",
+				     what, (int)i, want, output->name,
+				     (int)output->dims[i]);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 	}
@@ -84,7 +84,7 @@ static opver_status reshape_match(const opver_host *host,
 
 /* Checks the shape the node asks for, from the shape tensor or the
  * option, against the output; with neither there is nothing to check. */
-static opver_status reshape_check_new_shape(const opver_host *host,
+static opver_status reshape_check_new_shape(const opver_context *ctx,
 					    const opver_node *node,
 					    size_t elements)
 {
@@ -92,13 +92,13 @@ static opver_status reshape_check_new_shape(const opver_host *host,
 	const opver_tensor *shape = node->num_inputs > RESHAPE_SHAPE
 					    ? node->inputs[RESHAPE_SHAPE]
 					    : NULL;
-	const opver_reshape_params *params = node->params;
+	opver_reshape_params params = OPVER_RESHAPE_PARAMS_DEFAULTS;
 	char what[80];
 	int32_t count;
 
 	/* TFLite reads a shape tensor only when it is 1-D. */
 	if (shape != NULL && shape->rank == 1) {
-		opver_status status = ref_expect_type(host, "shape", shape,
+		opver_status status = ref_expect_type(ctx, "shape", shape,
 						      OPVER_TYPE_INT32);
 
 		if (status != OPVER_OK)
@@ -106,64 +106,64 @@ static opver_status reshape_check_new_shape(const opver_host *host,
 		snprintf(what, sizeof(what), "shape tensor '%s'", shape->name);
 		/* Not constant: its values exist only at invoke. */
 		if (!shape->is_constant)
-			return reshape_check_rank(host, shape->dims[0], what,
+			return reshape_check_rank(ctx, shape->dims[0], what,
 						  output);
-		return reshape_match(host, shape->data, shape->dims[0], what,
+		return reshape_match(ctx, shape->data, shape->dims[0], what,
 				     elements, output);
 	}
-	if (!REF_PARAM_PRESENT(node, opver_reshape_params, dims) ||
-	    params->num_dims == 0)
+	opver_read_params(node, &params, sizeof(params));
+	if (params.num_dims == 0)
 		return OPVER_OK;
-	count = params->num_dims;
-	if (count == 1 && params->dims[0] == 0)
+	count = params.num_dims;
+	if (count == 1 && params.dims[0] == 0)
 		count = 0;
-	return reshape_match(host, params->dims, count, "option new_shape",
+	return reshape_match(ctx, params.dims, count, "option new_shape",
 			     elements, output);
 }
 
-static opver_status reshape_prepare(const opver_host *host, opver_node *node)
+static opver_status reshape_prepare(const opver_context *ctx, opver_node *node)
 {
 	reshape_data *data = node->op_data;
 	const opver_tensor *input, *output;
 	size_t elements;
 	opver_status status;
 
-	status = ref_check_arity(host, node, 1, 2, 1,
+	status = ref_check_arity(ctx, node, 1, 2, 1,
 				 "RESHAPE takes an input, an optional shape tensor and one output");
 	if (status != OPVER_OK)
 		return status;
 	input = node->inputs[RESHAPE_INPUT];
 	output = node->outputs[0];
 	if (output->type != input->type) {
-		host->report_error(host,
-				   "output '%s' has type %s; RESHAPE keeps the type of input '%s', %s",
-				   output->name, ref_type_name(output->type),
-				   input->name, ref_type_name(input->type));
+		OPVER_REPORT(ctx,
+			     "output '%s' has type %s; RESHAPE keeps the type of input '%s', %s",
+			     output->name, ctx->host->type_name(output->type),
+			     input->name, ctx->host->type_name(input->type));
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	elements = opver_tensor_elements(input);
 	if (opver_tensor_elements(output) != elements) {
-		host->report_error(host,
-				   "output '%s' has %zu elements; input '%s' has %zu",
-				   output->name,
-				   opver_tensor_elements(output), input->name,
-				   elements);
+		OPVER_REPORT(ctx,
+			     "output '%s' has %zu elements; input '%s' has %zu",
+			     output->name,
+			     opver_tensor_elements(output), input->name,
+			     elements);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	status = reshape_check_new_shape(host, node, elements);
+	status = reshape_check_new_shape(ctx, node, elements);
 	if (status != OPVER_OK)
 		return status;
 	data->bytes = output->bytes;
 	return OPVER_OK;
 }
 
-static opver_status reshape_invoke(const opver_host *host, opver_node *node)
+static opver_status reshape_invoke(const opver_context *ctx, opver_node *node)
 {
 	const reshape_data *data = node->op_data;
 	const void *input = node->inputs[RESHAPE_INPUT]->data;
 	void *output = node->outputs[0]->data;
 
-	(void)host;
+	(void)ctx;
 	/* The planner may give the output the input's memory. */
 	if (data->bytes > 0 && output != input)
 		memmove(output, input, data->bytes);
@@ -174,28 +174,16 @@ static opver_status reshape_invoke(const opver_host *host, opver_node *node)
 
 /* Every type whose elements have a fixed size. */
 #define RESHAPE_SIZED_TYPE(name, value, size) \
-	| ((size) > 0 ? OPVER_TYPE_BIT(OPVER_TYPE_##name) : 0)
+	| ((size) > 0 ? OPVER_T(name) : 0)
 #define RESHAPE_SIZED_TYPES (0 OPVER_TYPE_MAP(RESHAPE_SIZED_TYPE))
 
-static const opver_type_signature reshape_signatures[] = { {
-	.inputs = {
-		RESHAPE_SIZED_TYPES,
-		OPVER_TYPE_BIT(OPVER_TYPE_INT32) | OPVER_TYPE_BIT_ABSENT,
-	},
-	.output = RESHAPE_SIZED_TYPES,
-} };
-
 const opver_kernel ref_reshape = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "reshape",
-	.op = OPVER_OP_RESHAPE,
-	.min_version = 1,
-	.max_version = 1,
-	.signatures = reshape_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("reshape", RESHAPE, 1, 1),
+	REF_SIGNATURES(OPVER_SIGNATURE(
+		OPVER_INPUTS(RESHAPE_SIZED_TYPES,
+			     OPVER_T(INT32) | OPVER_TYPE_BIT_ABSENT),
+		OPVER_OUTPUT(RESHAPE_SIZED_TYPES))),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(reshape_data),
-	.prepare = reshape_prepare,
-	.invoke = reshape_invoke,
+	.prepare = reshape_prepare, .invoke = reshape_invoke,
 };

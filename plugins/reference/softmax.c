@@ -24,6 +24,7 @@
 #include "fixed_point.h"
 #include "kernels.h"
 #include "node_checks.h"
+#include "node_memory.h"
 #include "quantization.h"
 
 /* The rows the softmax runs along: the input as [rows, depth]. */
@@ -65,53 +66,45 @@ typedef struct softmax_int16_data {
 	const int16_t *reciprocal_table;
 } softmax_int16_data;
 
-/* beta, or its schema default 0 when the core did not fill it. */
-static float softmax_beta(const opver_node *node)
-{
-	const opver_softmax_params *params = node->params;
-
-	return REF_PARAM_PRESENT(node, opver_softmax_params, beta)
-		       ? params->beta
-		       : 0.0f;
-}
-
 /* Everything the kernels check: one input and one output of `type` and the
  * same shape, rank 1 or more, and a finite beta.  Fills the row shape. */
-static opver_status softmax_prepare_common(const opver_host *host,
+static opver_status softmax_prepare_common(const opver_context *ctx,
 					   const opver_node *node,
 					   opver_type type, float *beta,
 					   softmax_shape *shape)
 {
+	opver_softmax_params params = OPVER_SOFTMAX_PARAMS_DEFAULTS;
 	const opver_tensor *input, *output;
 	opver_status status;
 
-	status = ref_check_arity(host, node, 1, 1, 1,
+	status = ref_check_arity(ctx, node, 1, 1, 1,
 				 "SOFTMAX takes one input and one output");
 	if (status != OPVER_OK)
 		return status;
 	input = node->inputs[0];
 	output = node->outputs[0];
-	status = ref_expect_type(host, "input", input, type);
+	status = ref_expect_type(ctx, "input", input, type);
 	if (status == OPVER_OK)
-		status = ref_expect_type(host, "output", output, type);
+		status = ref_expect_type(ctx, "output", output, type);
 	if (status != OPVER_OK)
 		return status;
 	if (input->rank < 1) {
-		host->report_error(host,
-				   "input '%s' is a scalar; SOFTMAX needs rank 1 or more",
-				   input->name);
+		OPVER_REPORT(ctx,
+			     "input '%s' is a scalar; SOFTMAX needs rank 1 or more",
+			     input->name);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (!ref_same_shape(input, output)) {
-		host->report_error(host,
-				   "output '%s' must have the shape of input '%s'",
-				   output->name, input->name);
+		OPVER_REPORT(ctx,
+			     "output '%s' must have the shape of input '%s'",
+			     output->name, input->name);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	*beta = softmax_beta(node);
+	opver_read_params(node, &params, sizeof(params));
+	*beta = params.beta;
 	if (!isfinite(*beta)) {
-		host->report_error(host, "beta is %g; it must be finite",
-				   (double)*beta);
+		OPVER_REPORT(ctx, "beta is %g; it must be finite",
+			     (double)*beta);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	shape->rows = 1;
@@ -123,7 +116,7 @@ static opver_status softmax_prepare_common(const opver_host *host,
 
 /* The output quantization TFLite fixes for quantized SOFTMAX: scale within
  * 0.1% of `scale`, zero point exactly `zero_point`. */
-static opver_status softmax_check_output(const opver_host *host,
+static opver_status softmax_check_output(const opver_context *ctx,
 					 const opver_tensor *output,
 					 double scale, int32_t zero_point,
 					 const char *scale_text)
@@ -132,17 +125,17 @@ static opver_status softmax_check_output(const opver_host *host,
 	int32_t got_zero;
 	opver_status status;
 
-	status = ref_per_tensor_quantization(host, "output", output,
+	status = ref_per_tensor_quantization(ctx, "output", output,
 					     &got_scale, &got_zero);
 	if (status != OPVER_OK)
 		return status;
 	if (got_zero != zero_point ||
 	    fabs((double)got_scale - scale) > 0.001 * scale) {
-		host->report_error(host,
-				   "output '%s' has scale %g and zero point %d; %s SOFTMAX needs an output scale of %s and zero point %d",
-				   output->name, (double)got_scale,
-				   (int)got_zero, ref_type_name(output->type),
-				   scale_text, (int)zero_point);
+		OPVER_REPORT(ctx,
+			     "output '%s' has scale %g and zero point %d; %s SOFTMAX needs an output scale of %s and zero point %d",
+			     output->name, (double)got_scale,
+			     (int)got_zero, ctx->host->type_name(output->type),
+			     scale_text, (int)zero_point);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	return OPVER_OK;
@@ -150,16 +143,16 @@ static opver_status softmax_check_output(const opver_host *host,
 
 /* ------------------------------------------------------------- float32 */
 
-static opver_status softmax_float32_prepare(const opver_host *host,
+static opver_status softmax_float32_prepare(const opver_context *ctx,
 					    opver_node *node)
 {
 	softmax_float32_data *data = node->op_data;
 
-	return softmax_prepare_common(host, node, OPVER_TYPE_FLOAT32,
+	return softmax_prepare_common(ctx, node, OPVER_TYPE_FLOAT32,
 				      &data->beta, &data->shape);
 }
 
-static opver_status softmax_float32_invoke(const opver_host *host,
+static opver_status softmax_float32_invoke(const opver_context *ctx,
 					   opver_node *node)
 {
 	const softmax_float32_data *data = node->op_data;
@@ -168,7 +161,7 @@ static opver_status softmax_float32_invoke(const opver_host *host,
 	const float *input = node->inputs[0]->data;
 	float *output = node->outputs[0]->data;
 
-	(void)host;
+	(void)ctx;
 	for (size_t r = 0; r < data->shape.rows; r++) {
 		const float *in = input + r * depth;
 		float *out = output + r * depth;
@@ -189,7 +182,7 @@ static opver_status softmax_float32_invoke(const opver_host *host,
 
 /* ----------------------------------------------------------------- int8 */
 
-static opver_status softmax_int8_prepare(const opver_host *host,
+static opver_status softmax_int8_prepare(const opver_context *ctx,
 					 opver_node *node)
 {
 	softmax_int8_data *data = node->op_data;
@@ -199,14 +192,14 @@ static opver_status softmax_int8_prepare(const opver_host *host,
 	double scaled_beta, radius;
 	opver_status status;
 
-	status = softmax_prepare_common(host, node, OPVER_TYPE_INT8, &beta,
+	status = softmax_prepare_common(ctx, node, OPVER_TYPE_INT8, &beta,
 					&data->shape);
 	if (status == OPVER_OK)
-		status = ref_per_tensor_quantization(host, "input",
+		status = ref_per_tensor_quantization(ctx, "input",
 						     node->inputs[0],
 						     &input_scale, &input_zero);
 	if (status == OPVER_OK)
-		status = softmax_check_output(host, node->outputs[0],
+		status = softmax_check_output(ctx, node->outputs[0],
 					      1.0 / 256.0, -128, "1/256");
 	if (status != OPVER_OK)
 		return status;
@@ -217,9 +210,9 @@ static opver_status softmax_int8_prepare(const opver_host *host,
 	scaled_beta = (double)beta * (double)input_scale *
 		      (double)(INT32_C(1) << (31 - SOFTMAX_DIFF_INTEGER_BITS));
 	if (!(scaled_beta > 1.0)) {
-		host->report_error(host,
-				   "beta %g x input scale %g is too small: int8 SOFTMAX needs beta x input scale x 2^26 > 1",
-				   (double)beta, (double)input_scale);
+		OPVER_REPORT(ctx,
+			     "beta %g x input scale %g is too small: int8 SOFTMAX needs beta x input scale x 2^26 > 1",
+			     (double)beta, (double)input_scale);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	ref_quantize_multiplier(scaled_beta < max_multiplier ? scaled_beta
@@ -265,7 +258,7 @@ static inline int8_t softmax_int8_output(const softmax_int8_data *data,
 	return (int8_t)ref_clamp_int32(q - 128, INT8_MIN, INT8_MAX);
 }
 
-static opver_status softmax_int8_invoke(const opver_host *host,
+static opver_status softmax_int8_invoke(const opver_context *ctx,
 					opver_node *node)
 {
 	const softmax_int8_data *data = node->op_data;
@@ -274,7 +267,7 @@ static opver_status softmax_int8_invoke(const opver_host *host,
 	const int8_t *input = node->inputs[0]->data;
 	int8_t *output = node->outputs[0]->data;
 
-	(void)host;
+	(void)ctx;
 	for (size_t r = 0; r < data->shape.rows; r++) {
 		const int8_t *in = input + r * depth;
 		int8_t *out = output + r * depth;
@@ -361,7 +354,7 @@ static inline int16_t lut_lookup(int16_t value, const int16_t *table)
 	return (int16_t)(table[index] + ((slope * offset + 64) >> 7));
 }
 
-static opver_status softmax_int16_prepare(const opver_host *host,
+static opver_status softmax_int16_prepare(const opver_context *ctx,
 					  opver_node *node)
 {
 	softmax_int16_data *data = node->op_data;
@@ -372,21 +365,21 @@ static opver_status softmax_int16_prepare(const opver_host *host,
 	int16_t *tables;
 	opver_status status;
 
-	status = softmax_prepare_common(host, node, OPVER_TYPE_INT16, &beta,
+	status = softmax_prepare_common(ctx, node, OPVER_TYPE_INT16, &beta,
 					&data->shape);
 	if (status != OPVER_OK)
 		return status;
 	input = node->inputs[0];
-	status = ref_per_tensor_quantization(host, "input", input,
+	status = ref_per_tensor_quantization(ctx, "input", input,
 					     &input_scale, &input_zero);
 	if (status == OPVER_OK && input_zero != 0) {
-		host->report_error(host,
-				   "input '%s' has zero point %d; int16 SOFTMAX takes a symmetric input (zero point 0)",
-				   input->name, (int)input_zero);
+		OPVER_REPORT(ctx,
+			     "input '%s' has zero point %d; int16 SOFTMAX takes a symmetric input (zero point 0)",
+			     input->name, (int)input_zero);
 		status = OPVER_ERROR_INVALID_MODEL;
 	}
 	if (status == OPVER_OK)
-		status = softmax_check_output(host, node->outputs[0],
+		status = softmax_check_output(ctx, node->outputs[0],
 					      1.0 / 32768.0, 0, "1/32768");
 	if (status != OPVER_OK)
 		return status;
@@ -398,19 +391,16 @@ static opver_status softmax_int16_prepare(const opver_host *host,
 	ref_quantize_multiplier(rescale, &data->diff_multiplier,
 				&data->diff_shift);
 	if (data->diff_shift > 30) {
-		host->report_error(host,
-				   "beta x input scale / (10 / 65535) is %g; rescale factors of 2^31 and more are not supported",
-				   rescale);
+		OPVER_REPORT(ctx,
+			     "beta x input scale / (10 / 65535) is %g; rescale factors of 2^31 and more are not supported",
+			     rescale);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 
-	tables = host->allocate_persistent(host, 2 * SOFTMAX_LUT_SIZE *
-							 sizeof(*tables));
-	if (tables == NULL) {
-		host->report_error(host,
-				   "out of memory for the exp and reciprocal tables");
+	tables = ref_persistent(ctx, 2 * SOFTMAX_LUT_SIZE, sizeof(*tables),
+				"exp and reciprocal table entries");
+	if (tables == NULL)
 		return OPVER_ERROR_NOMEM;
-	}
 	/* exp over [-10, 0]: lower differences are clamped to -10, whose exp
 	 * is 1.5 steps of 1/32768, as in TFLite. */
 	lut_fill(exp, -10.0, 0.0, tables);
@@ -438,7 +428,7 @@ static inline int16_t softmax_int16_exp(const softmax_int16_data *data,
 			  data->exp_table);
 }
 
-static opver_status softmax_int16_invoke(const opver_host *host,
+static opver_status softmax_int16_invoke(const opver_context *ctx,
 					 opver_node *node)
 {
 	const softmax_int16_data *data = node->op_data;
@@ -446,7 +436,7 @@ static opver_status softmax_int16_invoke(const opver_host *host,
 	const int16_t *input = node->inputs[0]->data;
 	int16_t *output = node->outputs[0]->data;
 
-	(void)host;
+	(void)ctx;
 	for (size_t r = 0; r < data->shape.rows; r++) {
 		const int16_t *in = input + r * depth;
 		int16_t *out = output + r * depth;
@@ -494,62 +484,26 @@ static opver_status softmax_int16_invoke(const opver_host *host,
 
 /* ------------------------------------------------------------- manifest */
 
-static const opver_type_signature softmax_float32_signatures[] = { {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-} };
-
-static const opver_type_signature softmax_int8_signatures[] = { {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT8) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT8),
-} };
-
-static const opver_type_signature softmax_int16_signatures[] = { {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT16) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT16),
-} };
-
 const opver_kernel ref_softmax_float32 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "softmax_float32",
-	.op = OPVER_OP_SOFTMAX,
-	.min_version = 1,
-	.max_version = 3,
-	.signatures = softmax_float32_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("softmax_float32", SOFTMAX, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(FLOAT32, FLOAT32)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(softmax_float32_data),
-	.prepare = softmax_float32_prepare,
-	.invoke = softmax_float32_invoke,
+	.prepare = softmax_float32_prepare, .invoke = softmax_float32_invoke,
 };
 
 const opver_kernel ref_softmax_int8 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "softmax_int8",
-	.op = OPVER_OP_SOFTMAX,
-	.min_version = 1,
-	.max_version = 3,
-	.signatures = softmax_int8_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("softmax_int8", SOFTMAX, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(INT8, INT8)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(softmax_int8_data),
-	.prepare = softmax_int8_prepare,
-	.invoke = softmax_int8_invoke,
+	.prepare = softmax_int8_prepare, .invoke = softmax_int8_invoke,
 };
 
 const opver_kernel ref_softmax_int16 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "softmax_int16",
-	.op = OPVER_OP_SOFTMAX,
-	.min_version = 1,
-	.max_version = 3,
-	.signatures = softmax_int16_signatures,
-	.num_signatures = 1,
-	.priority = REF_PRIORITY,
-	.flags = OPVER_KERNEL_STATELESS,
+	OPVER_KERNEL("softmax_int16", SOFTMAX, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(INT16, INT16)),
+	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(softmax_int16_data),
-	.prepare = softmax_int16_prepare,
-	.invoke = softmax_int16_invoke,
+	.prepare = softmax_int16_prepare, .invoke = softmax_int16_invoke,
 };

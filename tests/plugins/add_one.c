@@ -6,54 +6,52 @@
  * error and returns a status meant to mislead (OPVER_ERROR_UNRESOLVED).
  * Counts every callback in test_stats.
  */
-#include <stdlib.h>
-
 #include "common.h"
 #include "stats.h"
 
 __attribute__((visibility("default"))) test_counters test_stats;
 
-static const opver_type_signature float_to_float = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+static const opver_type_signature float_to_float[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32)),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
 
-static opver_status counting_init(const opver_host *host, void *plugin_data,
+static opver_status counting_init(const opver_context *ctx,
 				  void **kernel_data)
 {
-	(void)plugin_data;
-	*kernel_data = host->allocate(host, sizeof(int));
+	*kernel_data = ctx->host->allocate(ctx, sizeof(int));
 	if (*kernel_data == NULL)
 		return OPVER_ERROR_NOMEM;
 	test_stats.kernel_inits++;
 	return OPVER_OK;
 }
 
-static void counting_free(const opver_host *host, void *kernel_data)
+static void counting_free(const opver_context *ctx, void *kernel_data)
 {
-	host->free_memory(host, kernel_data);
+	ctx->host->free_memory(ctx, kernel_data);
 	test_stats.kernel_frees++;
 }
 
-static opver_status same_shape_prepare(const opver_host *host,
+/* Shapes and sizes only: activations have no data before invoke. */
+static opver_status same_shape_prepare(const opver_context *ctx,
 				       opver_node *node)
 {
 	test_stats.prepares++;
 	if (node->num_inputs != 1 || node->num_outputs != 1 ||
 	    node->inputs[0]->bytes != node->outputs[0]->bytes) {
-		host->report_error(host, "expects one input and one output of equal size");
+		OPVER_REPORT(ctx, "expects one input and one output of equal size");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
 	return OPVER_OK;
 }
 
-static opver_status add_one_invoke(const opver_host *host, opver_node *node)
+static opver_status add_one_invoke(const opver_context *ctx, opver_node *node)
 {
 	const float *x = node->inputs[0]->data;
 	float *y = node->outputs[0]->data;
 	size_t count = opver_tensor_elements(node->outputs[0]);
 
-	(void)host;
+	(void)ctx;
 	for (size_t i = 0; i < count; i++)
 		y[i] = x[i] + 1.0f;
 	test_stats.invokes++;
@@ -61,46 +59,46 @@ static opver_status add_one_invoke(const opver_host *host, opver_node *node)
 }
 
 /* Keeps the factor in persistent memory, its address in op_data. */
-static opver_status times_two_prepare(const opver_host *host, opver_node *node)
+static opver_status times_two_prepare(const opver_context *ctx,
+				      opver_node *node)
 {
 	float **factor = node->op_data;
-	opver_status status = same_shape_prepare(host, node);
+	opver_status status = same_shape_prepare(ctx, node);
 
 	if (status != OPVER_OK)
 		return status;
-	*factor = host->allocate_persistent(host, sizeof(float));
+	*factor = ctx->host->allocate_persistent(ctx, sizeof(float));
 	if (*factor == NULL)
 		return OPVER_ERROR_NOMEM;
 	**factor = 2.0f;
 	return OPVER_OK;
 }
 
-static opver_status times_two_invoke(const opver_host *host, opver_node *node)
+static opver_status times_two_invoke(const opver_context *ctx,
+				     opver_node *node)
 {
 	const float *x = node->inputs[0]->data;
 	const float *factor = *(float **)node->op_data;
 	float *y = node->outputs[0]->data;
 	size_t count = opver_tensor_elements(node->outputs[0]);
 
-	(void)host;
+	(void)ctx;
 	for (size_t i = 0; i < count; i++)
 		y[i] = *factor * x[i];
 	test_stats.invokes++;
 	return OPVER_OK;
 }
 
-static opver_status fails_invoke(const opver_host *host, opver_node *node)
+static opver_status fails_invoke(const opver_context *ctx, opver_node *node)
 {
 	(void)node;
-	host->report_error(host, "the device is on fire");
+	OPVER_REPORT(ctx, "the device is on fire");
 	return OPVER_ERROR_UNRESOLVED;
 }
 
 static const opver_kernel add_one = {
-	TEST_KERNEL("add_one", OPVER_OP_CUSTOM, 1, 2),
-	.custom_name = "ADD_ONE",
-	.signatures = &float_to_float,
-	.num_signatures = 1,
+	OPVER_CUSTOM_KERNEL("add_one", "ADD_ONE", 1, 2),
+	OPVER_KERNEL_SIGNATURES(float_to_float),
 	.flags = OPVER_KERNEL_STATELESS,
 	.init = counting_init,
 	.free = counting_free,
@@ -109,10 +107,8 @@ static const opver_kernel add_one = {
 };
 
 static const opver_kernel times_two = {
-	TEST_KERNEL("times_two", OPVER_OP_CUSTOM, 1, 1),
-	.custom_name = "TIMES_TWO",
-	.signatures = &float_to_float,
-	.num_signatures = 1,
+	OPVER_CUSTOM_KERNEL("times_two", "TIMES_TWO", 1, 1),
+	OPVER_KERNEL_SIGNATURES(float_to_float),
 	.op_data_size = sizeof(float *),
 	.init = counting_init,
 	.free = counting_free,
@@ -121,10 +117,8 @@ static const opver_kernel times_two = {
 };
 
 static const opver_kernel fails = {
-	TEST_KERNEL("fails", OPVER_OP_CUSTOM, 1, 1),
-	.custom_name = "FAILS",
-	.signatures = &float_to_float,
-	.num_signatures = 1,
+	OPVER_CUSTOM_KERNEL("fails", "FAILS", 1, 1),
+	OPVER_KERNEL_SIGNATURES(float_to_float),
 	.prepare = same_shape_prepare,
 	.invoke = fails_invoke,
 };

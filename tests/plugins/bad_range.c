@@ -2,7 +2,7 @@
 #include "common.h"
 
 static const opver_kernel backwards = {
-	TEST_KERNEL("backwards", OPVER_OP_ADD, 3, 2),
+	OPVER_KERNEL("backwards", ADD, 3, 2),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &backwards };

@@ -3,14 +3,14 @@
 #include "common.h"
 
 static const opver_kernel add = {
-	TEST_KERNEL("add", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("add", ADD, 1, 1),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &add };
 
 static const opver_plugin plugin = {
 	OPVER_PLUGIN_HEADER,
-	TEST_KERNELS(kernels),
+	OPVER_PLUGIN_KERNELS(kernels),
 };
 
 TEST_PLUGIN_ENTRY(plugin)

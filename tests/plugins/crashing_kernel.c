@@ -17,62 +17,66 @@
 static volatile uintptr_t null_address = 0;
 static volatile int forever = 1;
 
-static opver_status copy(opver_node *node)
+static opver_status same_size(const opver_context *ctx, opver_node *node)
 {
-	const opver_tensor *in = node->inputs[0];
-	opver_tensor *out = node->outputs[0];
-
-	if (out->bytes != in->bytes)
+	if (node->outputs[0]->bytes != node->inputs[0]->bytes) {
+		OPVER_REPORT(ctx, "RESHAPE keeps the bytes of its input");
 		return OPVER_ERROR_INVALID_MODEL;
-	memcpy(out->data, in->data, in->bytes);
+	}
 	return OPVER_OK;
 }
 
-static opver_status invoke_float32(const opver_host *host, opver_node *node)
+static void copy(opver_node *node)
 {
-	(void)host;
-	if (node->inputs[0]->rank == 3)
-		*(volatile float *)null_address = 1;
-	return copy(node);
+	memcpy(node->outputs[0]->data, node->inputs[0]->data,
+	       node->inputs[0]->bytes);
 }
 
-static opver_status invoke_int32(const opver_host *host, opver_node *node)
+static opver_status invoke_float32(const opver_context *ctx, opver_node *node)
+{
+	(void)ctx;
+	if (node->inputs[0]->rank == 3)
+		*(volatile float *)null_address = 1;
+	copy(node);
+	return OPVER_OK;
+}
+
+static opver_status invoke_int32(const opver_context *ctx, opver_node *node)
 {
 	const opver_tensor *in = node->inputs[0];
 
-	(void)host;
+	(void)ctx;
 	while (in->rank == 4 && in->dims[0] == 1 && forever)
 		;
-	return copy(node);
+	copy(node);
+	return OPVER_OK;
 }
 
-static const opver_type_signature float32 = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		    OPVER_TYPE_BIT(OPVER_TYPE_INT32) | OPVER_TYPE_BIT_ABSENT },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+static const opver_type_signature float32[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32),
+				     OPVER_T(INT32) | OPVER_TYPE_BIT_ABSENT),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
 
-static const opver_type_signature int32 = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT32),
-		    OPVER_TYPE_BIT(OPVER_TYPE_INT32) | OPVER_TYPE_BIT_ABSENT },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT32),
+static const opver_type_signature int32[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(INT32),
+				     OPVER_T(INT32) | OPVER_TYPE_BIT_ABSENT),
+			OPVER_OUTPUT(OPVER_T(INT32))),
 };
 
 static const opver_kernel crashing = {
-	TEST_KERNEL("crashing_reshape_float32", OPVER_OP_RESHAPE, 1, 1),
-	.signatures = &float32,
-	.num_signatures = 1,
+	OPVER_KERNEL("crashing_reshape_float32", RESHAPE, 1, 1),
+	OPVER_KERNEL_SIGNATURES(float32),
 	.flags = OPVER_KERNEL_STATELESS,
-	.prepare = test_prepare,
+	.prepare = same_size,
 	.invoke = invoke_float32,
 };
 
 static const opver_kernel hanging = {
-	TEST_KERNEL("hanging_reshape_int32", OPVER_OP_RESHAPE, 1, 1),
-	.signatures = &int32,
-	.num_signatures = 1,
+	OPVER_KERNEL("hanging_reshape_int32", RESHAPE, 1, 1),
+	OPVER_KERNEL_SIGNATURES(int32),
 	.flags = OPVER_KERNEL_STATELESS,
-	.prepare = test_prepare,
+	.prepare = same_size,
 	.invoke = invoke_int32,
 };
 

@@ -3,11 +3,11 @@
 #include "common.h"
 
 static const opver_kernel valid = {
-	TEST_KERNEL("valid", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("valid", ADD, 1, 1),
 	TEST_CALLBACKS,
 };
 static const opver_kernel nameless = {
-	TEST_KERNEL(NULL, OPVER_OP_CUSTOM, 1, 1),
+	OPVER_CUSTOM_KERNEL(NULL, NULL, 1, 1),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &valid, &nameless };

@@ -1,9 +1,17 @@
 /*
  * delegate.c - a test plugin with a hardware delegate and no kernels.  It
- * declares CUSTOM "ADD_ONE" up to version 1 but claims every ADD_ONE node
- * whatever its version, so the core must reject the claims above v1.  Its
- * partitions compute y = x + 1 per node on host memory, and count every
- * callback in test_stats.
+ * declares CUSTOM "ADD_ONE" version 1 on float32 but claims every ADD_ONE
+ * node whatever its version, so the core must reject the claims above v1.
+ *
+ * Its "device" is memory of its own: each partition keeps its outputs
+ * there under buffer handles (set in prepare, the handle being the
+ * memory's address) and computes y = x + 1 per node, reading an input
+ * another of its partitions holds from that memory too.  The core copies
+ * an output to the tensor (copy_from_handle) only when something else
+ * reads it: a kernel or the application.  Counts every callback in
+ * test_stats; stats.h's copies_from_device counts copy_from_handle, 2.0's
+ * successor of 1.0's copy_from_device.  Not thread-safe: the partitions
+ * alive are one list for the whole plugin.
  */
 #include <string.h>
 
@@ -12,55 +20,133 @@
 
 __attribute__((visibility("default"))) test_counters test_stats;
 
+/* The most outputs of a partition kept on the device. */
+#define MAX_HELD 8
+
+typedef struct npu_partition {
+	const opver_partition *view;    /* the core's; valid until free */
+	/* Each output's value on the device, under its buffer handle. */
+	float *memory[MAX_HELD];
+	struct npu_partition *next;
+} npu_partition;
+
+/* The partitions between init and free. */
+static npu_partition *alive;
+
 static bool is_add_one(const opver_node *node)
 {
 	return node->op == OPVER_OP_CUSTOM && node->custom_name != NULL &&
 	       strcmp(node->custom_name, "ADD_ONE") == 0;
 }
 
-static opver_status claim(const opver_host *host, void *plugin_data,
-			  const opver_graph_view *graph, bool *claimed)
+static opver_status claim(const opver_context *ctx,
+			  const opver_graph_view *graph, uint8_t *claimed)
 {
-	(void)host;
-	(void)plugin_data;
+	(void)ctx;
+	/* The bug the core must catch: no version check. */
 	for (int32_t n = 0; n < graph->num_nodes; n++)
 		claimed[n] = is_add_one(graph->nodes[n]);
 	test_stats.claims++;
 	return OPVER_OK;
 }
 
-static opver_status partition_init(const opver_host *host, void *plugin_data,
+/* Frees the device memory of p, and p. */
+static void release(const opver_context *ctx, npu_partition *p)
+{
+	for (int i = 0; i < MAX_HELD; i++)
+		if (p->memory[i] != NULL)
+			ctx->host->free_memory(ctx, p->memory[i]);
+	ctx->host->free_memory(ctx, p);
+}
+
+static void partition_free(const opver_context *ctx, void *partition_data)
+{
+	npu_partition *p = partition_data;
+
+	for (npu_partition **link = &alive; *link != NULL;
+	     link = &(*link)->next) {
+		if (*link == p) {
+			*link = p->next;
+			break;
+		}
+	}
+	release(ctx, p);
+	test_stats.partition_frees++;
+}
+
+static opver_status partition_init(const opver_context *ctx,
 				   const opver_partition *partition,
 				   void **partition_data)
 {
-	(void)host;
-	(void)plugin_data;
+	npu_partition *p;
+
 	if (test_stats.partition_inits < 8)
 		test_stats.partition_sizes[test_stats.partition_inits] =
 			partition->num_nodes;
 	test_stats.partition_inits++;
-	*partition_data = &test_stats;
+	if (partition->num_outputs > MAX_HELD) {
+		OPVER_REPORT(ctx, "at most %d partition outputs, not %d",
+			     MAX_HELD, (int)partition->num_outputs);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	p = ctx->host->allocate(ctx, sizeof(*p));
+	if (p == NULL)
+		return OPVER_ERROR_NOMEM;
+	for (int32_t o = 0; o < partition->num_outputs; o++) {
+		p->memory[o] = ctx->host->allocate(ctx,
+						   partition->outputs[o]->bytes);
+		if (p->memory[o] == NULL) {
+			release(ctx, p);
+			return OPVER_ERROR_NOMEM;
+		}
+	}
+	p->view = partition;
+	p->next = alive;
+	alive = p;
+	*partition_data = p;
 	return OPVER_OK;
 }
 
-static void partition_free(const opver_host *host, void *partition_data)
+/* Keeps every output on the device. */
+static opver_status partition_prepare(const opver_context *ctx,
+				      void *partition_data,
+				      const opver_partition *partition)
 {
-	(void)host;
-	(void)partition_data;
-	test_stats.partition_frees++;
+	npu_partition *p = partition_data;
+
+	for (int32_t o = 0; o < partition->num_outputs; o++) {
+		opver_status status = ctx->host->set_buffer_handle(
+			ctx, partition->outputs[o],
+			(uint64_t)(uintptr_t)p->memory[o]);
+
+		if (status != OPVER_OK)
+			return status;
+	}
+	return OPVER_OK;
 }
 
-static opver_status partition_invoke(const opver_host *host,
+/* Where tensor t's value is: on the device when a partition holds it,
+ * else at its data. */
+static float *value_of(const opver_tensor *t)
+{
+	for (const npu_partition *p = alive; p != NULL; p = p->next)
+		for (int32_t o = 0; o < p->view->num_outputs; o++)
+			if (p->view->outputs[o] == t)
+				return p->memory[o];
+	return t->data;
+}
+
+static opver_status partition_invoke(const opver_context *ctx,
 				     void *partition_data,
 				     const opver_partition *partition)
 {
-	(void)host;
+	(void)ctx;
 	(void)partition_data;
 	for (int32_t i = 0; i < partition->num_nodes; i++) {
 		const opver_node *node =
 			partition->graph->nodes[partition->nodes[i]];
-		const float *x = node->inputs[0]->data;
-		float *y = node->outputs[0]->data;
+		const float *x = value_of(node->inputs[0]);
+		float *y = value_of(node->outputs[0]);
 		size_t count = opver_tensor_elements(node->outputs[0]);
 
 		for (size_t e = 0; e < count; e++)
@@ -70,30 +156,40 @@ static opver_status partition_invoke(const opver_host *host,
 	return OPVER_OK;
 }
 
-static opver_status copy_to_device(const opver_host *host,
+/* Inputs are read where they are, in invoke: only counted here. */
+static opver_status copy_to_device(const opver_context *ctx,
 				   void *partition_data,
 				   const opver_tensor *tensor)
 {
-	(void)host;
+	(void)ctx;
 	(void)partition_data;
 	(void)tensor;
 	test_stats.copies_to_device++;
 	return OPVER_OK;
 }
 
-static opver_status copy_from_device(const opver_host *host,
-				     void *partition_data, opver_tensor *tensor)
+static opver_status copy_from_handle(const opver_context *ctx,
+				     void *partition_data, uint64_t handle,
+				     opver_tensor *tensor)
 {
-	(void)host;
+	(void)ctx;
 	(void)partition_data;
-	(void)tensor;
+	memcpy(tensor->data, (const void *)(uintptr_t)handle, tensor->bytes);
 	test_stats.copies_from_device++;
 	return OPVER_OK;
 }
 
-static const opver_delegate_op supported[] = {
-	{ .op = OPVER_OP_CUSTOM, .custom_name = "ADD_ONE", .max_version = 1 },
+static const opver_type_signature float_to_float[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32)),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
+
+static const opver_delegate_op add_one = {
+	TEST_DELEGATE_OP(CUSTOM, 1, 1),
+	.custom_name = "ADD_ONE",
+	OPVER_KERNEL_SIGNATURES(float_to_float),
+};
+static const opver_delegate_op *const supported[] = { &add_one };
 
 static const opver_delegate delegate = {
 	.struct_size = sizeof(opver_delegate),
@@ -103,24 +199,18 @@ static const opver_delegate delegate = {
 	.claim = claim,
 	.init = partition_init,
 	.free = partition_free,
+	.prepare = partition_prepare,
 	.invoke = partition_invoke,
 	.copy_to_device = copy_to_device,
-	.copy_from_device = copy_from_device,
+	.copy_from_handle = copy_from_handle,
 };
-
-static const opver_kernel *const no_kernels[1];
 
 static const opver_plugin test_plugin = {
 	OPVER_PLUGIN_HEADER,
 	.name = "test_npu",
 	.vendor = "opver tests",
 	.version = "1",
-	.kernels = no_kernels,
-	.num_kernels = 0,
 	.delegate = &delegate,
 };
 
-OPVER_PLUGIN_ENTRY
-{
-	return &test_plugin;
-}
+TEST_PLUGIN_ENTRY(test_plugin)

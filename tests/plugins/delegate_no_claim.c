@@ -1,30 +1,34 @@
 /* delegate_no_claim.c - a delegate without its required claim callback. */
 #include "common.h"
 
-static opver_status partition_init(const opver_host *host, void *plugin_data,
+static opver_status partition_init(const opver_context *ctx,
 				   const opver_partition *partition,
 				   void **partition_data)
 {
-	(void)host;
-	(void)plugin_data;
+	(void)ctx;
 	(void)partition;
 	*partition_data = NULL;
 	return OPVER_OK;
 }
 
-static opver_status partition_invoke(const opver_host *host,
+static void partition_free(const opver_context *ctx, void *partition_data)
+{
+	(void)ctx;
+	(void)partition_data;
+}
+
+static opver_status partition_invoke(const opver_context *ctx,
 				     void *partition_data,
 				     const opver_partition *partition)
 {
-	(void)host;
+	(void)ctx;
 	(void)partition_data;
 	(void)partition;
 	return OPVER_OK;
 }
 
-static const opver_delegate_op ops[] = {
-	{ .op = OPVER_OP_ADD, .max_version = 2 },
-};
+static const opver_delegate_op add = { TEST_DELEGATE_OP(ADD, 1, 2) };
+static const opver_delegate_op *const ops[] = { &add };
 
 static const opver_delegate delegate = {
 	.struct_size = sizeof(opver_delegate),
@@ -32,6 +36,7 @@ static const opver_delegate delegate = {
 	.ops = ops,
 	.num_ops = 1,
 	.init = partition_init,
+	.free = partition_free,
 	.invoke = partition_invoke,
 };
 

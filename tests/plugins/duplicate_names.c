@@ -3,11 +3,11 @@
 #include "common.h"
 
 static const opver_kernel add = {
-	TEST_KERNEL("same", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("same", ADD, 1, 1),
 	TEST_CALLBACKS,
 };
 static const opver_kernel mul = {
-	TEST_KERNEL("same", OPVER_OP_MUL, 1, 1),
+	OPVER_KERNEL("same", MUL, 1, 1),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &add, &mul };

@@ -17,7 +17,7 @@ OPVER_PLUGIN_EXPORT int extra_exports_helper(int value)
 }
 
 static const opver_kernel add = {
-	TEST_KERNEL("add", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("add", ADD, 1, 1),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &add };

@@ -9,75 +9,70 @@
 
 #include "common.h"
 
-static opver_status custom_init(const opver_host *host, void *plugin_data,
-				void **kernel_data)
+/* The kernel object is the plugin's data, which fini frees. */
+static opver_status custom_init(const opver_context *ctx, void **kernel_data)
 {
-	(void)host;
-	*kernel_data = plugin_data;
+	*kernel_data = ctx->plugin_data;
 	return OPVER_OK;
 }
 
-static void custom_free(const opver_host *host, void *kernel_data)
+static void custom_free(const opver_context *ctx, void *kernel_data)
 {
-	(void)host;
+	(void)ctx;
 	(void)kernel_data;
 }
 
-static const opver_type_signature float_types = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		    OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+static const opver_type_signature float_types[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(FLOAT32)),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
-static const opver_type_signature int8_types = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT8),
-		    OPVER_TYPE_BIT(OPVER_TYPE_INT8) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT8),
+static const opver_type_signature int8_types[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(INT8), OPVER_T(INT8)),
+			OPVER_OUTPUT(OPVER_T(INT8))),
 };
 
 static const opver_kernel fc_float = {
-	TEST_KERNEL("fc_float", OPVER_OP_FULLY_CONNECTED, 1, 3),
-	TEST_CALLBACKS,
-	.signatures = &float_types,
-	.num_signatures = 1,
+	OPVER_KERNEL("fc_float", FULLY_CONNECTED, 1, 3),
+	OPVER_KERNEL_SIGNATURES(float_types),
 	.priority = 10,
+	TEST_CALLBACKS,
 };
 static const opver_kernel fc_int8 = {
-	TEST_KERNEL("fc_int8", OPVER_OP_FULLY_CONNECTED, 1, 3),
+	OPVER_KERNEL("fc_int8", FULLY_CONNECTED, 1, 3),
+	OPVER_KERNEL_SIGNATURES(int8_types),
 	TEST_CALLBACKS,
-	.signatures = &int8_types,
-	.num_signatures = 1,
 };
 static const opver_kernel custom = {
-	TEST_KERNEL("my_custom", OPVER_OP_CUSTOM, 1, 1),
-	TEST_CALLBACKS,
-	.custom_name = "MyCustomOp",
+	OPVER_CUSTOM_KERNEL("my_custom", "MyCustomOp", 1, 1),
 	.init = custom_init,
 	.free = custom_free,
+	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &fc_float, &fc_int8, &custom };
 
-static opver_status good_init(const opver_host *host,
-			      const opver_option *options, size_t num_options,
-			      void **plugin_data)
+static opver_status good_init(const opver_context *ctx,
+			      const opver_option *options,
+			      uint32_t num_options, void **plugin_data)
 {
-	host->log(host, OPVER_LOG_INFO, "init with %zu options", num_options);
-	for (size_t i = 0; i < num_options; i++) {
-		host->log(host, OPVER_LOG_INFO, "option %s=%s", options[i].key,
+	OPVER_LOG(ctx, OPVER_LOG_INFO, "init with %u options",
+		  (unsigned)num_options);
+	for (uint32_t i = 0; i < num_options; i++) {
+		OPVER_LOG(ctx, OPVER_LOG_INFO, "option %s=%s", options[i].key,
 			  options[i].value);
 		if (strcmp(options[i].key, "fail_init") == 0 &&
 		    strcmp(options[i].value, "true") == 0) {
-			host->report_error(host, "fail_init is set");
+			OPVER_REPORT(ctx, "fail_init is set");
 			return OPVER_ERROR;
 		}
 	}
-	*plugin_data = host->allocate(host, 16);
+	*plugin_data = ctx->host->allocate(ctx, 16);
 	return *plugin_data != NULL ? OPVER_OK : OPVER_ERROR_NOMEM;
 }
 
-static void good_fini(const opver_host *host, void *plugin_data)
+static void good_fini(const opver_context *ctx, void *plugin_data)
 {
-	host->log(host, OPVER_LOG_INFO, "fini");
-	host->free_memory(host, plugin_data);
+	OPVER_LOG(ctx, OPVER_LOG_INFO, "fini");
+	ctx->host->free_memory(ctx, plugin_data);
 }
 
 static const opver_plugin plugin = {
@@ -87,7 +82,7 @@ static const opver_plugin plugin = {
 	.version = "1.0",
 	.init = good_init,
 	.fini = good_fini,
-	TEST_KERNELS(kernels),
+	OPVER_PLUGIN_KERNELS(kernels),
 };
 
 TEST_PLUGIN_ENTRY(plugin)

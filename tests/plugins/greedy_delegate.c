@@ -1,10 +1,11 @@
 /*
  * greedy_delegate.c - a vendor plugin for opver-conformance's delegate
- * checks: no kernels, and a delegate that declares ADD up to version 1 but
- * claims every float32 ADD whose inputs have the same shape, whatever the
- * node's version.  The core rejects its claims above v1, which
- * opver-conformance must report; what it does run (float32 a + b with the
- * clamp activations) is right, so its v1 partitions match the reference.
+ * checks: no kernels, and a delegate whose typed claim is float32 ADD
+ * version 1 but which claims every float32 ADD whose inputs have the same
+ * shape, whatever the node's version.  The core rejects its claims above
+ * v1, which opver-conformance must report; what it does run (float32
+ * a + b with the clamp activations) is right, so its v1 partitions match
+ * the reference.
  */
 #include <math.h>
 #include <string.h>
@@ -26,52 +27,50 @@ static bool takes(const opver_node *node)
 	       same_shape(node->inputs[0], node->outputs[0]);
 }
 
-static opver_status claim(const opver_host *host, void *plugin_data,
-			  const opver_graph_view *graph, bool *claimed)
+static opver_status claim(const opver_context *ctx,
+			  const opver_graph_view *graph, uint8_t *claimed)
 {
-	(void)host;
-	(void)plugin_data;
+	(void)ctx;
 	/* The bug: node->version is never compared with the declared 1. */
 	for (int32_t n = 0; n < graph->num_nodes; n++)
 		claimed[n] = takes(graph->nodes[n]);
 	return OPVER_OK;
 }
 
-static opver_status partition_init(const opver_host *host, void *plugin_data,
+static opver_status partition_init(const opver_context *ctx,
 				   const opver_partition *partition,
 				   void **partition_data)
 {
-	(void)host;
-	(void)plugin_data;
+	(void)ctx;
 	(void)partition;
 	*partition_data = NULL;
 	return OPVER_OK;
 }
 
-static void partition_free(const opver_host *host, void *partition_data)
+static void partition_free(const opver_context *ctx, void *partition_data)
 {
-	(void)host;
+	(void)ctx;
 	(void)partition_data;
 }
 
-static opver_status partition_invoke(const opver_host *host,
+static opver_status partition_invoke(const opver_context *ctx,
 				     void *partition_data,
 				     const opver_partition *partition)
 {
-	(void)host;
+	(void)ctx;
 	(void)partition_data;
 	for (int32_t i = 0; i < partition->num_nodes; i++) {
 		const opver_node *node =
 			partition->graph->nodes[partition->nodes[i]];
-		const opver_add_params *params = node->params;
+		opver_add_params params = OPVER_ADD_PARAMS_DEFAULTS;
 		const float *a = node->inputs[0]->data;
 		const float *b = node->inputs[1]->data;
 		float *y = node->outputs[0]->data;
 		size_t count = opver_tensor_elements(node->outputs[0]);
 		float lo = -INFINITY, hi = INFINITY;
 
-		switch (params != NULL ? params->activation :
-					 OPVER_ACTIVATION_NONE) {
+		opver_read_params(node, &params, sizeof(params));
+		switch (params.activation) {
 		case OPVER_ACTIVATION_RELU:
 			lo = 0;
 			break;
@@ -92,9 +91,16 @@ static opver_status partition_invoke(const opver_host *host,
 	return OPVER_OK;
 }
 
-static const opver_delegate_op supported[] = {
-	{ .op = OPVER_OP_ADD, .max_version = 1 },
+static const opver_type_signature float_add[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(FLOAT32)),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
+
+static const opver_delegate_op add = {
+	TEST_DELEGATE_OP(ADD, 1, 1),
+	OPVER_KERNEL_SIGNATURES(float_add),
+};
+static const opver_delegate_op *const supported[] = { &add };
 
 static const opver_delegate delegate = {
 	.struct_size = sizeof(opver_delegate),
@@ -107,15 +113,11 @@ static const opver_delegate delegate = {
 	.invoke = partition_invoke,
 };
 
-static const opver_kernel *const no_kernels[1];
-
 static const opver_plugin test_plugin = {
 	OPVER_PLUGIN_HEADER,
 	.name = "greedy_npu",
 	.vendor = "opver tests",
 	.version = "1",
-	.kernels = no_kernels,
-	.num_kernels = 0,
 	.delegate = &delegate,
 };
 

@@ -2,17 +2,16 @@
  * leak. */
 #include "common.h"
 
-static opver_status make_nothing(const opver_host *host, void *plugin_data,
+static opver_status make_nothing(const opver_context *ctx,
 				 void **kernel_data)
 {
-	(void)host;
-	(void)plugin_data;
+	(void)ctx;
 	*kernel_data = NULL;
 	return OPVER_OK;
 }
 
 static const opver_kernel leaky = {
-	TEST_KERNEL("leaky", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("leaky", ADD, 1, 1),
 	TEST_CALLBACKS,
 	.init = make_nothing,
 };

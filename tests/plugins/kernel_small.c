@@ -1,5 +1,5 @@
 /* kernel_small.c - a kernel whose struct_size stops before prepare and
- * invoke, fields of ABI 1.0: refused, though the callbacks are there. */
+ * invoke, fields of ABI 2.0: refused, though the callbacks are there. */
 #include "common.h"
 
 static const opver_kernel short_kernel = {

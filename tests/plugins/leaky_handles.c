@@ -9,9 +9,9 @@
 
 #include "common.h"
 
-static opver_status leaky_init(const opver_host *host,
-			       const opver_option *options, size_t num_options,
-			       void **plugin_data)
+static opver_status leaky_init(const opver_context *ctx,
+			       const opver_option *options,
+			       uint32_t num_options, void **plugin_data)
 {
 	/* A file mapping, unlike an anonymous one, never merges with its
 	 * neighbours into one line of /proc/self/maps. */
@@ -20,12 +20,12 @@ static opver_status leaky_init(const opver_host *host,
 	(void)options;
 	(void)num_options;
 	if (fd < 0) {
-		host->report_error(host, "cannot open /proc/self/exe");
+		OPVER_REPORT(ctx, "cannot open /proc/self/exe");
 		return OPVER_ERROR;
 	}
 	*plugin_data = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (*plugin_data == MAP_FAILED) {
-		host->report_error(host, "cannot map /proc/self/exe");
+		OPVER_REPORT(ctx, "cannot map /proc/self/exe");
 		close(fd);
 		return OPVER_ERROR;
 	}
@@ -33,7 +33,7 @@ static opver_status leaky_init(const opver_host *host,
 }
 
 static const opver_kernel add = {
-	TEST_KERNEL("add", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("add", ADD, 1, 1),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &add };
@@ -44,7 +44,7 @@ static const opver_plugin plugin = {
 	.vendor = "opver tests",
 	.version = "1",
 	.init = leaky_init,
-	TEST_KERNELS(kernels),
+	OPVER_PLUGIN_KERNELS(kernels),
 };
 
 TEST_PLUGIN_ENTRY(plugin)

@@ -8,11 +8,11 @@
 
 #define LEAKED_BYTES 4096
 
-static opver_status leaky_init(const opver_host *host,
-			       const opver_option *options, size_t num_options,
-			       void **plugin_data)
+static opver_status leaky_init(const opver_context *ctx,
+			       const opver_option *options,
+			       uint32_t num_options, void **plugin_data)
 {
-	(void)host;
+	(void)ctx;
 	(void)options;
 	(void)num_options;
 	*plugin_data = malloc(LEAKED_BYTES);
@@ -20,7 +20,7 @@ static opver_status leaky_init(const opver_host *host,
 }
 
 static const opver_kernel add = {
-	TEST_KERNEL("add", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("add", ADD, 1, 1),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &add };
@@ -31,7 +31,7 @@ static const opver_plugin plugin = {
 	.vendor = "opver tests",
 	.version = "1",
 	.init = leaky_init,
-	TEST_KERNELS(kernels),
+	OPVER_PLUGIN_KERNELS(kernels),
 };
 
 TEST_PLUGIN_ENTRY(plugin)

@@ -1,9 +1,10 @@
-/* no_entry.c - exports a misspelt entry point, not opver_plugin_entry. */
+/* no_entry.c - exports a misspelt entry point, neither
+ * opver_plugin_negotiate nor 1.x's opver_plugin_entry. */
 #include "common.h"
 
-__attribute__((visibility("default"))) int opver_plugin_entry_point(void);
+OPVER_PLUGIN_EXPORT int opver_plugin_negotiation(void);
 
-__attribute__((visibility("default"))) int opver_plugin_entry_point(void)
+OPVER_PLUGIN_EXPORT int opver_plugin_negotiation(void)
 {
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* null_entry.c - the entry point returns NULL instead of a descriptor. */
+/* null_entry.c - the entry point returns NULL without declining. */
 #include "common.h"
 
 OPVER_PLUGIN_ENTRY

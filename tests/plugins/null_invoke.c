@@ -2,7 +2,7 @@
 #include "common.h"
 
 static const opver_kernel no_invoke = {
-	TEST_KERNEL("no_invoke", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("no_invoke", ADD, 1, 1),
 	.prepare = test_prepare,
 };
 static const opver_kernel *const kernels[] = { &no_invoke };

@@ -6,18 +6,15 @@
  */
 #include "common.h"
 
-static const opver_type_signature int8_fc = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_INT8),
-		    OPVER_TYPE_BIT(OPVER_TYPE_INT8),
-		    OPVER_TYPE_BIT(OPVER_TYPE_INT32) |
-			    OPVER_TYPE_BIT_ABSENT },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_INT8),
+static const opver_type_signature int8_fc[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(INT8), OPVER_T(INT8),
+				     OPVER_T(INT32) | OPVER_TYPE_BIT_ABSENT),
+			OPVER_OUTPUT(OPVER_T(INT8))),
 };
 
 static const opver_kernel old_fc = {
-	TEST_KERNEL("old_fc_int8", OPVER_OP_FULLY_CONNECTED, 1, 3),
-	.signatures = &int8_fc,
-	.num_signatures = 1,
+	OPVER_KERNEL("old_fc_int8", FULLY_CONNECTED, 1, 3),
+	OPVER_KERNEL_SIGNATURES(int8_fc),
 	.flags = OPVER_KERNEL_STATELESS,
 	TEST_CALLBACKS,
 };

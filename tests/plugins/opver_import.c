@@ -8,15 +8,15 @@
 /* Declared here, as the plugin header has no host API. */
 const char *opver_status_name(opver_status status);
 
-static opver_status log_status(const opver_host *host, opver_node *node)
+static opver_status log_status(const opver_context *ctx, opver_node *node)
 {
 	(void)node;
-	host->log(host, OPVER_LOG_DEBUG, "%s", opver_status_name(OPVER_OK));
+	OPVER_LOG(ctx, OPVER_LOG_DEBUG, "%s", opver_status_name(OPVER_OK));
 	return OPVER_OK;
 }
 
 static const opver_kernel add = {
-	TEST_KERNEL("add", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("add", ADD, 1, 1),
 	.prepare = log_status,
 	.invoke = test_invoke,
 };

@@ -5,19 +5,18 @@
  */
 #include "common.h"
 
-static const opver_type_signature float_types = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		    OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
+static const opver_type_signature float_types[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(FLOAT32)),
+			OPVER_OUTPUT(0)),
 };
 
 static const opver_kernel add_float = {
-	TEST_KERNEL("add_float", OPVER_OP_ADD, 1, 3),
+	OPVER_KERNEL("add_float", ADD, 1, 3),
+	OPVER_KERNEL_SIGNATURES(float_types),
 	TEST_CALLBACKS,
-	.signatures = &float_types,
-	.num_signatures = 1,
 };
 static const opver_kernel add_any = {
-	TEST_KERNEL("add_any", OPVER_OP_ADD, 3, 4),
+	OPVER_KERNEL("add_any", ADD, 3, 4),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &add_float, &add_any };

@@ -22,30 +22,29 @@
 
 #include "common.h"
 
-static const opver_type_signature float_to_float = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+static const opver_type_signature float_to_float[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32)),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
 
-static opver_status testing_op_prepare(const opver_host *host,
+static opver_status testing_op_prepare(const opver_context *ctx,
 				       opver_node *node)
 {
 	if (node->num_inputs < 1 || node->num_outputs != 1 ||
 	    node->inputs[0] == NULL) {
-		host->report_error(host,
-				   "testing_op takes an input and one output");
+		OPVER_REPORT(ctx, "testing_op takes an input and one output");
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	return OPVER_OK;
 }
 
-static opver_status testing_op_invoke(const opver_host *host,
+static opver_status testing_op_invoke(const opver_context *ctx,
 				      opver_node *node)
 {
 	const opver_tensor *in = node->inputs[0];
 	opver_tensor *out = node->outputs[0];
 
-	(void)host;
+	(void)ctx;
 	if (in->bytes == out->bytes)
 		memmove(out->data, in->data, out->bytes);
 	else
@@ -54,16 +53,14 @@ static opver_status testing_op_invoke(const opver_host *host,
 }
 
 static const opver_kernel testing_op = {
-	TEST_KERNEL("testing_op", OPVER_OP_CUSTOM, 1, 2),
-	.custom_name = "testing_op",
-	.signatures = &float_to_float,
-	.num_signatures = 1,
+	OPVER_CUSTOM_KERNEL("testing_op", "testing_op", 1, 2),
+	OPVER_KERNEL_SIGNATURES(float_to_float),
 	.flags = OPVER_KERNEL_STATELESS,
 	.prepare = testing_op_prepare,
 	.invoke = testing_op_invoke,
 };
 
-static opver_status stand_in_conv_prepare(const opver_host *host,
+static opver_status stand_in_conv_prepare(const opver_context *ctx,
 					  opver_node *node)
 {
 	if (node->num_inputs < 2 || node->num_outputs != 1 ||
@@ -71,14 +68,14 @@ static opver_status stand_in_conv_prepare(const opver_host *host,
 	    opver_tensor_elements(node->inputs[0]) != 1 ||
 	    opver_tensor_elements(node->inputs[1]) !=
 		    opver_tensor_elements(node->outputs[0])) {
-		host->report_error(host,
-				   "this stand-in CONV_2D takes a single-element input and a filter of the output's size only");
+		OPVER_REPORT(ctx,
+			     "this stand-in CONV_2D takes a single-element input and a filter of the output's size only");
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	return OPVER_OK;
 }
 
-static opver_status stand_in_conv_invoke(const opver_host *host,
+static opver_status stand_in_conv_invoke(const opver_context *ctx,
 					 opver_node *node)
 {
 	const float *input = node->inputs[0]->data;
@@ -86,23 +83,21 @@ static opver_status stand_in_conv_invoke(const opver_host *host,
 	float *output = node->outputs[0]->data;
 	size_t n = opver_tensor_elements(node->outputs[0]);
 
-	(void)host;
+	(void)ctx;
 	for (size_t i = 0; i < n; i++)
 		output[i] = input[0] * filter[i];
 	return OPVER_OK;
 }
 
-static const opver_type_signature float_conv = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		    OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		    OPVER_TYPE_BIT_ABSENT },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+static const opver_type_signature float_conv[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(FLOAT32),
+				     OPVER_TYPE_BIT_ABSENT),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
 
 static const opver_kernel stand_in_conv = {
-	TEST_KERNEL("stand_in_conv_2d", OPVER_OP_CONV_2D, 3, 3),
-	.signatures = &float_conv,
-	.num_signatures = 1,
+	OPVER_KERNEL("stand_in_conv_2d", CONV_2D, 3, 3),
+	OPVER_KERNEL_SIGNATURES(float_conv),
 	.priority = 1,
 	.flags = OPVER_KERNEL_STATELESS,
 	.prepare = stand_in_conv_prepare,

@@ -7,16 +7,16 @@
 
 void opver_test_function_nobody_defines(void);
 
-static opver_status call_missing(const opver_host *host, opver_node *node)
+static opver_status call_missing(const opver_context *ctx, opver_node *node)
 {
-	(void)host;
+	(void)ctx;
 	(void)node;
 	opver_test_function_nobody_defines();
 	return OPVER_OK;
 }
 
 static const opver_kernel kernel = {
-	TEST_KERNEL("missing", OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL("missing", ADD, 1, 1),
 	.prepare = test_prepare,
 	.invoke = call_missing,
 };

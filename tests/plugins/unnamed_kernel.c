@@ -3,7 +3,7 @@
 #include "common.h"
 
 static const opver_kernel unnamed = {
-	TEST_KERNEL(NULL, OPVER_OP_ADD, 1, 1),
+	OPVER_KERNEL(NULL, ADD, 1, 1),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &unnamed };

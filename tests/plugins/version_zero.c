@@ -2,7 +2,7 @@
 #include "common.h"
 
 static const opver_kernel zero = {
-	TEST_KERNEL("zero", OPVER_OP_ADD, 0, 2),
+	OPVER_KERNEL("zero", ADD, 0, 2),
 	TEST_CALLBACKS,
 };
 static const opver_kernel *const kernels[] = { &zero };

@@ -23,7 +23,7 @@ typedef struct geometry {
 
 /* TFLite's padding before the first row or column, for a filter of
  * `filter` taps -- here always the undilated one. */
-static int32_t padding_before(opver_padding padding, int32_t in, int32_t out,
+static int32_t padding_before(int32_t padding, int32_t in, int32_t out,
 			      int32_t stride, int32_t filter)
 {
 	int32_t total = (out - 1) * stride + filter - in;
@@ -31,19 +31,19 @@ static int32_t padding_before(opver_padding padding, int32_t in, int32_t out,
 	return padding == OPVER_PADDING_SAME && total > 0 ? total / 2 : 0;
 }
 
-static opver_status prepare(const opver_host *host, opver_node *node)
+static opver_status prepare(const opver_context *ctx, opver_node *node)
 {
-	const opver_depthwise_conv_params *params = node->params;
+	opver_depthwise_conv_params p = OPVER_DEPTHWISE_CONV_PARAMS_DEFAULTS;
+	const opver_depthwise_conv_params *params = &p;
 	const opver_tensor *in, *filter, *out;
 	geometry *g = node->op_data;
 
-	if (params == NULL ||
-	    node->params_size < offsetof(opver_depthwise_conv_params,
-					 dilation_width) ||
-	    node->num_inputs < 2 || node->num_outputs != 1) {
-		host->report_error(host, "wrong_depthwise: unexpected node");
+	if (node->params == NULL || node->num_inputs < 2 ||
+	    node->num_outputs != 1) {
+		OPVER_REPORT(ctx, "wrong_depthwise: unexpected node");
 		return OPVER_ERROR_INVALID_MODEL;
 	}
+	opver_read_params(node, &p, sizeof(p));
 	in = node->inputs[0];
 	filter = node->inputs[1];
 	out = node->outputs[0];
@@ -79,7 +79,7 @@ static opver_status prepare(const opver_host *host, opver_node *node)
 	return OPVER_OK;
 }
 
-static opver_status invoke(const opver_host *host, opver_node *node)
+static opver_status invoke(const opver_context *ctx, opver_node *node)
 {
 	const geometry *g = node->op_data;
 	const float *x = node->inputs[0]->data;
@@ -90,7 +90,7 @@ static opver_status invoke(const opver_host *host, opver_node *node)
 	float *y = node->outputs[0]->data;
 	int32_t channels = g->depth * g->multiplier;
 
-	(void)host;
+	(void)ctx;
 	for (int32_t b = 0; b < g->batches; b++)
 	for (int32_t oy = 0; oy < g->out_height; oy++)
 	for (int32_t ox = 0; ox < g->out_width; ox++)
@@ -124,19 +124,15 @@ static opver_status invoke(const opver_host *host, opver_node *node)
 	return OPVER_OK;
 }
 
-static const opver_type_signature float32 = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		    OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		    OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) |
-			    OPVER_TYPE_BIT_ABSENT },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+static const opver_type_signature float32[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(FLOAT32),
+				     OPVER_T(FLOAT32) | OPVER_TYPE_BIT_ABSENT),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
 
 static const opver_kernel depthwise = {
-	TEST_KERNEL("wrong_depthwise_float32", OPVER_OP_DEPTHWISE_CONV_2D, 1,
-		    2),
-	.signatures = &float32,
-	.num_signatures = 1,
+	OPVER_KERNEL("wrong_depthwise_float32", DEPTHWISE_CONV_2D, 1, 2),
+	OPVER_KERNEL_SIGNATURES(float32),
 	.flags = OPVER_KERNEL_STATELESS,
 	.op_data_size = sizeof(geometry),
 	.prepare = prepare,

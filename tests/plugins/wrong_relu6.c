@@ -29,40 +29,50 @@ static void broadcast_strides(const opver_tensor *t, int32_t rank,
 	}
 }
 
-static opver_status prepare(const opver_host *host, opver_node *node)
+/* The fused activation's clamp, worked out in prepare. */
+typedef struct clamp {
+	float min, max;
+} clamp;
+
+static opver_status prepare(const opver_context *ctx, opver_node *node)
 {
+	opver_add_params params = OPVER_ADD_PARAMS_DEFAULTS;
+	clamp *c = node->op_data;
+
 	if (node->params == NULL || node->num_inputs != 2 ||
 	    node->num_outputs != 1 || node->outputs[0]->rank > MAX_RANK ||
 	    node->inputs[0]->rank > node->outputs[0]->rank ||
 	    node->inputs[1]->rank > node->outputs[0]->rank) {
-		host->report_error(host, "wrong_relu6: unexpected node");
+		OPVER_REPORT(ctx, "wrong_relu6: unexpected node");
 		return OPVER_ERROR_INVALID_MODEL;
+	}
+	opver_read_params(node, &params, sizeof(params));
+	c->min = -INFINITY;
+	c->max = INFINITY;
+	if (params.activation == OPVER_ACTIVATION_RELU ||
+	    params.activation == OPVER_ACTIVATION_RELU6)
+		c->min = 0;
+	/* The bug: RELU6's upper bound. */
+	if (params.activation == OPVER_ACTIVATION_RELU6)
+		c->max = 5;
+	if (params.activation == OPVER_ACTIVATION_RELU_N1_TO_1) {
+		c->min = -1;
+		c->max = 1;
 	}
 	return OPVER_OK;
 }
 
-static opver_status invoke(const opver_host *host, opver_node *node)
+static opver_status invoke(const opver_context *ctx, opver_node *node)
 {
-	const opver_add_params *params = node->params;
+	const clamp *c = node->op_data;
 	const opver_tensor *out = node->outputs[0];
 	const float *a = node->inputs[0]->data, *b = node->inputs[1]->data;
 	float *y = out->data;
 	size_t a_strides[MAX_RANK], b_strides[MAX_RANK];
 	int32_t index[MAX_RANK] = { 0 };
 	size_t count = opver_tensor_elements(out);
-	float min = -INFINITY, max = INFINITY;
 
-	(void)host;
-	if (params->activation == OPVER_ACTIVATION_RELU ||
-	    params->activation == OPVER_ACTIVATION_RELU6)
-		min = 0;
-	/* The bug: RELU6's upper bound. */
-	if (params->activation == OPVER_ACTIVATION_RELU6)
-		max = 5;
-	if (params->activation == OPVER_ACTIVATION_RELU_N1_TO_1) {
-		min = -1;
-		max = 1;
-	}
+	(void)ctx;
 	broadcast_strides(node->inputs[0], out->rank, a_strides);
 	broadcast_strides(node->inputs[1], out->rank, b_strides);
 	for (size_t i = 0; i < count; i++) {
@@ -72,7 +82,7 @@ static opver_status invoke(const opver_host *host, opver_node *node)
 			ai += (size_t)index[d] * a_strides[d];
 			bi += (size_t)index[d] * b_strides[d];
 		}
-		y[i] = fminf(fmaxf(a[ai] + b[bi], min), max);
+		y[i] = fminf(fmaxf(a[ai] + b[bi], c->min), c->max);
 		/* The next output index, last axis fastest. */
 		for (int32_t d = out->rank - 1; d >= 0; d--) {
 			if (++index[d] < out->dims[d])
@@ -83,17 +93,16 @@ static opver_status invoke(const opver_host *host, opver_node *node)
 	return OPVER_OK;
 }
 
-static const opver_type_signature float32 = {
-	.inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		    OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
-	.output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
+static const opver_type_signature float32[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(FLOAT32)),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
 
 static const opver_kernel add = {
-	TEST_KERNEL("wrong_relu6_float32", OPVER_OP_ADD, 1, 1),
-	.signatures = &float32,
-	.num_signatures = 1,
+	OPVER_KERNEL("wrong_relu6_float32", ADD, 1, 1),
+	OPVER_KERNEL_SIGNATURES(float32),
 	.flags = OPVER_KERNEL_STATELESS,
+	.op_data_size = sizeof(clamp),
 	.prepare = prepare,
 	.invoke = invoke,
 };

@@ -10,7 +10,8 @@
  *                     PLUGIN.so
  *
  *   0 every check passed, 1 a check failed, 2 usage error, 3 the plugin or
- *   the reference plugin cannot be loaded.
+ *   the reference plugin cannot be loaded (the failed hygiene checks then
+ *   go to stderr, and no report is written).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -257,6 +258,13 @@ int main(int argc, char **argv)
 	if (!options.list)
 		cf_isolated_hygiene(options.plugin, timeout, report);
 	status = cf_isolated_run(&options, timeout, report);
+	if (status == CF_EXIT_LOAD && cf_report_count(report, CF_FAIL) > 0) {
+		/* The file's own checks may say more than the core did (a
+		 * plugin built for ABI 1.x, a missing entry point). */
+		fputs("opver-conformance: the plugin file's own checks:\n",
+		      stderr);
+		cf_report_write_human(report, stderr, false);
+	}
 	if (status != CF_EXIT_PASS || options.list) {
 		cf_report_free(report);
 		return status;

@@ -285,6 +285,10 @@ static bool elf_read_symbols(const elf_file *elf, cf_plugin_symbols *symbols,
 			symbols->has_entry = true;
 			continue;
 		}
+		if (strcmp(name, CF_ABI1_ENTRY_NAME) == 0) {
+			symbols->has_abi1_entry = true;
+			continue;
+		}
 		/* A version script's version names (VERS_1 { global: ... })
 		 * are absolute symbols with neither value nor size. */
 		if (linker_made(name) ||
@@ -301,7 +305,8 @@ bool cf_elf_read_symbols(const unsigned char *data, size_t size,
 {
 	elf_file elf = { .data = data, .size = size };
 
-	*symbols = (cf_plugin_symbols){ .has_entry = false };
+	*symbols = (cf_plugin_symbols){ .has_entry = false,
+					.has_abi1_entry = false };
 	why->text[0] = '\0';
 	return elf_identify(&elf, why) && elf_read_symbols(&elf, symbols, why);
 }

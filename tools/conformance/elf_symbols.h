@@ -12,6 +12,9 @@
 /* Symbol names kept per list. */
 #define CF_ELF_MAX_NAMES 10
 
+/* The entry point of plugin ABI 1.x, which a 2.x core does not call. */
+#define CF_ABI1_ENTRY_NAME "opver_plugin_entry"
+
 /* Up to CF_ELF_MAX_NAMES names of the symbols found, and how many there
  * were. */
 typedef struct cf_symbol_list {
@@ -20,9 +23,11 @@ typedef struct cf_symbol_list {
 } cf_symbol_list;
 
 typedef struct cf_plugin_symbols {
-	cf_symbol_list exports; /* visible definitions besides the entry */
+	cf_symbol_list exports; /* visible definitions besides the entry
+				   points */
 	cf_symbol_list imports; /* undefined opver_* */
-	bool has_entry;         /* defines opver_plugin_entry */
+	bool has_entry;         /* defines opver_plugin_negotiate */
+	bool has_abi1_entry;    /* defines 1.x's opver_plugin_entry */
 } cf_plugin_symbols;
 
 /* Why a file could not be read, one line. */

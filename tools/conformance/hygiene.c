@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -41,7 +42,7 @@
 #include "runtimes.h"
 
 #define SUITE "hygiene"
-#define CHECK_EXPORTS "exports only opver_plugin_entry"
+#define CHECK_EXPORTS "exports only " OPVER_PLUGIN_ENTRY_NAME
 #define CHECK_IMPORTS "imports no opver_* symbols"
 #define CHECK_LOADS "loads through the public API"
 #define CHECK_HEAP "load/unload cycles leak no heap"
@@ -197,9 +198,18 @@ static bool check_symbols(const char *path, cf_report *report)
 		return false;
 	}
 
-	if (!symbols.has_entry)
+	if (!symbols.has_entry && symbols.has_abi1_entry)
+		say(&exports,
+		    "exports %s, the entry point of plugin ABI 1.x, and not %s: it was built for plugin ABI 1.x, which an opver of plugin ABI %d.%d refuses; rebuild it against opver %d.x's plugin.h\n",
+		    CF_ABI1_ENTRY_NAME, OPVER_PLUGIN_ENTRY_NAME,
+		    OPVER_ABI_MAJOR, OPVER_ABI_MINOR, OPVER_ABI_MAJOR);
+	else if (!symbols.has_entry)
 		say(&exports, "does not export %s, so no host can load it\n",
 		    OPVER_PLUGIN_ENTRY_NAME);
+	else if (symbols.has_abi1_entry)
+		say(&exports,
+		    "also exports %s, the entry point of plugin ABI 1.x, which no %d.x host calls: remove it\n",
+		    CF_ABI1_ENTRY_NAME, OPVER_ABI_MAJOR);
 	if (symbols.exports.count > 0) {
 		say(&exports, "exports %zu symbol%s besides %s: ",
 		    symbols.exports.count,
@@ -219,7 +229,7 @@ static bool check_symbols(const char *path, cf_report *report)
 		    symbols.imports.count == 1 ? "" : "s");
 		say_names(&imports, &symbols.imports);
 		say(&imports,
-		    "\na plugin reaches the core only through the opver_host table its callbacks are given; linking against libopver ties it to one build of the library and bypasses the ABI version check");
+		    "\na plugin reaches the core only through the opver_host table its callbacks are given (ctx->host); linking against libopver ties it to one build of the library and bypasses the ABI negotiation");
 	}
 	record(report, CHECK_IMPORTS,
 	       imports.length > 0 ? CF_FAIL : CF_PASS, started, &imports);
@@ -289,10 +299,11 @@ static bool load_once(const char *config_path, log_capture *log,
 	} else if (info != NULL) {
 		loaded = opver_runtime_plugin_info(runtime, 0, info) == OPVER_OK;
 		if (loaded)
-			say(why, "loaded %s %s by %s, %zu kernel%s%s%s",
+			say(why, "loaded %s %s by %s, built for plugin ABI %" PRIu32 ".%" PRIu32 " (runs on %" PRIu32 ".%" PRIu32 " and later), %" PRIu32 " kernel%s%s%s",
 			    or_none(info->name), or_none(info->version),
-			    or_none(info->vendor),
-			    info->num_kernels,
+			    or_none(info->vendor), info->abi_major,
+			    info->abi_minor, info->abi_major,
+			    info->min_abi_minor, info->num_kernels,
 			    info->num_kernels == 1 ? "" : "s",
 			    info->delegate_name != NULL ? ", delegate " : "",
 			    info->delegate_name != NULL ? info->delegate_name
@@ -398,11 +409,44 @@ static usage measure(void)
 	return u;
 }
 
+/* The negotiation read_hooks offers the entry point; a decline keeps its
+ * reason. */
+typedef struct hooks_negotiation {
+	opver_negotiation public;       /* first: what the plugin is given */
+	bool declined;
+	char reason[256];
+} hooks_negotiation;
+
+static const opver_plugin *note_decline(const opver_negotiation *public,
+					const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static const opver_plugin *note_decline(const opver_negotiation *public,
+					const char *format, ...)
+{
+	hooks_negotiation *n = (hooks_negotiation *)(void *)public;
+	va_list args;
+
+	n->declined = true;
+	va_start(args, format);
+	vsnprintf(n->reason, sizeof(n->reason), format, args);
+	va_end(args);
+	return NULL;
+}
+
 /* Whether the plugin's descriptor has init and fini, read through its
- * entry point as the loader reads it; false with the reason in why. */
+ * entry point as the loader negotiates; false with the reason in why. */
 static bool read_hooks(const char *path, bool *has_init, bool *has_fini,
 		       details *why)
 {
+	hooks_negotiation n = {
+		.public = {
+			.struct_size = sizeof(opver_negotiation),
+			.host_abi_major = OPVER_ABI_MAJOR,
+			.host_abi_minor = OPVER_ABI_MINOR,
+			.decline = note_decline,
+		},
+	};
 	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	opver_plugin_entry_fn entry;
 	const opver_plugin *plugin;
@@ -412,14 +456,17 @@ static bool read_hooks(const char *path, bool *has_init, bool *has_fini,
 		say(why, "%s", dlerror());
 		return false;
 	}
+	/* POSIX guarantees a function address survives this cast. */
 	entry = (opver_plugin_entry_fn)dlsym(handle, OPVER_PLUGIN_ENTRY_NAME);
-	plugin = entry != NULL ? entry() : NULL;
-	if (plugin == NULL) {
+	plugin = entry != NULL ? entry(&n.public) : NULL;
+	if (n.declined) {
+		say(why, "%s declined: %s", OPVER_PLUGIN_ENTRY_NAME, n.reason);
+	} else if (plugin == NULL) {
 		say(why, "no descriptor from %s", OPVER_PLUGIN_ENTRY_NAME);
 	} else if (plugin->struct_size <
 		   offsetof(opver_plugin, fini) + sizeof(plugin->fini)) {
-		say(why, "descriptor struct_size %u is too small",
-		    (unsigned)plugin->struct_size);
+		say(why, "descriptor struct_size %" PRIu32 " is too small",
+		    plugin->struct_size);
 	} else {
 		*has_init = plugin->init != NULL;
 		*has_fini = plugin->fini != NULL;

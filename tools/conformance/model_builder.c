@@ -21,34 +21,7 @@
 #include <string.h>
 
 #include "model_builder.h"
-
-/* Field ids, in the order of schema/opver.fbs (a union takes two). */
-enum { MODEL_VERSION, MODEL_OPERATOR_CODES, MODEL_SUBGRAPHS,
-       MODEL_DESCRIPTION, MODEL_BUFFERS };
-enum { CODE_DEPRECATED_BUILTIN_CODE, CODE_CUSTOM_CODE, CODE_VERSION,
-       CODE_BUILTIN_CODE };
-enum { SUBGRAPH_TENSORS, SUBGRAPH_INPUTS, SUBGRAPH_OUTPUTS,
-       SUBGRAPH_OPERATORS, SUBGRAPH_NAME };
-enum { TENSOR_SHAPE, TENSOR_TYPE, TENSOR_BUFFER, TENSOR_NAME,
-       TENSOR_QUANTIZATION };
-enum { QUANT_SCALE = 2, QUANT_ZERO_POINT = 3, QUANT_DIMENSION = 6 };
-enum { OPERATOR_OPCODE_INDEX, OPERATOR_INPUTS, OPERATOR_OUTPUTS,
-       OPERATOR_OPTIONS_TYPE, OPERATOR_OPTIONS };
-enum { BUFFER_DATA };
-
-/* BuiltinOptions union type codes (TFLite's). */
-enum {
-	OPTIONS_CONV_2D = 1,
-	OPTIONS_DEPTHWISE_CONV_2D = 2,
-	OPTIONS_POOL_2D = 5,
-	OPTIONS_FULLY_CONNECTED = 8,
-	OPTIONS_SOFTMAX = 9,
-	OPTIONS_ADD = 11,
-	OPTIONS_RESHAPE = 17,
-	OPTIONS_MUL = 21,
-	OPTIONS_DEQUANTIZE = 38,
-	OPTIONS_QUANTIZE = 89
-};
+#include "schema/opver_ids.h"
 
 /* The only Model.version there is. */
 #define SCHEMA_VERSION 3
@@ -481,25 +454,27 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 	case OPVER_OP_CONV_2D: {
 		const opver_conv_params *p = params;
 
-		set_field(t, 0, 1, (uint32_t)p->padding);
-		set_field(t, 1, 4, (uint32_t)p->stride_width);
-		set_field(t, 2, 4, (uint32_t)p->stride_height);
-		set_field(t, 3, 1, (uint32_t)p->activation);
-		set_field(t, 4, 4, (uint32_t)p->dilation_width);
-		set_field(t, 5, 4, (uint32_t)p->dilation_height);
-		set_field(t, 6, 1, (uint32_t)p->quantized_bias_type);
+		set_field(t, CONV_PADDING, 1, (uint32_t)p->padding);
+		set_field(t, CONV_STRIDE_W, 4, (uint32_t)p->stride_width);
+		set_field(t, CONV_STRIDE_H, 4, (uint32_t)p->stride_height);
+		set_field(t, CONV_ACTIVATION, 1, (uint32_t)p->activation);
+		set_field(t, CONV_DILATION_W, 4, (uint32_t)p->dilation_width);
+		set_field(t, CONV_DILATION_H, 4, (uint32_t)p->dilation_height);
+		set_field(t, CONV_QUANTIZED_BIAS_TYPE, 1,
+			  (uint32_t)p->quantized_bias_type);
 		return OPTIONS_CONV_2D;
 	}
 	case OPVER_OP_DEPTHWISE_CONV_2D: {
 		const opver_depthwise_conv_params *p = params;
 
-		set_field(t, 0, 1, (uint32_t)p->padding);
-		set_field(t, 1, 4, (uint32_t)p->stride_width);
-		set_field(t, 2, 4, (uint32_t)p->stride_height);
-		set_field(t, 3, 4, (uint32_t)p->depth_multiplier);
-		set_field(t, 4, 1, (uint32_t)p->activation);
-		set_field(t, 5, 4, (uint32_t)p->dilation_width);
-		set_field(t, 6, 4, (uint32_t)p->dilation_height);
+		set_field(t, DW_PADDING, 1, (uint32_t)p->padding);
+		set_field(t, DW_STRIDE_W, 4, (uint32_t)p->stride_width);
+		set_field(t, DW_STRIDE_H, 4, (uint32_t)p->stride_height);
+		set_field(t, DW_DEPTH_MULTIPLIER, 4,
+			  (uint32_t)p->depth_multiplier);
+		set_field(t, DW_ACTIVATION, 1, (uint32_t)p->activation);
+		set_field(t, DW_DILATION_W, 4, (uint32_t)p->dilation_width);
+		set_field(t, DW_DILATION_H, 4, (uint32_t)p->dilation_height);
 		return OPTIONS_DEPTHWISE_CONV_2D;
 	}
 	case OPVER_OP_AVERAGE_POOL_2D:
@@ -507,22 +482,24 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 	case OPVER_OP_L2_POOL_2D: {
 		const opver_pool_params *p = params;
 
-		set_field(t, 0, 1, (uint32_t)p->padding);
-		set_field(t, 1, 4, (uint32_t)p->stride_width);
-		set_field(t, 2, 4, (uint32_t)p->stride_height);
-		set_field(t, 3, 4, (uint32_t)p->filter_width);
-		set_field(t, 4, 4, (uint32_t)p->filter_height);
-		set_field(t, 5, 1, (uint32_t)p->activation);
+		set_field(t, POOL_PADDING, 1, (uint32_t)p->padding);
+		set_field(t, POOL_STRIDE_W, 4, (uint32_t)p->stride_width);
+		set_field(t, POOL_STRIDE_H, 4, (uint32_t)p->stride_height);
+		set_field(t, POOL_FILTER_W, 4, (uint32_t)p->filter_width);
+		set_field(t, POOL_FILTER_H, 4, (uint32_t)p->filter_height);
+		set_field(t, POOL_ACTIVATION, 1, (uint32_t)p->activation);
 		return OPTIONS_POOL_2D;
 	}
 	case OPVER_OP_FULLY_CONNECTED: {
 		const opver_fully_connected_params *p = params;
 
-		set_field(t, 0, 1, (uint32_t)p->activation);
-		set_field(t, 1, 1, (uint32_t)p->weights_format);
-		set_field(t, 2, 1, p->keep_num_dims);
-		set_field(t, 3, 1, p->asymmetric_quantize_inputs);
-		set_field(t, 4, 1, (uint32_t)p->quantized_bias_type);
+		set_field(t, FC_ACTIVATION, 1, (uint32_t)p->activation);
+		set_field(t, FC_WEIGHTS_FORMAT, 1, (uint32_t)p->weights_format);
+		set_field(t, FC_KEEP_NUM_DIMS, 1, p->keep_num_dims);
+		set_field(t, FC_ASYMMETRIC_QUANTIZE_INPUTS, 1,
+			  p->asymmetric_quantize_inputs);
+		set_field(t, FC_QUANTIZED_BIAS_TYPE, 1,
+			  (uint32_t)p->quantized_bias_type);
 		return OPTIONS_FULLY_CONNECTED;
 	}
 	case OPVER_OP_SOFTMAX: {
@@ -530,27 +507,27 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		uint32_t bits;
 
 		memcpy(&bits, &p->beta, sizeof(bits));
-		set_field(t, 0, 4, bits);
+		set_field(t, SOFTMAX_BETA, 4, bits);
 		return OPTIONS_SOFTMAX;
 	}
 	case OPVER_OP_ADD: {
 		const opver_add_params *p = params;
 
-		set_field(t, 0, 1, (uint32_t)p->activation);
-		set_field(t, 1, 1, p->pot_scale_int16);
+		set_field(t, ADD_ACTIVATION, 1, (uint32_t)p->activation);
+		set_field(t, ADD_POT_SCALE_INT16, 1, p->pot_scale_int16);
 		return OPTIONS_ADD;
 	}
 	case OPVER_OP_MUL: {
 		const opver_mul_params *p = params;
 
-		set_field(t, 0, 1, (uint32_t)p->activation);
+		set_field(t, MUL_ACTIVATION, 1, (uint32_t)p->activation);
 		return OPTIONS_MUL;
 	}
 	case OPVER_OP_RESHAPE: {
 		const opver_reshape_params *p = params;
 
 		if (p->num_dims > 0)
-			set_field(t, 0, 4, 0);
+			set_field(t, RESHAPE_NEW_SHAPE, 4, 0);
 		return OPTIONS_RESHAPE;
 	}
 	case OPVER_OP_QUANTIZE:
@@ -574,8 +551,8 @@ static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
 	set_field(&t, OPERATOR_INPUTS, 4, 0);
 	set_field(&t, OPERATOR_OUTPUTS, 4, 0);
 	if (type != 0) {
-		set_field(&t, OPERATOR_OPTIONS_TYPE, 1, type);
-		set_field(&t, OPERATOR_OPTIONS, 4, 0);
+		set_field(&t, OPERATOR_BUILTIN_OPTIONS_TYPE, 1, type);
+		set_field(&t, OPERATOR_BUILTIN_OPTIONS, 4, 0);
 	}
 	patch(w, slot, write_table(w, &t, pos));
 	int32s_field(w, pos[OPERATOR_INPUTS], op->inputs,
@@ -584,11 +561,13 @@ static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
 		     (size_t)op->num_outputs);
 	if (type == 0)
 		return;
-	patch(w, pos[OPERATOR_OPTIONS], write_table(w, &options, options_pos));
+	patch(w, pos[OPERATOR_BUILTIN_OPTIONS],
+	      write_table(w, &options, options_pos));
 	if (code == OPVER_OP_RESHAPE && options.num_ids > 0) {
 		const opver_reshape_params *p = op->params;
 
-		int32s_field(w, options_pos[0], p->dims, (size_t)p->num_dims);
+		int32s_field(w, options_pos[RESHAPE_NEW_SHAPE], p->dims,
+			     (size_t)p->num_dims);
 	}
 }
 

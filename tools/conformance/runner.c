@@ -20,8 +20,6 @@
 #include <time.h>
 
 #include <opver/opver.h>
-/* For OPVER_TYPE_BIT, the type masks of opver_kernel_info. */
-#include <opver/plugin.h>
 
 #include "cases.h"
 #include "compare.h"
@@ -56,10 +54,13 @@ typedef struct kernel_cover {
 	int32_t lowest_required;
 } kernel_cover;
 
-/* A (op, max version) pair the vendor's delegate declares. */
+/* A typed claim of the vendor's delegate (op, version range, types) and
+ * what the cases exercised of it. */
 typedef struct delegate_cover {
 	opver_delegate_op_info info;
 	bool exercised[VERSION_LIMIT + 1];
+	/* Types of the first input of the cases it ran. */
+	uint32_t input_types;
 	int32_t lowest_required;
 } delegate_cover;
 
@@ -198,31 +199,86 @@ static bool survey(runner *r)
 	return true;
 }
 
-/* The highest version the delegate declares for `op`, or 0. */
-static int32_t delegate_max(const runner *r, int32_t op)
+/* The versions the delegate's claims of `op` span, *lo to *hi; false
+ * when it declares none. */
+static bool delegate_range(const runner *r, int32_t op, int32_t *lo,
+			   int32_t *hi)
 {
-	int32_t best = 0;
+	bool any = false;
 
-	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++)
-		if (r->delegate_ops[d].info.op == op &&
-		    r->delegate_ops[d].info.max_version > best)
-			best = r->delegate_ops[d].info.max_version;
-	return best;
+	*lo = INT32_MAX;
+	*hi = 0;
+	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++) {
+		const opver_delegate_op_info *info = &r->delegate_ops[d].info;
+
+		if (info->op != op)
+			continue;
+		if (info->min_version < *lo)
+			*lo = info->min_version;
+		if (info->max_version > *hi)
+			*hi = info->max_version;
+		any = true;
+	}
+	return any;
 }
 
-static void mark_delegate(runner *r, int32_t op, int32_t version)
+/* Whether a type mask takes `type` (-1: an omitted optional input);
+ * a mask of 0 takes anything. */
+static bool mask_takes(uint32_t mask, int32_t type)
 {
-	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++)
-		if (r->delegate_ops[d].info.op == op &&
-		    version <= r->delegate_ops[d].info.max_version)
-			r->delegate_ops[d].exercised[version] = true;
+	if (mask == 0)
+		return true;
+	if (type < 0)
+		return (mask & OPVER_TYPE_BIT_ABSENT) != 0;
+	return type < 31 && (mask & OPVER_TYPE_BIT(type)) != 0;
+}
+
+/* Whether the case's tensor types are among those the claim declares.
+ * The claim's masks are the union of its signatures, so this is what
+ * can be told from outside the plugin. */
+static bool claim_takes_types(const opver_delegate_op_info *info,
+			      const cf_case *c)
+{
+	for (int32_t i = 0; i < c->num_inputs && i < OPVER_SIGNATURE_INPUTS;
+	     i++) {
+		int32_t t = c->inputs[i];
+
+		if (!mask_takes(info->input_types[i],
+				t >= 0 ? (int32_t)c->tensors[t].type : -1))
+			return false;
+	}
+	return mask_takes(info->output_types, c->tensors[c->output].type);
+}
+
+/* Whether the claim covers the case: its op, version and types. */
+static bool claim_covers(const opver_delegate_op_info *info, int32_t op,
+			 int32_t version, const cf_case *c)
+{
+	return info->op == op && version >= info->min_version &&
+	       version <= info->max_version && claim_takes_types(info, c);
+}
+
+/* The delegate ran a case: every claim covering it was exercised. */
+static void mark_delegate(runner *r, int32_t op, int32_t version,
+			  const cf_case *c)
+{
+	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++) {
+		delegate_cover *cover = &r->delegate_ops[d];
+
+		if (!claim_covers(&cover->info, op, version, c))
+			continue;
+		cover->exercised[version] = true;
+		cover->input_types |=
+			OPVER_TYPE_BIT(c->tensors[c->inputs[0]].type);
+	}
 }
 
 /* The delegate bound a case that needs version `required`. */
-static void note_delegate_required(runner *r, int32_t op, int32_t required)
+static void note_delegate_required(runner *r, int32_t op, int32_t version,
+				   const cf_case *c, int32_t required)
 {
 	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++)
-		if (r->delegate_ops[d].info.op == op)
+		if (claim_covers(&r->delegate_ops[d].info, op, version, c))
 			note_required(&r->delegate_ops[d].lowest_required,
 				      required);
 }
@@ -397,7 +453,7 @@ exercised:
 		k->kernel->input_types |=
 			OPVER_TYPE_BIT(k->c.tensors[k->c.inputs[0]].type);
 	} else {
-		mark_delegate(r, k->op, k->version);
+		mark_delegate(r, k->op, k->version, &k->c);
 	}
 record:
 	add_result(r, cf_text_get(&k->suite), cf_text_get(&k->name), outcome,
@@ -422,33 +478,83 @@ static kernel_cover *find_kernel(runner *r, int32_t op, const char *name)
 	return NULL;
 }
 
+/* Whether one of the delegate's claims covers the case's version. */
+static bool delegate_declares_version(const runner *r, int32_t op,
+				      int32_t version)
+{
+	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++) {
+		const opver_delegate_op_info *info = &r->delegate_ops[d].info;
+
+		if (info->op == op && version >= info->min_version &&
+		    version <= info->max_version)
+			return true;
+	}
+	return false;
+}
+
+/* Whether one of the delegate's claims covers the case entirely. */
+static bool delegate_declares(const runner *r, const running *k)
+{
+	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++)
+		if (claim_covers(&r->delegate_ops[d].info, k->op, k->version,
+				 &k->c))
+			return true;
+	return false;
+}
+
+/* Says how a rejected claim lies outside the delegate's typed claims. */
+static void describe_rejection(cf_text *details, const runner *r,
+			       const running *k)
+{
+	const char *op = opver_op_name(k->op);
+	int32_t lo, hi;
+
+	if (!delegate_range(r, k->op, &lo, &hi))
+		cf_text_add(details, "delegate claimed %s v%" PRId32 ", an op it does not declare\n",
+			    op, k->version);
+	else if (k->version > hi)
+		cf_text_add(details, "delegate claimed %s v%" PRId32 " above its declared v%" PRId32 "\n",
+			    op, k->version, hi);
+	else if (k->version < lo)
+		cf_text_add(details, "delegate claimed %s v%" PRId32 " below its declared v%" PRId32 "\n",
+			    op, k->version, lo);
+	else if (!delegate_declares_version(r, k->op, k->version))
+		cf_text_add(details, "delegate claimed %s v%" PRId32 ", between the version ranges it declares\n",
+			    op, k->version);
+	else if (!delegate_declares(r, k))
+		cf_text_add(details, "delegate claimed %s v%" PRId32 " with tensor types outside its declared signatures\n",
+			    op, k->version);
+	else
+		cf_text_add(details, "delegate made a claim the core rejected on %s v%" PRId32 "\n",
+			    op, k->version);
+}
+
 /* A delegate that claimed a node it may not: the core rejected the claim
- * and said so; the declared maximum makes the failure precise. */
+ * and said so; the typed claims make the failure precise. */
 static void check_claims(runner *r, running *k)
 {
 	const char *log = cf_text_get(&r->vendor.log);
 	const char *rejected = strstr(log, "claim rejected");
-	int32_t declared = delegate_max(r, k->op);
 	cf_text suite = { 0 }, details = { 0 };
+	int32_t lo, hi;
+	bool declared;
 
 	if (r->vendor_info.delegate_name == NULL)
 		return;
+	declared = delegate_range(r, k->op, &lo, &hi);
 	cf_text_add(&suite, "%s/delegate:%s", opver_op_name(k->op),
 		    r->vendor_info.delegate_name);
 	if (rejected != NULL) {
-		if (k->version > declared)
-			cf_text_add(&details, "delegate claimed %s v%" PRId32 " above its declared v%" PRId32 "\n",
-				    opver_op_name(k->op), k->version, declared);
-		else
-			cf_text_add(&details, "delegate made a claim the core rejected on %s v%" PRId32 "\n",
-				    opver_op_name(k->op), k->version);
+		describe_rejection(&details, r, k);
 		cf_text_add(&details, "core: %s", log);
 		add_case_details(&details, r, k);
 		add_reproduce(&details, r, k->op);
 		add_result(r, cf_text_get(&suite), cf_text_get(&k->name), CF_FAIL,
 			   seconds_since(&k->start), cf_text_get(&details));
-	} else if (declared > 0 && k->version == declared + 1) {
-		/* Above the declared maximum and left alone: as it must. */
+	} else if (declared && (k->version == hi + 1 ||
+				(lo > 1 && k->version == lo - 1))) {
+		/* Next to the declared versions and left alone: as it
+		 * must. */
 		add_result(r, cf_text_get(&suite), cf_text_get(&k->name), CF_PASS,
 			   seconds_since(&k->start), NULL);
 	}
@@ -609,7 +715,7 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 	if (r->vendor_info.delegate_name != NULL)
 		begin_case(r, ordinal, false);
 	opver_interpreter_options_init(&inspect);
-	inspect.inspect_only = true;
+	inspect.inspect_only = 1;
 	if (opver_interpreter_create_with_options(r->vendor.runtime, model,
 						  &inspect, &it) != OPVER_OK ||
 	    opver_interpreter_node_info(it, 0, &k.node) != OPVER_OK) {
@@ -636,7 +742,8 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 		note_required(&k.kernel->lowest_required,
 			      k.node.required_version);
 	else
-		note_delegate_required(r, g->op, k.node.required_version);
+		note_delegate_required(r, g->op, version, &k.c,
+				       k.node.required_version);
 	if (o->list) {
 		/* Flushed: a later case may crash the process. */
 		if (!r->replaying) {
@@ -721,6 +828,26 @@ static void skip_unexercised(runner *r, const char *suite, int32_t op,
 	}
 }
 
+/* One skip per type of a first-input mask (`accepted`) that no case
+ * gave (`given`). */
+static void skip_untyped(runner *r, const char *suite, uint32_t accepted,
+			 uint32_t given, const char *why)
+{
+	uint32_t missing = accepted & ~OPVER_TYPE_BIT_ABSENT & ~given;
+
+	for (int32_t type = 0; type < OPVER_TYPE_COUNT; type++) {
+		char name[64];
+
+		if (!(missing & OPVER_TYPE_BIT(type)))
+			continue;
+		snprintf(name, sizeof(name), "input type %s",
+			 opver_type_name(type));
+		skip(r, suite, name,
+		     "nothing exercised %s with a %s first input: %s", suite,
+		     opver_type_name(type), why);
+	}
+}
+
 /* Skips for what the cases of `op` left unexercised. */
 static void report_coverage(runner *r, int32_t op, bool has_cases,
 			    int32_t first_invalid)
@@ -732,7 +859,6 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 
 	for (size_t i = 0; i < r->vendor_info.num_kernels; i++) {
 		kernel_cover *k = &r->kernels[i];
-		uint32_t missing;
 
 		if (k->info.op != op)
 			continue;
@@ -741,22 +867,11 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 		skip_unexercised(r, cf_text_get(&suite), op, k->info.min_version,
 				 k->info.max_version, k->exercised,
 				 first_invalid, k->lowest_required, why);
-		if (!has_cases)
-			continue;
 		/* Types the kernel accepts first that no case gave it. */
-		missing = k->info.input_types[0] & ~OPVER_TYPE_BIT_ABSENT &
-			  ~k->input_types;
-		for (int32_t type = 0; type < OPVER_TYPE_COUNT; type++) {
-			char name[64];
-
-			if (!(missing & OPVER_TYPE_BIT(type)))
-				continue;
-			snprintf(name, sizeof(name), "input type %s",
-				 opver_type_name(type));
-			skip(r, cf_text_get(&suite), name,
-			     "nothing exercised %s with a %s first input: no generated case of that type bound it",
-			     cf_text_get(&suite), opver_type_name(type));
-		}
+		if (has_cases)
+			skip_untyped(r, cf_text_get(&suite),
+				     k->info.input_types[0], k->input_types,
+				     "no generated case of that type bound it");
 	}
 	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++) {
 		delegate_cover *c = &r->delegate_ops[d];
@@ -766,12 +881,18 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 		cf_text_clear(&suite);
 		cf_text_add(&suite, "%s/delegate:%s", opver_op_name(op),
 			    r->vendor_info.delegate_name);
-		skip_unexercised(r, cf_text_get(&suite), op, 1,
-				 c->info.max_version, c->exercised,
-				 first_invalid, c->lowest_required,
+		skip_unexercised(r, cf_text_get(&suite), op,
+				 c->info.min_version, c->info.max_version,
+				 c->exercised, first_invalid,
+				 c->lowest_required,
 				 has_cases ?
 					 "the delegate claimed no generated case at this version" :
 					 why);
+		/* Types its claim accepts first that it ran no case of. */
+		if (has_cases)
+			skip_untyped(r, cf_text_get(&suite),
+				     c->info.input_types[0], c->input_types,
+				     "the delegate claimed no generated case of that type");
 	}
 	if (suite.failed)
 		r->out_of_memory = true;
@@ -782,7 +903,7 @@ static void report_coverage(runner *r, int32_t op, bool has_cases,
 static bool run_op(runner *r, int32_t op)
 {
 	const cf_generator *g = cf_generator_for(op);
-	int32_t lo = INT32_MAX, hi = 0, declared = delegate_max(r, op);
+	int32_t lo = INT32_MAX, hi = 0, claims_lo, claims_hi;
 	int32_t first_invalid = 0;
 
 	for (size_t k = 0; k < r->vendor_info.num_kernels; k++) {
@@ -795,11 +916,12 @@ static bool run_op(runner *r, int32_t op)
 		if (info->max_version > hi)
 			hi = info->max_version;
 	}
-	if (declared > 0) {
-		/* And one above the declared maximum, which it must refuse. */
+	if (delegate_range(r, op, &claims_lo, &claims_hi)) {
+		/* From version 1, and one above the claims' maximum: the
+		 * versions outside its claims, which it must leave alone. */
 		lo = 1;
-		if (declared >= hi)
-			hi = declared + 1;
+		if (claims_hi >= hi)
+			hi = claims_hi + 1;
 	}
 	if (hi > VERSION_LIMIT)
 		hi = VERSION_LIMIT;
@@ -825,12 +947,14 @@ static bool run_op(runner *r, int32_t op)
 /* Whether `op` is one the vendor declares (builtin ops only). */
 static bool declares(const runner *r, int32_t op)
 {
+	int32_t lo, hi;
+
 	if (op == OPVER_OP_CUSTOM)
 		return false;
 	for (size_t k = 0; k < r->vendor_info.num_kernels; k++)
 		if (r->kernels[k].info.op == op)
 			return true;
-	return delegate_max(r, op) > 0;
+	return delegate_range(r, op, &lo, &hi);
 }
 
 /* Custom-op kernels: nothing can be generated for them. */

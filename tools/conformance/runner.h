@@ -9,7 +9,9 @@
  * and every case of the op's generator, the case is written at that
  * version and bound in A; a case the core's rules allow at that version
  * and a vendor kernel (or the delegate) binds is run on A and B with the
- * same inputs and the outputs compared.
+ * same inputs and the outputs compared.  A delegate is also shown the
+ * versions from 1 to one above its typed claims' highest: a claim the
+ * core rejects (outside the claims' versions or types) fails.
  */
 #ifndef OPVER_CONFORMANCE_RUNNER_H
 #define OPVER_CONFORMANCE_RUNNER_H

@@ -2,8 +2,10 @@
  * plugin.c - a sample opver vendor plugin: one kernel, float32 ADD.
  *
  * Copy this project, rename it and replace the kernel with yours.  It uses
- * only the installed plugin ABI, <opver/plugin.h>, found through
- * `pkg-config opver-plugin`; nothing here links against libopver.
+ * only the installed plugin ABI 2.x, <opver/plugin.h>, found through
+ * `pkg-config opver-plugin`; nothing here links against libopver.  Every
+ * callback is given a `ctx`, which it passes to the host services it calls
+ * (OPVER_REPORT(ctx, ...) to say why it fails).
  *
  * The kernel computes output = clamp(input1 + input2) where the two float32
  * inputs broadcast as TensorFlow Lite broadcasts ADD: shapes are aligned on
@@ -54,17 +56,15 @@ static const char *tensor_name(const opver_tensor *tensor)
 	return tensor->name[0] != '\0' ? tensor->name : "(unnamed)";
 }
 
-/* The node's fused activation; NONE when the core filled no parameters,
- * as for a model without ADD options. */
-static opver_activation node_activation(const opver_node *node)
+/* The node's fused activation.  opver_read_params() keeps the defaults
+ * (NONE) for what the core did not fill, as for a model without ADD
+ * options. */
+static int32_t node_activation(const opver_node *node)
 {
-	const opver_add_params *params = node->params;
+	opver_add_params params = OPVER_ADD_PARAMS_DEFAULTS;
 
-	if (params == NULL ||
-	    node->params_size < offsetof(opver_add_params, activation) +
-					sizeof(params->activation))
-		return OPVER_ACTIVATION_NONE;
-	return params->activation;
+	opver_read_params(node, &params, sizeof(params));
+	return params.activation;
 }
 
 /*
@@ -72,9 +72,8 @@ static opver_activation node_activation(const opver_node *node)
  * float range, so an overflow to infinity comes out as +-FLT_MAX there; so
  * does it here.
  */
-static opver_status activation_range(const opver_host *host,
-				     opver_activation activation, float *min,
-				     float *max)
+static opver_status activation_range(const opver_context *ctx,
+				     int32_t activation, float *min, float *max)
 {
 	*min = -FLT_MAX;
 	*max = FLT_MAX;
@@ -93,50 +92,49 @@ static opver_status activation_range(const opver_host *host,
 		*max = 1.0f;
 		return OPVER_OK;
 	default:
-		host->report_error(host,
-				   "fused activation %d is not supported (NONE, RELU, RELU6 and RELU_N1_TO_1 are)",
-				   (int)activation);
+		OPVER_REPORT(ctx,
+			     "fused activation %d is not supported (NONE, RELU, RELU6 and RELU_N1_TO_1 are)",
+			     (int)activation);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 }
 
 /* Checks that a tensor is float32 with no more dimensions than `rank` and
- * exactly the bytes its shape needs. */
-static opver_status check_tensor(const opver_host *host, const char *role,
+ * exactly the bytes its shape needs.  Only its shape and size: in prepare,
+ * the data of a tensor that is not a weight is not there yet. */
+static opver_status check_tensor(const opver_context *ctx, const char *role,
 				 const opver_tensor *tensor, int32_t rank)
 {
 	size_t count = 1;
 
 	if (tensor == NULL) {
-		host->report_error(host, "ADD needs %s", role);
+		OPVER_REPORT(ctx, "ADD needs %s", role);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (tensor->type != OPVER_TYPE_FLOAT32) {
-		host->report_error(host, "%s '%s' is not float32", role,
-				   tensor_name(tensor));
+		OPVER_REPORT(ctx, "%s '%s' is not float32", role,
+			     tensor_name(tensor));
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	if (tensor->rank < 0 || tensor->rank > rank) {
-		host->report_error(host,
-				   "%s '%s' has %d dimensions; at most %d are supported",
-				   role, tensor_name(tensor), (int)tensor->rank,
-				   (int)rank);
+		OPVER_REPORT(ctx,
+			     "%s '%s' has %d dimensions; at most %d are supported",
+			     role, tensor_name(tensor), (int)tensor->rank,
+			     (int)rank);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	for (int32_t i = 0; i < tensor->rank; i++) {
 		if (tensor->dims[i] < 0) {
-			host->report_error(host,
-					   "%s '%s' has negative dimension %d",
-					   role, tensor_name(tensor), (int)i);
+			OPVER_REPORT(ctx, "%s '%s' has negative dimension %d",
+				     role, tensor_name(tensor), (int)i);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 		count *= (size_t)tensor->dims[i];
 	}
 	if (tensor->bytes != count * sizeof(float)) {
-		host->report_error(host,
-				   "%s '%s' holds %zu bytes, its shape needs %zu",
-				   role, tensor_name(tensor), tensor->bytes,
-				   count * sizeof(float));
+		OPVER_REPORT(ctx, "%s '%s' holds %zu bytes, its shape needs %zu",
+			     role, tensor_name(tensor), tensor->bytes,
+			     count * sizeof(float));
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	return OPVER_OK;
@@ -157,7 +155,7 @@ static int32_t padded_dim(const opver_tensor *tensor, int d)
  * dimension is 1 and broadcast.  The output's shape must be exactly the
  * broadcast of the two inputs, as TFLite requires.
  */
-static opver_status plan_input(const opver_host *host, const char *role,
+static opver_status plan_input(const opver_context *ctx, const char *role,
 			       const opver_tensor *input,
 			       const opver_tensor *output, size_t *strides)
 {
@@ -168,12 +166,12 @@ static opver_status plan_input(const opver_host *host, const char *role,
 		const int32_t out = padded_dim(output, d);
 
 		if (in != out && in != 1) {
-			host->report_error(host,
-					   "%s '%s' does not broadcast to output '%s': its dimension %d is %d, the output's matching one %d",
-					   role, tensor_name(input),
-					   tensor_name(output),
-					   d - (ADD_MAX_RANK - (int)input->rank),
-					   (int)in, (int)out);
+			OPVER_REPORT(ctx,
+				     "%s '%s' does not broadcast to output '%s': its dimension %d is %d, the output's matching one %d",
+				     role, tensor_name(input),
+				     tensor_name(output),
+				     d - (ADD_MAX_RANK - (int)input->rank),
+				     (int)in, (int)out);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 		strides[d] = in == 1 ? 0 : step;
@@ -182,41 +180,42 @@ static opver_status plan_input(const opver_host *host, const char *role,
 	return OPVER_OK;
 }
 
-static opver_status add_prepare(const opver_host *host, opver_node *node)
+/* Everything that does not depend on the input values: checks, strides
+ * and the clamp, kept in op_data for invoke. */
+static opver_status add_prepare(const opver_context *ctx, opver_node *node)
 {
 	add_data *data = node->op_data;
 	const opver_tensor *input1, *input2, *output;
 	opver_status status;
 
 	if (node->num_inputs != 2 || node->num_outputs != 1) {
-		host->report_error(host,
-				   "ADD takes 2 inputs and 1 output, the node has %d and %d",
-				   (int)node->num_inputs, (int)node->num_outputs);
+		OPVER_REPORT(ctx,
+			     "ADD takes 2 inputs and 1 output, the node has %d and %d",
+			     (int)node->num_inputs, (int)node->num_outputs);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	input1 = node->inputs[0];
 	input2 = node->inputs[1];
 	output = node->outputs[0];
-	status = check_tensor(host, "input 1", input1, ADD_MAX_RANK);
+	status = check_tensor(ctx, "input 1", input1, ADD_MAX_RANK);
 	if (status == OPVER_OK)
-		status = check_tensor(host, "input 2", input2, ADD_MAX_RANK);
+		status = check_tensor(ctx, "input 2", input2, ADD_MAX_RANK);
 	if (status == OPVER_OK)
-		status = check_tensor(host, "the output", output,
-				      ADD_MAX_RANK);
+		status = check_tensor(ctx, "the output", output, ADD_MAX_RANK);
 	if (status != OPVER_OK)
 		return status;
 	/* The output has as many dimensions as the larger input. */
 	if (output->rank != (input1->rank > input2->rank ? input1->rank :
 							   input2->rank)) {
-		host->report_error(host,
-				   "output '%s' has %d dimensions, the inputs %d and %d",
-				   tensor_name(output), (int)output->rank,
-				   (int)input1->rank, (int)input2->rank);
+		OPVER_REPORT(ctx,
+			     "output '%s' has %d dimensions, the inputs %d and %d",
+			     tensor_name(output), (int)output->rank,
+			     (int)input1->rank, (int)input2->rank);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	status = plan_input(host, "input 1", input1, output, data->strides1);
+	status = plan_input(ctx, "input 1", input1, output, data->strides1);
 	if (status == OPVER_OK)
-		status = plan_input(host, "input 2", input2, output,
+		status = plan_input(ctx, "input 2", input2, output,
 				    data->strides2);
 	if (status != OPVER_OK)
 		return status;
@@ -229,13 +228,13 @@ static opver_status add_prepare(const opver_host *host, opver_node *node)
 		data->count *= (size_t)data->dims[d];
 		if (data->dims[d] != 1 && padded_dim(input1, d) == 1 &&
 		    padded_dim(input2, d) == 1) {
-			host->report_error(host,
-					   "output '%s' has dimension %d where both inputs have 1",
-					   tensor_name(output), (int)data->dims[d]);
+			OPVER_REPORT(ctx,
+				     "output '%s' has dimension %d where both inputs have 1",
+				     tensor_name(output), (int)data->dims[d]);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 	}
-	return activation_range(host, node_activation(node), &data->min,
+	return activation_range(ctx, node_activation(node), &data->min,
 				&data->max);
 }
 
@@ -244,7 +243,7 @@ static opver_status add_prepare(const opver_host *host, opver_node *node)
  * index per dimension (an odometer): the innermost index advances every
  * element and carries into the next when it reaches its dimension.
  */
-static opver_status add_invoke(const opver_host *host, opver_node *node)
+static opver_status add_invoke(const opver_context *ctx, opver_node *node)
 {
 	const add_data *data = node->op_data;
 	const float *input1 = node->inputs[0]->data;
@@ -253,7 +252,7 @@ static opver_status add_invoke(const opver_host *host, opver_node *node)
 	int32_t index[ADD_MAX_RANK] = { 0 };
 	size_t offset1 = 0, offset2 = 0;
 
-	(void)host;
+	(void)ctx;
 	for (size_t i = 0; i < data->count; i++) {
 		float sum = input1[offset1] + input2[offset2];
 
@@ -279,19 +278,15 @@ static opver_status add_invoke(const opver_host *host, opver_node *node)
 
 /* Both inputs and the output float32; other positions are not checked. */
 static const opver_type_signature add_signatures[] = {
-	{ .inputs = { OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32),
-		      OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
-	  .output = OPVER_TYPE_BIT(OPVER_TYPE_FLOAT32) },
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(FLOAT32)),
+			OPVER_OUTPUT(OPVER_T(FLOAT32))),
 };
 
+/* One manifest entry: name, op and inclusive version range, then the
+ * accepted types, priority, flags and callbacks. */
 static const opver_kernel add_float32 = {
-	.struct_size = sizeof(opver_kernel),
-	.name = "add_float32",
-	.op = OPVER_OP_ADD,
-	.min_version = 1,
-	.max_version = 6,
-	.signatures = add_signatures,
-	.num_signatures = sizeof(add_signatures) / sizeof(add_signatures[0]),
+	OPVER_KERNEL("add_float32", ADD, 1, 6),
+	OPVER_KERNEL_SIGNATURES(add_signatures),
 	.priority = SAMPLE_PRIORITY,
 	/* No kernel object: prepare keeps everything in op_data. */
 	.flags = OPVER_KERNEL_STATELESS,
@@ -302,16 +297,28 @@ static const opver_kernel add_float32 = {
 
 static const opver_kernel *const sample_kernels[] = { &add_float32 };
 
+/*
+ * The descriptor.  OPVER_PLUGIN_HEADER says which plugin ABI it was built
+ * against and that it needs that minor or newer.  A plugin that uses
+ * nothing added after 2.M loads into 2.M cores too when it writes out the
+ * four fields instead, with .min_abi_minor = M.
+ */
 static const opver_plugin sample_plugin = {
 	OPVER_PLUGIN_HEADER,
 	.name = "sample",
 	.vendor = "Example Vendor",
 	.version = PACKAGE_VERSION,
-	.kernels = sample_kernels,
-	.num_kernels = sizeof(sample_kernels) / sizeof(sample_kernels[0]),
+	OPVER_PLUGIN_KERNELS(sample_kernels),
 };
 
-/* The one exported symbol (the build hides everything else). */
+/*
+ * The one exported symbol (the build hides everything else): opver
+ * negotiates through it, and it returns the descriptor.  A plugin that
+ * cannot run on this machine declines instead, with its reason:
+ *
+ *   if (!cpu_has_avx2())
+ *           return negotiation->decline(negotiation, "needs AVX2");
+ */
 OPVER_PLUGIN_ENTRY
 {
 	return &sample_plugin;

@@ -1,0 +1,90 @@
+/* session.c - persistent memory and arena scratch for kernels and
+ * delegate partitions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+
+/* A persistent allocation: the link, padded so the payload keeps the host
+ * alignment. */
+struct opver__persistent_block {
+	struct opver__persistent_block *next;
+	unsigned char padding[OPVER__HOST_ALIGNMENT - sizeof(void *)];
+};
+
+/* The session of a call in prepare, or NULL after reporting that the
+ * service is for prepare only. */
+static opver__session *preparing(const opver_context *ctx,
+				 const char *service)
+{
+	opver__session *session = opver__session_of(ctx);
+
+	if (session != NULL && session->phase == OPVER__PHASE_PREPARE)
+		return session;
+	ctx->host->report_error(ctx, "%s called outside prepare", service);
+	return NULL;
+}
+
+void *opver__service_allocate_persistent(const opver_context *ctx,
+					 size_t bytes)
+{
+	opver__session *session = preparing(ctx, "allocate_persistent");
+	struct opver__persistent_block *block;
+
+	if (session == NULL || bytes > SIZE_MAX - sizeof(*block))
+		return NULL;
+	block = opver__aligned_zalloc(sizeof(*block) + bytes);
+	if (block == NULL)
+		return NULL;
+	block->next = session->persistent;
+	session->persistent = block;
+	return block + 1;
+}
+
+opver_status opver__service_request_scratch(const opver_context *ctx,
+					    size_t bytes, int32_t *index)
+{
+	opver__session *session = preparing(ctx, "request_scratch");
+	opver__scratch *grown;
+
+	if (session == NULL || index == NULL)
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	if (session->num_scratch >= INT32_MAX)
+		return OPVER_ERROR_NOMEM;
+	grown = realloc(session->scratch,
+			(session->num_scratch + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return OPVER_ERROR_NOMEM;
+	session->scratch = grown;
+	grown[session->num_scratch].step = opver__call_of(ctx)->step;
+	/* A byte at least, so that even an empty request has an address. */
+	grown[session->num_scratch].bytes = bytes > 0 ? bytes : 1;
+	grown[session->num_scratch].memory = NULL;
+	*index = (int32_t)session->num_scratch++;
+	return OPVER_OK;
+}
+
+void *opver__service_scratch(const opver_context *ctx, int32_t index)
+{
+	const opver__session *session = opver__session_of(ctx);
+
+	/* A hot path: no report, the kernel checks for NULL. */
+	if (session == NULL || index < 0 ||
+	    (size_t)index >= session->num_scratch ||
+	    session->scratch[index].step != opver__call_of(ctx)->step)
+		return NULL;
+	return session->scratch[index].memory;
+}
+
+void opver__session_free(opver__session *session)
+{
+	while (session->persistent != NULL) {
+		struct opver__persistent_block *next = session->persistent->next;
+
+		free(session->persistent);
+		session->persistent = next;
+	}
+	free(session->scratch);
+	session->scratch = NULL;
+	session->num_scratch = 0;
+}

@@ -1,0 +1,60 @@
+/*
+ * session.h - the interpreter state that plugin services act on: which
+ * phase the interpreter is in, the persistent memory kernels allocated,
+ * the scratch they requested and where the planner put it, the thread
+ * pool and the profiler.  One per interpreter, reached from each node's
+ * and partition's call record (call.h).
+ */
+#ifndef OPVER_CORE_SESSION_H
+#define OPVER_CORE_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "call.h"
+
+struct opver__pool;
+struct opver__profiler;
+
+typedef enum opver__phase {
+	OPVER__PHASE_IDLE,      /* creating, between invokes, destroying */
+	OPVER__PHASE_PREPARE,   /* nodes and partitions being prepared */
+	OPVER__PHASE_INVOKE
+} opver__phase;
+
+/* One request_scratch. */
+typedef struct opver__scratch {
+	int32_t step;           /* the plan step that asked for it */
+	size_t bytes;
+	uint8_t *memory;        /* into the arena, once planned */
+} opver__scratch;
+
+typedef struct opver__session {
+	opver__phase phase;
+	/* allocate_persistent's blocks, freed with the session. */
+	struct opver__persistent_block *persistent;
+	opver__scratch *scratch;        /* owned; num_scratch requests */
+	size_t num_scratch;
+	struct opver__pool *pool;       /* owned by the interpreter */
+	/* Owned by the interpreter; NULL when no profiler is attached. */
+	struct opver__profiler *profiler;
+} opver__session;
+
+/* The session of a node or partition call, or NULL. */
+static inline opver__session *opver__session_of(const opver_context *ctx)
+{
+	return opver__call_of(ctx)->session;
+}
+
+/* The services of opver_host this module implements. */
+void *opver__service_allocate_persistent(const opver_context *ctx,
+					 size_t bytes);
+opver_status opver__service_request_scratch(const opver_context *ctx,
+					    size_t bytes, int32_t *index);
+void *opver__service_scratch(const opver_context *ctx, int32_t index);
+
+/* Frees the persistent blocks and the scratch list (not the pool or
+ * profiler).  Safe on a zeroed session. */
+void opver__session_free(opver__session *session);
+
+#endif /* OPVER_CORE_SESSION_H */

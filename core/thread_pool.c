@@ -1,0 +1,176 @@
+/* thread_pool.c - parallel_for's workers: one job at a time, tasks taken
+ * from an atomic counter, a generation number to wake workers for each
+ * job. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "session.h"
+#include "thread_pool.h"
+
+struct opver__pool {
+	uint32_t threads;               /* workers + the caller */
+	pthread_t *workers;             /* threads - 1 */
+	uint32_t started;               /* workers running */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;            /* a job or stop for the workers */
+	pthread_cond_t done;            /* a worker finished the job */
+	/* Guarded by lock. */
+	uint64_t generation;            /* bumped for every job */
+	uint32_t finished;              /* workers done with this job */
+	bool stopping;
+	/* The current job; written before the generation is bumped. */
+	opver_task_fn fn;
+	void *arg;
+	uint32_t count;
+	atomic_uint next_task;
+};
+
+/* Set on a thread while it runs tasks: parallel_for from a task runs
+ * inline instead of waiting for itself. */
+static _Thread_local bool in_task;
+
+/* Takes tasks until none are left. */
+static void run_tasks(opver__pool *pool, uint32_t thread)
+{
+	uint32_t task;
+
+	in_task = true;
+	while ((task = atomic_fetch_add(&pool->next_task, 1)) < pool->count)
+		pool->fn(pool->arg, task, thread);
+	in_task = false;
+}
+
+typedef struct worker_start {
+	opver__pool *pool;
+	uint32_t thread;
+} worker_start;
+
+static void *worker_main(void *argument)
+{
+	worker_start *start = argument;
+	opver__pool *pool = start->pool;
+	uint32_t thread = start->thread;
+	uint64_t seen = 0;
+
+	free(start);
+	pthread_mutex_lock(&pool->lock);
+	for (;;) {
+		while (!pool->stopping && pool->generation == seen)
+			pthread_cond_wait(&pool->wake, &pool->lock);
+		if (pool->stopping)
+			break;
+		seen = pool->generation;
+		pthread_mutex_unlock(&pool->lock);
+		run_tasks(pool, thread);
+		pthread_mutex_lock(&pool->lock);
+		pool->finished++;
+		pthread_cond_signal(&pool->done);
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return NULL;
+}
+
+opver_status opver__pool_create(uint32_t threads, opver__pool **out)
+{
+	opver__pool *pool;
+
+	*out = NULL;
+	pool = calloc(1, sizeof(*pool));
+	if (pool == NULL)
+		return OPVER_ERROR_NOMEM;
+	pool->threads = threads > 0 ? threads : 1;
+	pthread_mutex_init(&pool->lock, NULL);
+	pthread_cond_init(&pool->wake, NULL);
+	pthread_cond_init(&pool->done, NULL);
+	if (pool->threads > 1) {
+		pool->workers = calloc(pool->threads - 1,
+				       sizeof(*pool->workers));
+		if (pool->workers == NULL)
+			goto fail;
+	}
+	for (uint32_t i = 0; i + 1 < pool->threads; i++) {
+		worker_start *start = malloc(sizeof(*start));
+
+		if (start == NULL)
+			goto fail;
+		start->pool = pool;
+		start->thread = i + 1;
+		if (pthread_create(&pool->workers[i], NULL, worker_main,
+				   start) != 0) {
+			free(start);
+			goto fail;
+		}
+		pool->started++;
+	}
+	*out = pool;
+	return OPVER_OK;
+fail:
+	opver__pool_destroy(pool);
+	return OPVER_ERROR_NOMEM;
+}
+
+void opver__pool_destroy(opver__pool *pool)
+{
+	if (pool == NULL)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	pool->stopping = true;
+	pthread_cond_broadcast(&pool->wake);
+	pthread_mutex_unlock(&pool->lock);
+	for (uint32_t i = 0; i < pool->started; i++)
+		pthread_join(pool->workers[i], NULL);
+	pthread_cond_destroy(&pool->done);
+	pthread_cond_destroy(&pool->wake);
+	pthread_mutex_destroy(&pool->lock);
+	free(pool->workers);
+	free(pool);
+}
+
+uint32_t opver__pool_threads(const opver__pool *pool)
+{
+	return pool != NULL ? pool->threads : 1;
+}
+
+void opver__pool_run(opver__pool *pool, opver_task_fn fn, void *arg,
+		     uint32_t count)
+{
+	if (pool == NULL || pool->started == 0 || count <= 1 || in_task) {
+		for (uint32_t task = 0; task < count; task++)
+			fn(arg, task, 0);
+		return;
+	}
+	pthread_mutex_lock(&pool->lock);
+	pool->fn = fn;
+	pool->arg = arg;
+	pool->count = count;
+	atomic_store(&pool->next_task, 0);
+	pool->finished = 0;
+	pool->generation++;
+	pthread_cond_broadcast(&pool->wake);
+	pthread_mutex_unlock(&pool->lock);
+
+	run_tasks(pool, 0);
+
+	pthread_mutex_lock(&pool->lock);
+	while (pool->finished < pool->started)
+		pthread_cond_wait(&pool->done, &pool->lock);
+	pthread_mutex_unlock(&pool->lock);
+}
+
+uint32_t opver__service_thread_count(const opver_context *ctx)
+{
+	const opver__session *session = opver__session_of(ctx);
+
+	return opver__pool_threads(session != NULL ? session->pool : NULL);
+}
+
+void opver__service_parallel_for(const opver_context *ctx, opver_task_fn fn,
+				 void *arg, uint32_t count)
+{
+	const opver__session *session = opver__session_of(ctx);
+
+	opver__pool_run(session != NULL ? session->pool : NULL, fn, arg,
+			count);
+}

@@ -1,0 +1,160 @@
+/*
+ * opver_ids.h - the field ids and union type codes of schema/opver.fbs,
+ * for the code that reads and writes the FlatBuffer by hand: the core's
+ * model reader (core/model_reader.c) and options decoder
+ * (core/op_params.c), and opver-conformance's model writer
+ * (tools/conformance/model_builder.c).
+ *
+ *   OPVER_SCHEMA_FIELDS         X(name, id, table, field): one row per
+ *                               field id
+ *   OPVER_SCHEMA_UNION_MEMBERS  X(name, code, union, member): one row per
+ *                               union type code
+ *
+ * Each list expands to an anonymous enum of its names, and
+ * tests/test_schema_ids.c walks the same lists to check every row against
+ * opver.fbs.  A field's id is its position in its table declaration,
+ * counting from 0, with a union field taking two ids as flatc counts them:
+ * FIELD_type (the type code, a ubyte), then FIELD (the table).  A union
+ * member's type code is the value opver.fbs gives it (TFLite's); 0 is
+ * NONE.  Adding a row here is all it takes to name another id.
+ *
+ * Plain enums and no includes: the header serves the core and tools that
+ * see only the public API alike.
+ */
+#ifndef OPVER_SCHEMA_OPVER_IDS_H
+#define OPVER_SCHEMA_OPVER_IDS_H
+
+#define OPVER_SCHEMA_FIELDS(X) \
+	X(MODEL_VERSION, 0, "Model", "version") \
+	X(MODEL_OPERATOR_CODES, 1, "Model", "operator_codes") \
+	X(MODEL_SUBGRAPHS, 2, "Model", "subgraphs") \
+	X(MODEL_DESCRIPTION, 3, "Model", "description") \
+	X(MODEL_BUFFERS, 4, "Model", "buffers") \
+	X(MODEL_METADATA_BUFFER, 5, "Model", "metadata_buffer") \
+	X(MODEL_METADATA, 6, "Model", "metadata") \
+	X(MODEL_SIGNATURE_DEFS, 7, "Model", "signature_defs") \
+	\
+	X(CODE_DEPRECATED_BUILTIN_CODE, 0, \
+	  "OperatorCode", "deprecated_builtin_code") \
+	X(CODE_CUSTOM_CODE, 1, "OperatorCode", "custom_code") \
+	X(CODE_VERSION, 2, "OperatorCode", "version") \
+	X(CODE_BUILTIN_CODE, 3, "OperatorCode", "builtin_code") \
+	\
+	X(SUBGRAPH_TENSORS, 0, "SubGraph", "tensors") \
+	X(SUBGRAPH_INPUTS, 1, "SubGraph", "inputs") \
+	X(SUBGRAPH_OUTPUTS, 2, "SubGraph", "outputs") \
+	X(SUBGRAPH_OPERATORS, 3, "SubGraph", "operators") \
+	X(SUBGRAPH_NAME, 4, "SubGraph", "name") \
+	\
+	X(TENSOR_SHAPE, 0, "Tensor", "shape") \
+	X(TENSOR_TYPE, 1, "Tensor", "type") \
+	X(TENSOR_BUFFER, 2, "Tensor", "buffer") \
+	X(TENSOR_NAME, 3, "Tensor", "name") \
+	X(TENSOR_QUANTIZATION, 4, "Tensor", "quantization") \
+	X(TENSOR_IS_VARIABLE, 5, "Tensor", "is_variable") \
+	X(TENSOR_SPARSITY, 6, "Tensor", "sparsity") \
+	\
+	X(QUANT_MIN, 0, "QuantizationParameters", "min") \
+	X(QUANT_MAX, 1, "QuantizationParameters", "max") \
+	X(QUANT_SCALE, 2, "QuantizationParameters", "scale") \
+	X(QUANT_ZERO_POINT, 3, "QuantizationParameters", "zero_point") \
+	X(QUANT_DETAILS_TYPE, 4, "QuantizationParameters", "details_type") \
+	X(QUANT_DETAILS, 5, "QuantizationParameters", "details") \
+	X(QUANT_DIMENSION, 6, "QuantizationParameters", "quantized_dimension") \
+	\
+	X(OPERATOR_OPCODE_INDEX, 0, "Operator", "opcode_index") \
+	X(OPERATOR_INPUTS, 1, "Operator", "inputs") \
+	X(OPERATOR_OUTPUTS, 2, "Operator", "outputs") \
+	X(OPERATOR_BUILTIN_OPTIONS_TYPE, 3, \
+	  "Operator", "builtin_options_type") \
+	X(OPERATOR_BUILTIN_OPTIONS, 4, "Operator", "builtin_options") \
+	X(OPERATOR_CUSTOM_OPTIONS, 5, "Operator", "custom_options") \
+	X(OPERATOR_CUSTOM_OPTIONS_FORMAT, 6, \
+	  "Operator", "custom_options_format") \
+	X(OPERATOR_MUTATING_VARIABLE_INPUTS, 7, \
+	  "Operator", "mutating_variable_inputs") \
+	X(OPERATOR_INTERMEDIATES, 8, "Operator", "intermediates") \
+	X(OPERATOR_LARGE_CUSTOM_OPTIONS_OFFSET, 9, \
+	  "Operator", "large_custom_options_offset") \
+	X(OPERATOR_LARGE_CUSTOM_OPTIONS_SIZE, 10, \
+	  "Operator", "large_custom_options_size") \
+	\
+	X(BUFFER_DATA, 0, "Buffer", "data") \
+	X(BUFFER_OFFSET, 1, "Buffer", "offset") \
+	X(BUFFER_SIZE, 2, "Buffer", "size") \
+	\
+	X(METADATA_NAME, 0, "Metadata", "name") \
+	X(METADATA_BUFFER, 1, "Metadata", "buffer") \
+	\
+	X(TENSOR_MAP_NAME, 0, "TensorMap", "name") \
+	X(TENSOR_MAP_TENSOR_INDEX, 1, "TensorMap", "tensor_index") \
+	\
+	X(SIGNATURE_INPUTS, 0, "SignatureDef", "inputs") \
+	X(SIGNATURE_OUTPUTS, 1, "SignatureDef", "outputs") \
+	X(SIGNATURE_KEY, 2, "SignatureDef", "signature_key") \
+	X(SIGNATURE_DEPRECATED_TAG, 3, "SignatureDef", "deprecated_tag") \
+	X(SIGNATURE_SUBGRAPH_INDEX, 4, "SignatureDef", "subgraph_index") \
+	\
+	X(CONV_PADDING, 0, "Conv2DOptions", "padding") \
+	X(CONV_STRIDE_W, 1, "Conv2DOptions", "stride_w") \
+	X(CONV_STRIDE_H, 2, "Conv2DOptions", "stride_h") \
+	X(CONV_ACTIVATION, 3, "Conv2DOptions", "fused_activation_function") \
+	X(CONV_DILATION_W, 4, "Conv2DOptions", "dilation_w_factor") \
+	X(CONV_DILATION_H, 5, "Conv2DOptions", "dilation_h_factor") \
+	X(CONV_QUANTIZED_BIAS_TYPE, 6, "Conv2DOptions", "quantized_bias_type") \
+	\
+	X(DW_PADDING, 0, "DepthwiseConv2DOptions", "padding") \
+	X(DW_STRIDE_W, 1, "DepthwiseConv2DOptions", "stride_w") \
+	X(DW_STRIDE_H, 2, "DepthwiseConv2DOptions", "stride_h") \
+	X(DW_DEPTH_MULTIPLIER, 3, \
+	  "DepthwiseConv2DOptions", "depth_multiplier") \
+	X(DW_ACTIVATION, 4, \
+	  "DepthwiseConv2DOptions", "fused_activation_function") \
+	X(DW_DILATION_W, 5, "DepthwiseConv2DOptions", "dilation_w_factor") \
+	X(DW_DILATION_H, 6, "DepthwiseConv2DOptions", "dilation_h_factor") \
+	\
+	X(POOL_PADDING, 0, "Pool2DOptions", "padding") \
+	X(POOL_STRIDE_W, 1, "Pool2DOptions", "stride_w") \
+	X(POOL_STRIDE_H, 2, "Pool2DOptions", "stride_h") \
+	X(POOL_FILTER_W, 3, "Pool2DOptions", "filter_width") \
+	X(POOL_FILTER_H, 4, "Pool2DOptions", "filter_height") \
+	X(POOL_ACTIVATION, 5, "Pool2DOptions", "fused_activation_function") \
+	\
+	X(FC_ACTIVATION, 0, \
+	  "FullyConnectedOptions", "fused_activation_function") \
+	X(FC_WEIGHTS_FORMAT, 1, "FullyConnectedOptions", "weights_format") \
+	X(FC_KEEP_NUM_DIMS, 2, "FullyConnectedOptions", "keep_num_dims") \
+	X(FC_ASYMMETRIC_QUANTIZE_INPUTS, 3, \
+	  "FullyConnectedOptions", "asymmetric_quantize_inputs") \
+	X(FC_QUANTIZED_BIAS_TYPE, 4, \
+	  "FullyConnectedOptions", "quantized_bias_type") \
+	\
+	X(SOFTMAX_BETA, 0, "SoftmaxOptions", "beta") \
+	\
+	X(ADD_ACTIVATION, 0, "AddOptions", "fused_activation_function") \
+	X(ADD_POT_SCALE_INT16, 1, "AddOptions", "pot_scale_int16") \
+	\
+	X(RESHAPE_NEW_SHAPE, 0, "ReshapeOptions", "new_shape") \
+	\
+	X(MUL_ACTIVATION, 0, "MulOptions", "fused_activation_function")
+
+#define OPVER_SCHEMA_UNION_MEMBERS(X) \
+	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
+	X(OPTIONS_DEPTHWISE_CONV_2D, 2, \
+	  "BuiltinOptions", "DepthwiseConv2DOptions") \
+	X(OPTIONS_POOL_2D, 5, "BuiltinOptions", "Pool2DOptions") \
+	X(OPTIONS_FULLY_CONNECTED, 8, \
+	  "BuiltinOptions", "FullyConnectedOptions") \
+	X(OPTIONS_SOFTMAX, 9, "BuiltinOptions", "SoftmaxOptions") \
+	X(OPTIONS_ADD, 11, "BuiltinOptions", "AddOptions") \
+	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \
+	X(OPTIONS_MUL, 21, "BuiltinOptions", "MulOptions") \
+	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
+	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions")
+
+#define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,
+enum { OPVER_SCHEMA_FIELDS(OPVER_SCHEMA_ENUMERATOR_) };
+enum { OPVER_SCHEMA_UNION_MEMBERS(OPVER_SCHEMA_ENUMERATOR_) };
+#undef OPVER_SCHEMA_ENUMERATOR_
+
+#endif /* OPVER_SCHEMA_OPVER_IDS_H */
