@@ -7,12 +7,15 @@
  * op and type names, and nested profile events "triple" and "scratch".
  * Whatever goes wrong fails the callback with a message saying what.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "common.h"
 #include "services_stats.h"
 
 __attribute__((visibility("default"))) services_counters services_stats;
+/* Interpreters on different threads update services_stats. */
+static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Bytes of the first scratch buffer; the second has a byte per task. */
 #define SCRATCH_BYTES 1000
@@ -53,7 +56,9 @@ static opver_status triple_prepare(const opver_context *ctx,
 	const char *op = ctx->host->op_name(OPVER_OP_FULLY_CONNECTED);
 	const char *type = ctx->host->type_name(OPVER_TYPE_INT8);
 
+	pthread_mutex_lock(&stats_lock);
 	services_stats.prepares++;
+	pthread_mutex_unlock(&stats_lock);
 	if (op[0] != 'F' || type[0] != 'I' || type[2] != 'T') {
 		OPVER_REPORT(ctx, "names: op %s, type %s", op, type);
 		return OPVER_ERROR;
@@ -115,6 +120,7 @@ static opver_status triple_invoke(const opver_context *ctx, opver_node *node)
 		.factor = *data->factor,
 	};
 	int32_t late;
+	opver_status late_status;
 
 	if (!fill_scratch(ctx, data, &job.task_thread)) {
 		OPVER_REPORT(ctx, "scratch missing or not aligned to 64 bytes");
@@ -125,6 +131,8 @@ static opver_status triple_invoke(const opver_context *ctx, opver_node *node)
 	ctx->host->parallel_for(ctx, triple_task, &job, count);
 	ctx->host->profile_end(ctx, outer);
 
+	late_status = ctx->host->request_scratch(ctx, 16, &late);
+	pthread_mutex_lock(&stats_lock);
 	services_stats.invokes++;
 	services_stats.thread_count = ctx->host->thread_count(ctx);
 	services_stats.tasks_run = atomic_load(&job.tasks_run);
@@ -133,8 +141,8 @@ static opver_status triple_invoke(const opver_context *ctx, opver_node *node)
 	for (uint32_t i = 0; i < count; i++)
 		if (job.task_thread[i] < SERVICES_MAX_THREADS)
 			services_stats.threads_used[job.task_thread[i]] = 1;
-	services_stats.late_request_status =
-		ctx->host->request_scratch(ctx, 16, &late);
+	services_stats.late_request_status = late_status;
+	pthread_mutex_unlock(&stats_lock);
 	return OPVER_OK;
 }
 

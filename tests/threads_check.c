@@ -1,0 +1,160 @@
+/*
+ * threads_check.c - the thread pools under load, as a plain program rather
+ * than a Criterion suite, so that it runs under ThreadSanitizer (whose
+ * memory layout Criterion's process arena cannot share): interpreters with
+ * pools of 2 and 4 threads run the services plugin's parallel_for kernel
+ * and a delegate with buffer handles, alone and two at once on threads of
+ * their own, and every output is checked.  Ends with "threads_check: N
+ * passed, N failed" and exits 1 when a check failed.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "opver/opver.h"
+
+#define RUNS 200
+
+static const char config_text[] =
+	"[plugin.services]\nlibrary = " TEST_PLUGIN_DIR "/services.so\n"
+	"[plugin.holding]\nlibrary = " TEST_PLUGIN_DIR "/holding_delegate.so\n"
+	"[plugin.add_one]\nlibrary = " TEST_PLUGIN_DIR "/add_one.so\n";
+
+static int passed, failed;
+
+static void check(int ok, const char *what)
+{
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	fprintf(stderr, "threads_check: FAILED: %s\n", what);
+}
+
+/* A model of TEST_MODEL_DIR, and how to compute its output. */
+typedef struct model_case {
+	const char *name;
+	float (*expected)(float x);
+} model_case;
+
+static float times_nine(float x)
+{
+	return 9.0f * x;
+}
+
+static float three_x_plus_two(float x)
+{
+	return 3.0f * x + 2.0f;
+}
+
+static const model_case triple_pair = { "triple_pair", times_nine };
+static const model_case branches = { "delegate_branches", three_x_plus_two };
+
+typedef struct job {
+	opver_runtime *runtime;
+	const model_case *model;
+	uint32_t threads;
+	int ok;                 /* every run gave the expected output */
+} job;
+
+/* RUNS invokes on fresh inputs; 1 when every output was right. */
+static int run_model(opver_runtime *runtime, const model_case *m,
+		     uint32_t threads)
+{
+	char path[512];
+	opver_interpreter_options options;
+	opver_interpreter *it = NULL;
+	opver_model *model = NULL;
+	int ok = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.tflite", TEST_MODEL_DIR, m->name);
+	opver_interpreter_options_init(&options);
+	options.threads = threads;
+	options.profile = 1;
+	if (opver_model_open(runtime, path, &model) != OPVER_OK ||
+	    opver_interpreter_create_with_options(runtime, model, &options,
+						  &it) != OPVER_OK ||
+	    opver_interpreter_threads(it) != threads)
+		goto out;
+	for (int run = 0; run < RUNS; run++) {
+		opver_tensor *in = opver_interpreter_input(it, 0);
+		float *x = in->data;
+		const float *y;
+		size_t count = in->bytes / sizeof(float);
+
+		for (size_t i = 0; i < count; i++)
+			x[i] = (float)((int)i - run);
+		if (opver_interpreter_invoke(it) != OPVER_OK)
+			goto out;
+		y = opver_interpreter_output(it, 0)->data;
+		for (size_t i = 0; i < count; i++)
+			if (y[i] != m->expected(x[i]))
+				goto out;
+	}
+	ok = 1;
+out:
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	return ok;
+}
+
+static void *run_job(void *argument)
+{
+	job *j = argument;
+
+	j->ok = run_model(j->runtime, j->model, j->threads);
+	return NULL;
+}
+
+/* The services kernel reports a misuse it makes on purpose each invoke
+ * (tests/test_services.c checks the message); only failures count here. */
+static void quiet(void *user_data, opver_log_level level, const char *message)
+{
+	(void)user_data;
+	(void)level;
+	(void)message;
+}
+
+int main(void)
+{
+	char path[] = "/tmp/opver-threads-XXXXXX.ini";
+	opver_runtime_options options;
+	opver_runtime *runtime;
+	pthread_t threads[2];
+	job jobs[2];
+	int fd = mkstemps(path, 4);
+	FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (file == NULL || fputs(config_text, file) < 0) {
+		perror("threads_check: writing the config");
+		return 1;
+	}
+	fclose(file);
+	opver_runtime_options_init(&options);
+	options.config_path = path;
+	options.log = quiet;
+	if (opver_runtime_create(&options, &runtime) != OPVER_OK) {
+		unlink(path);
+		return 1;
+	}
+	unlink(path);
+
+	check(run_model(runtime, &triple_pair, 2), "triple_pair, 2 threads");
+	check(run_model(runtime, &triple_pair, 4), "triple_pair, 4 threads");
+	check(run_model(runtime, &branches, 2), "delegate_branches, 2 threads");
+
+	/* Two interpreters of one runtime at once, each with its pool. */
+	jobs[0] = (job){ runtime, &triple_pair, 2, 0 };
+	jobs[1] = (job){ runtime, &triple_pair, 3, 0 };
+	for (int i = 0; i < 2; i++)
+		pthread_create(&threads[i], NULL, run_job, &jobs[i]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(threads[i], NULL);
+	check(jobs[0].ok && jobs[1].ok, "two interpreters on two threads");
+
+	opver_runtime_destroy(runtime);
+	printf("threads_check: %d passed, %d failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}
