@@ -55,7 +55,18 @@ void opver__fb_init(opver__fb *fb, const uint8_t *data, size_t size)
 {
 	fb->data = data;
 	fb->size = size;
+	fb->budget = size;
 	fb->error[0] = '\0';
+}
+
+/* Pays for `bytes` of decoded output (flatbuffer.h says why). */
+static bool charge(opver__fb *fb, const char *name, size_t bytes)
+{
+	if (bytes > fb->budget)
+		return fail(fb, "%s: decoding needs more than the file's %zu bytes, so tables or vectors are referenced more than once (no .tflite writer does that); re-export the model",
+			    name, fb->size);
+	fb->budget -= bytes;
+	return true;
 }
 
 bool opver__fb_has_identifier(const opver__fb *fb, const char *identifier)
@@ -359,6 +370,8 @@ bool opver__fb_vector_table(opver__fb *fb, const opver__fb_vector *vector,
 	if (vector->elem_size != OFFSET_SIZE || index >= vector->length)
 		return fail(fb, "%s: no table %u in a vector of %u %u-byte elements",
 			    name, index, vector->length, vector->elem_size);
+	if (!charge(fb, name, OFFSET_SIZE))
+		return false;
 	pos = vector->pos + (size_t)index * OFFSET_SIZE;
 	offset = load32(fb->data + pos);
 	if (offset > fb->size - pos)
@@ -375,14 +388,15 @@ const uint8_t *opver__fb_vector_bytes(const opver__fb *fb,
 	return fb->data + vector->pos;
 }
 
-/* Checks that a vector has elements of `width` bytes before a copy. */
+/* Checks that a vector has elements of `width` bytes before a copy, and
+ * pays for the copy. */
 static bool check_width(opver__fb *fb, const opver__fb_vector *vector,
 			const char *name, uint32_t width)
 {
 	if (vector->length != 0 && vector->elem_size != width)
 		return fail(fb, "%s: vector holds %u-byte elements, not %u-byte ones",
 			    name, vector->elem_size, width);
-	return true;
+	return charge(fb, name, (size_t)vector->length * width);
 }
 
 bool opver__fb_vector_int32(opver__fb *fb, const opver__fb_vector *vector,

@@ -17,6 +17,19 @@
  *
  * Fields are addressed by their id: the position of the field in its table
  * declaration, counting two ids for a union (its type, then its value).
+ *
+ * Decoding is bounded by the buffer's size.  Offsets may point anywhere,
+ * so one table or vector can be referenced many times (one Operator table
+ * listed N times in `operators`, one K-entry vector shared by N tables)
+ * and decode into N * K entries: an 80 KB file could ask for hundreds of
+ * megabytes.  Each element of a vector of tables and each byte a vector
+ * copy produces is charged against fb->budget, which starts at the
+ * buffer's size; once it is spent, helpers fail.  A buffer whose parts
+ * are each stored once never runs out, since every charge pays for bytes
+ * of its own (a table's 4-byte soffset, a vector's elements).  This bound
+ * was chosen over refusing a table reached twice: it needs no record of
+ * visited offsets, and it also stops vectors shared by distinct tables,
+ * which the format allows and a record of tables would miss.
  */
 #ifndef OPVER_CORE_FLATBUFFER_H
 #define OPVER_CORE_FLATBUFFER_H
@@ -28,7 +41,8 @@
 typedef struct opver__fb {
 	const uint8_t *data;    /* borrowed; must outlive every handle */
 	size_t size;
-	char error[160];        /* why the last failing helper failed */
+	size_t budget;          /* bytes decoding may still charge */
+	char error[256];        /* why the last failing helper failed */
 } opver__fb;
 
 /*
@@ -109,7 +123,7 @@ bool opver__fb_union_field(opver__fb *fb, const opver__fb_table *table,
 			   unsigned id, const char *name, uint8_t *type,
 			   opver__fb_table *out);
 
-/* Element `index` of a vector of tables. */
+/* Element `index` of a vector of tables; charges 4 bytes of budget. */
 bool opver__fb_vector_table(opver__fb *fb, const opver__fb_vector *vector,
 			    uint32_t index, const char *name,
 			    opver__fb_table *out);
@@ -121,8 +135,9 @@ const uint8_t *opver__fb_vector_bytes(const opver__fb *fb,
 
 /*
  * Copy every element of a vector into out[0 .. length - 1] (out is the
- * caller's, length entries).  Fails when the vector's elements are not of
- * the requested width.
+ * caller's, length entries), charging the vector's bytes to the budget.
+ * Fails when the vector's elements are not of the requested width or the
+ * budget is spent.
  */
 bool opver__fb_vector_int32(opver__fb *fb, const opver__fb_vector *vector,
 			    const char *name, int32_t *out);

@@ -10,7 +10,9 @@
  *
  * Every index in a graph has been verified by the reader: tensor indices are
  * in range (or -1 for an omitted optional input), constant data lies inside
- * the mapping and matches the tensor's byte size.
+ * the mapping, matches the tensor's byte size and is aligned for its
+ * element type, and no node output has constant data (nor does a graph
+ * output share a buffer with another constant), so nothing ever writes it.
  */
 #ifndef OPVER_CORE_GRAPH_H
 #define OPVER_CORE_GRAPH_H

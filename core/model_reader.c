@@ -408,18 +408,43 @@ out:
 	return status;
 }
 
+/* The alignment loads of a type's elements need: their size, or for a
+ * complex number that of its parts; 1 for types of no fixed size. */
+static size_t type_alignment(opver_type type)
+{
+	size_t size = opver_type_size(type);
+
+	if (type == OPVER_TYPE_COMPLEX64 || type == OPVER_TYPE_COMPLEX128)
+		return size / 2;
+	return size != 0 ? size : 1;
+}
+
+/*
+ * Decodes tensor `index`; *buffer_index is the buffer it names.  Constant
+ * data must be aligned for the tensor's elements, since kernels load them
+ * in place as floats or int32s.  A misaligned buffer is refused rather
+ * than copied to an aligned place: writers align buffer data (the schema
+ * forces 16 bytes on inline data, and writers of data past the
+ * FlatBuffer pad it alike), so only a broken or hostile file is
+ * misaligned, and refusing keeps every constant in the mapping, without
+ * copies the graph would own or large models would pay for.  Offsets are
+ * checked in the file, whose bytes are mapped or copied at an alignment
+ * above any element's (OPVER__MODEL_ALIGNMENT).
+ */
 static opver_status read_tensor(reader *r, const opver__fb_vector *tensors,
 				uint32_t subgraph, uint32_t index,
-				opver__graph_tensor *tensor)
+				opver__graph_tensor *tensor,
+				uint32_t *buffer_index)
 {
 	opver__fb_table table, quantization, sparsity;
 	opver__fb_vector shape;
 	int8_t type;
 	uint32_t buffer;
-	size_t elements, type_size;
+	size_t elements, type_size, align, offset;
 	const span *data;
 	opver_status status;
 
+	*buffer_index = 0;
 	set_where(r, "tensor %u of subgraph %u", index, subgraph);
 	status = read_element(r, tensors, index, "tensor", &table);
 	if (status == OPVER_OK)
@@ -439,6 +464,7 @@ static opver_status read_tensor(reader *r, const opver__fb_vector *tensors,
 	    !opver__fb_table_field(&r->fb, &table, TENSOR_SPARSITY, "sparsity",
 				   &sparsity))
 		return broken(r);
+	*buffer_index = buffer;
 	if (tensor->name == NULL)
 		tensor->name = "";
 	if (sparsity.pos != 0)
@@ -477,6 +503,12 @@ static opver_status read_tensor(reader *r, const opver__fb_vector *tensors,
 				       buffer, data->size, elements,
 				       opver_type_name(tensor->type),
 				       tensor->bytes);
+		align = type_alignment(tensor->type);
+		offset = (size_t)(data->data - r->fb.data);
+		if (offset % align != 0)
+			return invalid(r, "buffer %u's data at file offset %zu is not %zu-byte aligned, as %s elements need; re-export the model with buffer data at multiples of 16 bytes",
+				       buffer, offset, align,
+				       opver_type_name(tensor->type));
 		tensor->constant_data = data->data;
 	}
 	tensor->has_quantization = quantization.pos != 0;
@@ -569,12 +601,95 @@ static opver_status read_operator(reader *r, const opver__fb_vector *operators,
 				       &node->params, &node->params_size);
 }
 
+/* Another tensor with constant data from the buffer of tensor t, or -1. */
+static int32_t constant_sharing(const opver__graph *graph,
+				const uint32_t *buffer_of, int32_t t)
+{
+	for (int32_t i = 0; i < graph->num_tensors; i++)
+		if (i != t && buffer_of[i] == buffer_of[t] &&
+		    graph->tensors[i].constant_data != NULL)
+			return i;
+	return -1;
+}
+
+/*
+ * Constant data stays in the file's bytes: a read-only mapping, where a
+ * write faults, or the copy of opver_model_open_memory(), which every
+ * interpreter of the model shares, where a write corrupts the weights of
+ * all.  Kernels write their nodes' outputs and the state in variable
+ * tensors, so neither may have constant data (TFLite refuses variables
+ * with a buffer too); and applications are handed the data pointer of
+ * each graph output, so no graph output may share its buffer with another
+ * constant tensor.  Graph inputs with a buffer are activations
+ * initialised from it (read_subgraph), so writing them is safe, and
+ * constants may share a buffer with each other.
+ */
+static opver_status check_written_tensors(reader *r, const opver__graph *graph,
+					  const uint32_t *buffer_of)
+{
+	uint32_t *users;
+	opver_status status = OPVER_OK;
+
+	for (int32_t t = 0; t < graph->num_tensors; t++)
+		if (graph->tensors[t].is_variable &&
+		    graph->tensors[t].constant_data != NULL)
+			return invalid(r, "tensor %d \"%s\" is a variable, which kernels write, but has constant data in buffer %u; give it an empty buffer (0)",
+				       t, graph->tensors[t].name, buffer_of[t]);
+	for (int32_t n = 0; n < graph->num_nodes; n++) {
+		const opver__graph_node *node = &graph->nodes[n];
+
+		for (int32_t i = 0; i < node->num_outputs; i++) {
+			int32_t t = node->outputs[i];
+			int32_t other;
+			char shared[128] = "";
+
+			if (graph->tensors[t].constant_data == NULL)
+				continue;
+			other = constant_sharing(graph, buffer_of, t);
+			if (other >= 0)
+				snprintf(shared, sizeof(shared),
+					 ", shared with constant tensor %d \"%s\"",
+					 other, graph->tensors[other].name);
+			return invalid(r, "tensor %d \"%s\" is an output of node %d (%s%s%s v%d) but has constant data in buffer %u%s; kernels write their outputs, so give it an empty buffer (0)",
+				       t, graph->tensors[t].name, n,
+				       opver_op_name(node->op),
+				       node->custom_name ? " " : "",
+				       node->custom_name ? node->custom_name :
+							   "",
+				       node->version, buffer_of[t], shared);
+		}
+	}
+	/* Constant tensors per buffer, so that graph outputs are checked in
+	 * linear time whatever their number. */
+	users = allocate(r->num_buffers, sizeof(*users));
+	if (users == NULL)
+		return no_memory(r);
+	for (int32_t t = 0; t < graph->num_tensors; t++)
+		if (graph->tensors[t].constant_data != NULL)
+			users[buffer_of[t]]++;
+	for (int32_t i = 0; status == OPVER_OK && i < graph->num_outputs; i++) {
+		int32_t t = graph->outputs[i];
+		int32_t other;
+
+		if (graph->tensors[t].constant_data == NULL ||
+		    users[buffer_of[t]] < 2)
+			continue;
+		other = constant_sharing(graph, buffer_of, t);
+		status = invalid(r, "tensor %d \"%s\", graph output %d, shares buffer %u with constant tensor %d \"%s\"; applications may write outputs, so give the output a buffer of its own",
+				 t, graph->tensors[t].name, i, buffer_of[t],
+				 other, graph->tensors[other].name);
+	}
+	free(users);
+	return status;
+}
+
 static opver_status read_subgraph(reader *r, const opver__fb_vector *subgraphs,
 				  uint32_t index, opver__graph *graph)
 {
 	opver__fb_table table;
 	opver__fb_vector tensors, operators;
 	const char *name;
+	uint32_t *buffer_of = NULL;     /* the buffer of each tensor */
 	opver_status status;
 
 	set_where(r, "subgraph %u", index);
@@ -593,16 +708,20 @@ static opver_status read_subgraph(reader *r, const opver__fb_vector *subgraphs,
 
 	graph->tensors = allocate(tensors.length, sizeof(*graph->tensors));
 	graph->nodes = allocate(operators.length, sizeof(*graph->nodes));
-	if (graph->tensors == NULL || graph->nodes == NULL)
-		return no_memory(r);
+	buffer_of = allocate(tensors.length, sizeof(*buffer_of));
+	if (graph->tensors == NULL || graph->nodes == NULL ||
+	    buffer_of == NULL) {
+		status = no_memory(r);
+		goto out;
+	}
 	graph->num_tensors = (int32_t)tensors.length;
 	graph->num_nodes = (int32_t)operators.length;
 	r->subgraph_tensors[index] = tensors.length;
-	for (uint32_t i = 0; i < tensors.length; i++) {
-		status = read_tensor(r, &tensors, index, i, &graph->tensors[i]);
-		if (status != OPVER_OK)
-			return status;
-	}
+	for (uint32_t i = 0; status == OPVER_OK && i < tensors.length; i++)
+		status = read_tensor(r, &tensors, index, i, &graph->tensors[i],
+				     &buffer_of[i]);
+	if (status != OPVER_OK)
+		goto out;
 
 	set_where(r, "subgraph %u", index);
 	status = read_indices(r, &table, SUBGRAPH_INPUTS, "inputs",
@@ -623,6 +742,12 @@ static opver_status read_subgraph(reader *r, const opver__fb_vector *subgraphs,
 	for (uint32_t i = 0; status == OPVER_OK && i < operators.length; i++)
 		status = read_operator(r, &operators, index, i,
 				       graph->num_tensors, &graph->nodes[i]);
+	if (status == OPVER_OK) {
+		set_where(r, "subgraph %u", index);
+		status = check_written_tensors(r, graph, buffer_of);
+	}
+out:
+	free(buffer_of);
 	return status;
 }
 
@@ -864,7 +989,9 @@ opver_status opver__model_file_open(const char *path,
 	int fd;
 
 	memset(file, 0, sizeof(*file));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO would wait for a writer before the
+	 * S_ISREG check below; it changes nothing for a regular file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		opver__error(reporter, "%s: cannot open: %s", path,
 			     strerror(errno));

@@ -1,7 +1,11 @@
 /*
  * model_reader.h - maps a .tflite file, verifies every offset, vtable,
  * vector, string and index in it, and decodes its main subgraph into an
- * opver__graph.  Constant tensor data stays in the mapping.
+ * opver__graph.  Constant tensor data stays in the mapping, so the reader
+ * refuses models whose kernels or callers would write it (a node output
+ * with constant data, a graph output sharing a constant's buffer) or load
+ * it misaligned; decoding never takes more than the file's size
+ * (flatbuffer.h).
  */
 #ifndef OPVER_CORE_MODEL_READER_H
 #define OPVER_CORE_MODEL_READER_H
@@ -45,6 +49,8 @@ opver_status opver__model_file_copy(const void *data, size_t size,
 /*
  * The same for a buffer already in memory (tests, fuzzing).  `bytes` is
  * borrowed and must outlive the graph; `name` is used in messages.
+ * Alignment of constant data is checked as file offsets, so `bytes` must
+ * be aligned to at least 8 (malloc's is) for loads of it to be aligned.
  */
 opver_status opver__model_decode(const uint8_t *bytes, size_t size,
 				 const char *name,

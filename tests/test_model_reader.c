@@ -13,8 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flatbuffer.h"
 #include "messages.h"
 #include "model_reader.h"
+#include "schema/opver_ids.h"
 
 /* Every message of the current test; corruption runs report into
  * `ignored`, which nobody reads. */
@@ -302,6 +304,41 @@ Test(model_reader, reads_data_stored_at_a_file_offset)
 	opver__model_file_close(&file);
 }
 
+/* Buffers shared between constants, or with a graph input (which becomes
+ * an activation initialised from them), are not written: accepted. */
+Test(model_reader, accepts_buffers_no_kernel_writes)
+{
+	opver__model_file file;
+	const opver__graph_tensor *t;
+
+	open_good("shared_buffers", &file);
+	t = file.graph.tensors;
+	cr_assert_not_null(t[1].constant_data);
+	cr_assert_eq(t[1].constant_data, t[2].constant_data);
+	cr_assert_null(t[0].constant_data, "a graph input is an activation");
+	cr_assert_eq(t[0].initial_data, t[3].constant_data);
+	cr_assert_null(t[5].constant_data);
+	cr_assert_float_eq(float_at(t[6].constant_data, 0), 3.0f, 0);
+	opver__model_file_close(&file);
+}
+
+/* A copy in memory is shared by every interpreter as a mapping is, so a
+ * written constant is refused there too, not silently corrupted. */
+Test(model_reader, refuses_written_constants_in_memory_too)
+{
+	opver__model_file file;
+	size_t size;
+	uint8_t *bytes = slurp_model("bad_constant_output", &size);
+
+	cr_assert_eq(opver__model_file_copy(bytes, size, "<memory>", &capturing,
+					    &file),
+		     OPVER_ERROR_INVALID_MODEL, "%s", captured.text);
+	cr_assert_not_null(strstr(captured.text, "<memory>: subgraph 0: tensor 2 \"y\" is an output of node 0 (ADD v1)"),
+			   "%s", captured.text);
+	cr_assert_null(file.bytes);
+	free(bytes);
+}
+
 /*
  * A model that must be refused, and a part of the one message saying why.
  * Parameters hold their strings: Criterion runs each in a new process.
@@ -309,7 +346,7 @@ Test(model_reader, reads_data_stored_at_a_file_offset)
 struct bad_model {
 	char name[32];
 	opver_status status;
-	char reason[128];
+	char reason[192];
 };
 
 ParameterizedTestParameters(model_reader, refuses_malformed_models)
@@ -373,6 +410,14 @@ ParameterizedTestParameters(model_reader, refuses_malformed_models)
 		  "tensor 1 of subgraph 0: sparse tensors are not supported" },
 		{ "custom_quantization", OPVER_ERROR_UNSUPPORTED,
 		  "tensor 0 of subgraph 0: custom quantization" },
+		{ "bad_constant_output", OPVER_ERROR_INVALID_MODEL,
+		  "subgraph 0: tensor 2 \"y\" is an output of node 0 (ADD v1) but has constant data in buffer 1, shared with constant tensor 1 \"c\"; kernels write their outputs" },
+		{ "bad_shared_output_buffer", OPVER_ERROR_INVALID_MODEL,
+		  "subgraph 0: tensor 3 \"z\", graph output 1, shares buffer 1 with constant tensor 1 \"c\"" },
+		{ "bad_variable_constant", OPVER_ERROR_INVALID_MODEL,
+		  "subgraph 0: tensor 1 \"state\" is a variable, which kernels write, but has constant data in buffer 1" },
+		{ "bad_external_alignment", OPVER_ERROR_INVALID_MODEL,
+		  "tensor 1 of subgraph 0: buffer 1's data at file offset 10 is not 4-byte aligned, as FLOAT32 elements need" },
 	};
 
 	return cr_make_param_array(struct bad_model, models,
@@ -483,6 +528,75 @@ Test(model_reader, survives_corrupted_bytes)
 		}
 		free(bytes);
 	}
+}
+
+static uint32_t load32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void store32(uint8_t *p, uint32_t value)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(value >> 8 * i);
+}
+
+/*
+ * amplify.tflite has 32 operators, the first with 256 inputs.  Pointing
+ * every entry of the operators vector at the first operator's table makes
+ * 32 nodes of one table and one inputs vector: 32 * 256 entries decoded
+ * from a 256-entry file.  flatc never writes such a file, so the test
+ * patches the offsets (each a uoffset relative to its own entry) itself.
+ */
+Test(model_reader, refuses_shared_reference_amplification)
+{
+	size_t size;
+	uint8_t *bytes = slurp_model("amplify", &size);
+	opver__fb fb;
+	opver__fb_table model, subgraph;
+	opver__fb_vector subgraphs, operators;
+	opver__graph graph;
+	size_t first;
+
+	/* Unpatched, the model is valid: a file without sharing never
+	 * exhausts the budget. */
+	cr_assert_eq(opver__model_decode(bytes, size, "amplify", &capturing,
+					 &graph),
+		     OPVER_OK, "%s", captured.text);
+	cr_assert_eq(graph.num_nodes, 32);
+	cr_assert_eq(graph.nodes[0].num_inputs, 256);
+	opver__graph_free(&graph);
+
+	opver__fb_init(&fb, bytes, size);
+	cr_assert(opver__fb_root(&fb, &model));
+	cr_assert(opver__fb_vector_field(&fb, &model, MODEL_SUBGRAPHS,
+					 "subgraphs", 4, &subgraphs));
+	cr_assert(opver__fb_vector_table(&fb, &subgraphs, 0, "subgraph",
+					 &subgraph));
+	cr_assert(opver__fb_vector_field(&fb, &subgraph, SUBGRAPH_OPERATORS,
+					 "operators", 4, &operators));
+	cr_assert_eq(operators.length, 32);
+	first = operators.pos + load32(bytes + operators.pos);
+	for (uint32_t i = 1; i < operators.length; i++) {
+		size_t entry = operators.pos + (size_t)i * 4;
+
+		cr_assert_gt(first, entry, "flatc writes tables after vectors");
+		store32(bytes + entry, (uint32_t)(first - entry));
+	}
+
+	setup();
+	cr_assert_eq(opver__model_decode(bytes, size, "amplify", &capturing,
+					 &graph),
+		     OPVER_ERROR_INVALID_MODEL, "%s", captured.text);
+	cr_assert_eq(messages_total(&captured), 1, "%s", captured.text);
+	cr_assert_not_null(strstr(captured.text, "of subgraph 0: "),
+			   "%s", captured.text);
+	cr_assert_not_null(strstr(captured.text, "decoding needs more than the file's"),
+			   "%s", captured.text);
+	cr_assert_not_null(strstr(captured.text, "referenced more than once"),
+			   "%s", captured.text);
+	free(bytes);
 }
 
 Test(model_reader, accepts_a_missing_identifier)
