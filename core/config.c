@@ -1,21 +1,33 @@
 /*
  * config.c - reads opver.ini with inih, and builds the built-in default.
  *
- * inih splits each "key = value" line; this file keeps the line number and
- * the sections itself.  The inih Debian ships calls its handler without a
- * line number, never for a section that has no keys, and returns only the
- * first line it could not parse.  So inih reads through read_line(), which
- * hands it one physical line at a time: it counts lines, takes section
- * headers itself (inih never sees one), strips the indentation that inih
- * would take for a continuation of the previous value, and, when the next
- * line is asked for, reports a line that gave inih no key/value pair.
+ * inih parses: comments, [section] headers and key = value pairs.  The
+ * inih Debian ships calls its handler without a line number, never for a
+ * section that has no keys, and returns only the first line it could not
+ * parse; so next_line(), its reader, hands it each physical line between
+ * two lines of its own:
+ *
+ *     [\x01]          a reset; no physical line can name this section
+ *     PHYSICAL LINE
+ *     \x01=           a marker; its pair tells the handler the line is done
+ *
+ * At the marker, inih's section is the header the physical line was (as
+ * inih parsed it), or the reset's when it was none; a line that is neither
+ * blank nor a comment and gave inih neither a header nor a pair is one
+ * inih could not parse.  The reset also ends inih's multi-line values, so
+ * an indented line is a line of its own, and since it is inih's first
+ * line, the reader skips a UTF-8 byte order mark itself.
+ *
+ * The reader is bounded: a line longer than inih's buffer (198 characters)
+ * and a line holding a control character are errors naming the line, and
+ * are not given to inih; a read error stops the reading and is an error.
+ * Files are opened without waiting (a FIFO would block open() until a
+ * writer came) and must be regular files.
  *
  * Fragments are read after the main file, from descriptors opened in the
- * directory that was checked (openat, fstat), so the file judged by
- * trust.h is the file parsed.
+ * directory that was checked (opver__list_trusted_dir(), openat, fstat), so
+ * the file judged by trust.h is the file parsed.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ini.h>
@@ -30,6 +42,15 @@
 #include "config.h"
 #include "trust.h"
 
+/* The reader's own lines (see above).  The reader refuses control
+ * characters, so no physical line is either. */
+#define RESET_SECTION "\x01"
+#define RESET_LINE "[" RESET_SECTION "]"
+#define MARKER_LINE "\x01="
+
+/* inih's MAX_SECTION: it cuts a section name to one byte less. */
+#define INIH_MAX_SECTION 50
+
 typedef enum section_kind {
 	SECTION_NONE,           /* before the first header */
 	SECTION_OPVER,
@@ -43,6 +64,14 @@ typedef struct seen_key {
 	int line;
 } seen_key;
 
+/* The line next_line() handed inih last. */
+typedef enum fed_line {
+	FED_NOTHING,
+	FED_RESET,
+	FED_PHYSICAL,
+	FED_MARKER
+} fed_line;
+
 typedef struct parser {
 	const char *path;
 	bool fragment;          /* [plugin.NAME] sections only */
@@ -50,10 +79,10 @@ typedef struct parser {
 	const opver__reporter *reporter;
 	opver__config *config;
 	FILE *file;
-	char *line;             /* owned; the current physical line */
-	size_t line_capacity;
-	int lineno;
-	bool expect_pair;       /* the line is neither blank nor a comment */
+	int lineno;             /* of the physical line */
+	fed_line fed;
+	bool has_content;       /* the line is neither blank nor a comment */
+	bool header_like;       /* and starts with '[' */
 	bool got_pair;          /* inih found a key/value pair on it */
 	section_kind section;
 	int opver_line;         /* line of [opver]; 0 before it */
@@ -174,6 +203,21 @@ static bool parse_threads(const char *value, uint32_t *out)
 	return true;
 }
 
+/* max_arena_bytes: a decimal byte count from 1 up. */
+static bool parse_bytes(const char *value, uint64_t *out)
+{
+	char *end;
+	unsigned long long number;
+
+	errno = 0;
+	number = strtoull(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end != '\0' ||
+	    errno == ERANGE || number == 0)
+		return false;
+	*out = number;
+	return true;
+}
+
 static bool parse_log_level(const char *value, opver_log_level *out)
 {
 	int level = opver_log_level_parse(value);
@@ -230,12 +274,16 @@ static opver_status set_opver_key(parser *p, const char *key,
 		if (!parse_threads(value, &config->threads))
 			bad_line(p, "threads = '%s' is not a thread count from 1 to %d",
 				 value, OPVER__MAX_THREADS);
+	} else if (strcmp(key, "max_arena_bytes") == 0) {
+		if (!parse_bytes(value, &config->max_arena_bytes))
+			bad_line(p, "max_arena_bytes = '%s' is not a byte count from 1 up",
+				 value);
 	} else if (strcmp(key, "log_level") == 0) {
 		if (!parse_log_level(value, &config->log_level))
 			bad_line(p, "log_level = '%s' is not one of error, warning, info, debug",
 				 value);
 	} else {
-		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, strict_versions, threads, log_level, fragment_dir, allow_writable_plugins)",
+		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, strict_versions, threads, max_arena_bytes, log_level, fragment_dir, allow_writable_plugins)",
 			 key);
 	}
 	return OPVER_OK;
@@ -360,22 +408,18 @@ static const opver__plugin_config *find_plugin(const opver__config *config,
 	return NULL;
 }
 
-/* A "[name]" line; `header` points at the '[' and is modified. */
-static void begin_section(parser *p, char *header)
+/* Starts section `name`, a header's as inih parsed it. */
+static void begin_section(parser *p, const char *name)
 {
 	static const char plugin_prefix[] = "plugin.";
 	const opver__plugin_config *other;
-	char *name = header + 1;
-	char *end = strchr(name, ']');
 
 	forget_keys(p);
 	p->section = SECTION_INVALID;
-	if (end == NULL) {
-		bad_line(p, "section header has no closing ']'");
-		return;
-	}
-	*end = '\0';
-	if (strcmp(name, "opver") == 0 && p->fragment) {
+	if (strlen(name) >= INIH_MAX_SECTION - 1) {
+		bad_line(p, "section name '%s...' is longer than inih's limit of %d characters; shorten it",
+			 name, INIH_MAX_SECTION - 2);
+	} else if (strcmp(name, "opver") == 0 && p->fragment) {
 		bad_line(p, "[opver] is not allowed in a fragment: fragments hold [plugin.NAME] sections only (set [opver] keys in the main config file)");
 	} else if (strcmp(name, "opver") == 0) {
 		if (p->opver_line != 0) {
@@ -406,14 +450,31 @@ static void begin_section(parser *p, char *header)
 	}
 }
 
-/* The inih handler: one key/value pair of the current line. */
+/* The marker after a physical line: `section` is inih's. */
+static void end_line(parser *p, const char *section)
+{
+	if (strcmp(section, RESET_SECTION) != 0)
+		begin_section(p, section);
+	else if (p->has_content && !p->got_pair && p->header_like)
+		bad_line(p, "section header has no closing ']'");
+	else if (p->has_content && !p->got_pair)
+		bad_line(p, "expected 'key = value', '[section]' or a comment");
+	p->has_content = false;
+	p->got_pair = false;
+}
+
+/* The inih handler: one key/value pair of the physical line, or the
+ * marker after it. */
 static int handle_pair(void *user, const char *section, const char *key,
 		       const char *value)
 {
 	parser *p = user;
 
-	/* inih never sees a header, so its section is always "". */
-	(void)section;
+	if (p->fed == FED_MARKER) {
+		end_line(p, section);
+		return 1;
+	}
+	/* The section is the reset's: p->section is the current one. */
 	p->got_pair = true;
 	if (p->status != OPVER_OK || p->section == SECTION_INVALID)
 		return 1;
@@ -435,52 +496,97 @@ static int handle_pair(void *user, const char *section, const char *key,
 	return 1;
 }
 
-/* Reports the current line when it was meant to be a pair and was not. */
-static void finish_line(parser *p)
+static bool is_control(int c)
 {
-	if (p->expect_pair && !p->got_pair)
-		bad_line(p, "expected 'key = value', '[section]' or a comment");
-	p->expect_pair = false;
-	p->got_pair = false;
+	return (c < 0x20 && c != '\t' && c != '\r') || c == 0x7f;
 }
 
-/* The inih reader: the next physical line, into `buffer` of `size` bytes. */
-static char *read_line(char *buffer, int size, void *stream)
+/*
+ * Reads the next physical line into `buffer` of `size` bytes; false at the
+ * end of the file or on a read error (p->status is then OPVER_ERROR_IO).
+ * A line that is too long or holds a control character is reported,
+ * read to its end and handed on empty.
+ */
+static bool read_physical_line(parser *p, char *buffer, size_t size)
 {
-	parser *p = stream;
-	char *text;
+	static const char bom[] = "\xEF\xBB\xBF";
+	size_t limit = size - 2; /* as fgets() gives it: line, '\n', '\0' */
+	bool check_bom = p->lineno == 0;
+	size_t length = 0;
+	bool too_long = false;
+	int control = -1;
+	const char *text;
+	int c;
 
-	finish_line(p);
-	if (p->status != OPVER_OK)
-		return NULL;
-	if (getline(&p->line, &p->line_capacity, p->file) < 0) {
+	c = getc(p->file);
+	if (c == EOF) {
 		if (ferror(p->file)) {
 			p->read_errno = errno;
 			p->status = OPVER_ERROR_IO;
 		}
-		return NULL;
+		return false;
 	}
 	p->lineno++;
-	text = p->line;
-	if (p->lineno == 1 && strncmp(text, "\xEF\xBB\xBF", 3) == 0)
-		text += 3; /* a UTF-8 byte order mark */
-	while (isspace((unsigned char)*text))
-		text++;
-	buffer[0] = '\0';
-	if (*text == '[') {
-		begin_section(p, text);
-	} else if (*text != '\0' &&
-		   strchr(INI_START_COMMENT_PREFIXES, *text) == NULL) {
-		size_t length = strlen(text);
-
-		if (length >= (size_t)size) {
-			bad_line(p, "line is longer than inih's limit of %d characters",
-				 size - 2);
-		} else {
-			memcpy(buffer, text, length + 1);
-			p->expect_pair = true;
+	for (; c != EOF && c != '\n'; c = getc(p->file)) {
+		if (is_control(c) && control < 0)
+			control = c;
+		if (length == limit) {
+			too_long = true;
+			continue;
+		}
+		buffer[length++] = (char)c;
+		if (check_bom && length == sizeof(bom) - 1) {
+			check_bom = false;
+			if (memcmp(buffer, bom, length) == 0)
+				length = 0;
 		}
 	}
+	if (ferror(p->file)) {
+		p->read_errno = errno;
+		p->status = OPVER_ERROR_IO;
+		return false;
+	}
+	buffer[length] = '\0';
+	text = buffer + strspn(buffer, " \t\r");
+	p->header_like = *text == '[';
+	if (too_long || control >= 0) {
+		if (too_long)
+			bad_line(p, "line is longer than %zu characters, inih's limit; shorten it (values cannot go on over lines)",
+				 limit);
+		else
+			bad_line(p, "byte 0x%02x is a control character; a config file is text (is this the right file?)",
+				 (unsigned)control);
+		/* Keys after a header that cannot be read belong to no
+		 * section that is known. */
+		if (p->header_like) {
+			forget_keys(p);
+			p->section = SECTION_INVALID;
+		}
+		buffer[0] = '\0';
+		text = buffer;
+	}
+	p->has_content = *text != '\0' &&
+			 strchr(INI_START_COMMENT_PREFIXES, *text) == NULL;
+	return true;
+}
+
+/* The inih reader: the reset, a physical line, its marker, and so on. */
+static char *next_line(char *buffer, int size, void *stream)
+{
+	parser *p = stream;
+
+	if (p->fed == FED_PHYSICAL) {
+		p->fed = FED_MARKER;
+		return strcpy(buffer, MARKER_LINE);
+	}
+	if (p->fed != FED_RESET) {
+		p->fed = FED_RESET;
+		return strcpy(buffer, RESET_LINE);
+	}
+	if (p->status != OPVER_OK ||
+	    !read_physical_line(p, buffer, (size_t)size))
+		return NULL;
+	p->fed = FED_PHYSICAL;
 	return buffer;
 }
 
@@ -498,12 +604,53 @@ static const char *file_kind(bool fragment)
 	return fragment ? "fragment" : "config file";
 }
 
+/* What kind of file `mode` is, for "is a ..., not a regular file". */
+static const char *file_type(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "directory";
+	if (S_ISFIFO(mode))
+		return "FIFO";
+	if (S_ISCHR(mode))
+		return "character device";
+	if (S_ISBLK(mode))
+		return "block device";
+	if (S_ISSOCK(mode))
+		return "socket";
+	return "special file";
+}
+
 /*
- * Parses the opened `file` into r->config and closes it.  Bad lines are
- * reported and counted; returns OPVER_ERROR_NOMEM or _IO (after a message)
- * when the parse had to stop.
+ * Opens `name` (relative to `dir_fd`, or AT_FDCWD) to read it, without
+ * waiting: opening a FIFO blocks until a writer comes, unless O_NONBLOCK.
+ * Its stat goes to *info.  Returns the descriptor, or -1 with errno.  The
+ * caller reads only regular files, for which O_NONBLOCK changes nothing,
+ * so it stays set.
  */
-static opver_status parse_file(reading *r, const char *path, FILE *file,
+static int open_without_waiting(int dir_fd, const char *name,
+				struct stat *info)
+{
+	int fd = openat(dir_fd, name,
+			O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int saved_errno;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, info) != 0) {
+		saved_errno = errno;
+		close(fd);
+		errno = saved_errno;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Parses the regular file open as `fd` into r->config and closes it.  Bad
+ * lines are reported and counted; returns OPVER_ERROR_NOMEM or _IO (after
+ * a message) when the parse had to stop.
+ */
+static opver_status parse_file(reading *r, const char *path, int fd,
 			       bool fragment)
 {
 	const char *slash = strrchr(path, '/');
@@ -513,13 +660,17 @@ static opver_status parse_file(reading *r, const char *path, FILE *file,
 		.dir_length = slash ? (size_t)(slash - path) + 1 : 0,
 		.reporter = r->reporter,
 		.config = r->config,
-		.file = file,
 		.status = OPVER_OK,
 	};
 
-	/* -2: inih could not allocate its line buffer. */
-	if (ini_parse_stream(read_line, &p, handle_pair, &p) == -2)
+	p.file = fdopen(fd, "r");
+	if (p.file == NULL) {
+		close(fd);
 		p.status = OPVER_ERROR_NOMEM;
+	} else if (ini_parse_stream(next_line, &p, handle_pair, &p) == -2) {
+		/* inih could not allocate its line buffer. */
+		p.status = OPVER_ERROR_NOMEM;
+	}
 	if (p.status == OPVER_ERROR_NOMEM)
 		opver__error(r->reporter, "out of memory reading %s '%s'",
 			     file_kind(fragment), path);
@@ -529,8 +680,8 @@ static opver_status parse_file(reading *r, const char *path, FILE *file,
 	r->errors += p.errors;
 	forget_keys(&p);
 	free(p.seen);
-	free(p.line);
-	fclose(file);
+	if (p.file != NULL)
+		fclose(p.file);
 	return p.status;
 }
 
@@ -541,22 +692,18 @@ static opver_status read_fragment(reading *r, int dir_fd, const char *path,
 {
 	struct stat info;
 	opver_status status;
-	FILE *file;
 	int fd;
 
-	fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &info) != 0) {
+	fd = open_without_waiting(dir_fd, name, &info);
+	if (fd < 0) {
 		opver__error(r->reporter, "cannot open fragment '%s': %s", path,
 			     strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		r->io_failed = true;
 		return OPVER_OK;
 	}
-	/* Replaced by something else since the directory was listed. */
 	if (!S_ISREG(info.st_mode)) {
-		opver__info(r->reporter, "fragment '%s' is not a regular file, skipped",
-			    path);
+		opver__info(r->reporter, "fragment '%s' is a %s, not a regular file, skipped",
+			    path, file_type(info.st_mode));
 		close(fd);
 		return OPVER_OK;
 	}
@@ -567,24 +714,12 @@ static opver_status read_fragment(reading *r, int dir_fd, const char *path,
 		close(fd);
 		return OPVER_OK;
 	}
-	file = fdopen(fd, "r");
-	if (file == NULL) {
-		opver__error(r->reporter, "out of memory reading fragment '%s'",
-			     path);
-		close(fd);
-		return OPVER_ERROR_NOMEM;
-	}
-	status = parse_file(r, path, file, true);
+	status = parse_file(r, path, fd, true);
 	if (status == OPVER_ERROR_IO) {
 		r->io_failed = true;
 		status = OPVER_OK;
 	}
 	return status;
-}
-
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* A fragment's name: NAME.ini, not a dotfile. */
@@ -596,103 +731,56 @@ static bool is_fragment_name(const char *name)
 	       strcmp(name + length - 4, ".ini") == 0;
 }
 
-/* Lists the fragments of `stream` (regular files; what a symlink points
- * to counts) into *names, sorted.  Caller frees. */
-static opver_status list_fragments(reading *r, DIR *stream, const char *dir,
-				   char ***names, size_t *count)
-{
-	struct dirent *entry;
-	size_t capacity = 0;
-	struct stat info;
-
-	*names = NULL;
-	*count = 0;
-	while ((entry = readdir(stream)) != NULL) {
-		char **grown;
-
-		if (!is_fragment_name(entry->d_name))
-			continue;
-		if (fstatat(dirfd(stream), entry->d_name, &info, 0) != 0) {
-			opver__error(r->reporter, "cannot open fragment '%s/%s': %s",
-				     dir, entry->d_name, strerror(errno));
-			r->io_failed = true;
-			continue;
-		}
-		if (!S_ISREG(info.st_mode)) {
-			opver__info(r->reporter, "fragment_dir: '%s/%s' is not a regular file, skipped",
-				    dir, entry->d_name);
-			continue;
-		}
-		if (*count == capacity) {
-			capacity = capacity ? capacity * 2 : 8;
-			grown = realloc(*names, capacity * sizeof(*grown));
-			if (grown == NULL)
-				return OPVER_ERROR_NOMEM;
-			*names = grown;
-		}
-		(*names)[*count] = strdup(entry->d_name);
-		if ((*names)[*count] == NULL)
-			return OPVER_ERROR_NOMEM;
-		(*count)++;
-	}
-	/* *names is NULL for a directory without fragments. */
-	if (*count > 1)
-		qsort(*names, *count, sizeof(**names), compare_names);
-	return OPVER_OK;
-}
-
 /* Reads every fragment of r->config->fragment_dir, in sorted order. */
 static opver_status read_fragments(reading *r)
 {
 	const char *dir = r->config->fragment_dir;
+	opver__trust_check check = {
+		.what = "fragment directory",
+		.refusal = "not reading fragments from it",
+		.allow_writable = r->config->allow_writable_plugins,
+	};
+	opver__dir_listing listing;
 	opver_status status;
-	struct stat info;
-	char **names;
-	size_t count;
-	DIR *stream;
 
-	stream = opendir(dir);
-	if (stream == NULL && errno == ENOENT) {
-		opver__info(r->reporter, "fragment_dir '%s' does not exist, no fragments read",
-			    dir);
+	status = opver__list_trusted_dir(dir, &check, is_fragment_name,
+					 r->reporter, &listing);
+	switch (status) {
+	case OPVER_OK:
+		break;
+	case OPVER_ERROR_IO:
+		if (errno == ENOENT) {
+			opver__info(r->reporter, "fragment_dir '%s' does not exist, no fragments read",
+				    dir);
+		} else {
+			opver__error(r->reporter, "cannot read fragment_dir '%s': %s",
+				     dir, strerror(errno));
+			r->io_failed = true;
+		}
 		return OPVER_OK;
-	}
-	if (stream == NULL || fstat(dirfd(stream), &info) != 0) {
-		opver__error(r->reporter, "cannot read fragment_dir '%s': %s",
-			     dir, strerror(errno));
-		if (stream != NULL)
-			closedir(stream);
-		r->io_failed = true;
+	case OPVER_ERROR_CONFIG:
+		r->errors++; /* reported */
 		return OPVER_OK;
-	}
-	if (!opver__trusted("fragment directory", dir, &info,
-			    r->config->allow_writable_plugins,
-			    "not reading fragments from it", r->reporter)) {
-		r->errors++;
-		closedir(stream);
-		return OPVER_OK;
-	}
-	status = list_fragments(r, stream, dir, &names, &count);
-	if (status == OPVER_ERROR_NOMEM)
+	default:
 		opver__error(r->reporter, "out of memory listing fragment_dir '%s'",
 			     dir);
-	for (size_t i = 0; i < count && status == OPVER_OK; i++) {
+		return status;
+	}
+	for (size_t i = 0; i < listing.count && status == OPVER_OK; i++) {
 		char *path;
 
-		if (asprintf(&path, "%s/%s", dir, names[i]) < 0) {
+		if (asprintf(&path, "%s/%s", dir, listing.names[i]) < 0) {
 			opver__error(r->reporter, "out of memory reading fragment_dir '%s'",
 				     dir);
 			status = OPVER_ERROR_NOMEM;
 			break;
 		}
 		/* Reports its own running out of memory. */
-		status = read_fragment(r, dirfd(stream), path, names[i]);
+		status = read_fragment(r, dirfd(listing.stream), path,
+				       listing.names[i]);
 		free(path);
 	}
-	for (size_t i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
-	closedir(stream);
+	opver__dir_listing_free(&listing);
 	return status;
 }
 
@@ -716,16 +804,23 @@ opver_status opver__config_read(const char *path,
 				opver__config *config)
 {
 	reading r = { .reporter = reporter, .config = config };
-	FILE *file;
+	struct stat info;
+	int fd;
 
 	config_init(config);
-	file = fopen(path, "r");
-	if (file == NULL) {
+	fd = open_without_waiting(AT_FDCWD, path, &info);
+	if (fd < 0) {
 		opver__error(reporter, "cannot open config file '%s': %s", path,
 			     strerror(errno));
 		return OPVER_ERROR_IO;
 	}
-	return finish_reading(&r, parse_file(&r, path, file, false));
+	if (!S_ISREG(info.st_mode)) {
+		opver__error(reporter, "config file '%s' is a %s, not a regular file; give the path of an ini file",
+			     path, file_type(info.st_mode));
+		close(fd);
+		return OPVER_ERROR_IO;
+	}
+	return finish_reading(&r, parse_file(&r, path, fd, false));
 }
 
 /* OPVER_PLUGIN_PATH, unless the program runs with privileges it was given

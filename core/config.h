@@ -9,6 +9,8 @@
  *                   threads = N                  interpreters' default
  *                                                thread count, 1 to
  *                                                OPVER__MAX_THREADS
+ *                   max_arena_bytes = N          interpreters' arena
+ *                                                limit in bytes
  *                   log_level = error|warning|info|debug
  *                   fragment_dir = DIR           then read each *.ini
  *                                                file in DIR
@@ -27,7 +29,11 @@
  * relative to the file that names it).  A file's plugin_path is only what
  * it lists: the installed directory is added by opver__config_default(),
  * not here.  Lines may be indented (there are no multi-line values) and are
- * at most 198 characters, inih's limit.
+ * at most 198 characters, inih's limit: a longer line is an error, never
+ * cut, and so is a control character other than tab and CR.  Section
+ * names are at most 48 characters (inih keeps 49 bytes of one).  The file
+ * must be a regular file; it is opened without waiting, so a FIFO is
+ * refused, not waited on.
  *
  * Fragments (drop-ins): after the main file, every regular *.ini file of
  * fragment_dir is read in strcmp order of its name; dotfiles, other names
@@ -79,6 +85,7 @@ typedef struct opver__config {
 	bool strict;
 	bool strict_versions;
 	uint32_t threads;             /* 0 when not given */
+	uint64_t max_arena_bytes;     /* 0 when not given */
 	opver_log_level log_level;    /* default OPVER_LOG_WARNING */
 	char *fragment_dir;           /* owned; NULL when not given */
 	bool allow_writable_plugins;
@@ -90,8 +97,9 @@ typedef struct opver__config {
  * Reads `path` and then its fragments into *config.  Reports every bad line
  * as "FILE:LINE: what is wrong", and every refused fragment, and then fails
  * with OPVER_ERROR_CONFIG; OPVER_ERROR_IO when the file or a fragment
- * cannot be opened or read.  On success the caller owns *config's
- * contents; release with opver__config_free().
+ * cannot be opened or read, or the file is not a regular file.  On
+ * success the caller owns *config's contents; release with
+ * opver__config_free().
  */
 opver_status opver__config_read(const char *path,
 				const opver__reporter *reporter,

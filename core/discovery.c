@@ -3,7 +3,8 @@
  * plugin files to load, leaving out those that users other than root and
  * the effective user can change (trust.h).
  *
- * A plugin directory is judged on the descriptor its listing is read from.
+ * A plugin directory is judged on the descriptor its listing is read from
+ * (opver__list_trusted_dir(), which lists fragment_dir too).
  * A plugin file can only be judged by path: dlopen takes a path, not a
  * descriptor, so what is checked here is what the loader opens unless it
  * is replaced in between, and only someone who could change it anyway can
@@ -11,7 +12,6 @@
  * that lists it and the one that really holds it are judged: whoever can
  * write a directory can replace the files in it.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -303,11 +303,6 @@ static opver_status add_sections(const opver__config *config,
 	return OPVER_OK;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static bool has_plugin_suffix(const char *name)
 {
 	size_t length = strlen(name);
@@ -321,49 +316,36 @@ static opver_status add_directory(const opver__config *config,
 				  const opver__reporter *reporter,
 				  source_list *list)
 {
-	char **names = NULL;
-	size_t count = 0, capacity = 0;
-	opver_status status = OPVER_OK;
-	struct dirent *entry;
-	struct stat info;
+	opver__trust_check check = {
+		.what = "plugin directory",
+		.refusal = "not loading plugins from it",
+		.allow_writable = config->allow_writable_plugins,
+		.judged = set_contains(&list->trusted, dir),
+	};
+	opver__dir_listing listing;
+	opver_status status;
 	bool trusted;
-	DIR *stream;
 
-	stream = opendir(dir);
-	if (stream == NULL || fstat(dirfd(stream), &info) != 0) {
+	status = opver__list_trusted_dir(dir, &check, has_plugin_suffix,
+					 reporter, &listing);
+	if (status == OPVER_ERROR_IO)
 		opver__warning(reporter,
 			       "plugin_path directory '%s' cannot be read: %s; no plugins from it",
 			       dir, strerror(errno));
-		if (stream != NULL)
-			closedir(stream);
+	if (status == OPVER_ERROR_IO || status == OPVER_ERROR_CONFIG)
 		return OPVER_OK;
-	}
-	status = judge(list, config, reporter, "plugin directory", dir, &info,
-		       "not loading plugins from it", &trusted);
-	if (status != OPVER_OK || !trusted)
-		goto out;
-	while ((entry = readdir(stream)) != NULL) {
-		if (!has_plugin_suffix(entry->d_name))
-			continue;
-		if (!grow((void **)&names, &capacity, count, sizeof(*names)) ||
-		    (names[count] = strdup(entry->d_name)) == NULL) {
-			status = OPVER_ERROR_NOMEM;
-			goto out;
-		}
-		count++;
-	}
-	/* names is NULL for a directory without plugins: qsort wants an array. */
-	if (count > 1)
-		qsort(names, count, sizeof(*names), compare_names);
-	for (size_t i = 0; i < count && status == OPVER_OK; i++) {
+	if (status == OPVER_OK && !check.judged)
+		status = set_add_copy(&list->trusted, dir);
+	for (size_t i = 0; i < listing.count && status == OPVER_OK; i++) {
+		char *name = listing.names[i];
 		char *path = NULL, *real;
-		size_t stem = strlen(names[i]) - 3;
+		size_t stem = strlen(name) - 3;
 
-		if (asprintf(&path, "%s/%s", dir, names[i]) < 0) {
+		if (asprintf(&path, "%s/%s", dir, name) < 0) {
 			status = OPVER_ERROR_NOMEM;
 			break;
 		}
-		names[i][stem] = '\0';
+		name[stem] = '\0';
 		real = realpath(path, NULL);
 		if (real == NULL || !file_exists(real)) {
 			opver__warning(reporter, "plugin_path: %s cannot be used (%s), skipped",
@@ -372,9 +354,9 @@ static opver_status add_directory(const opver__config *config,
 		} else if (set_contains(&list->files, real)) {
 			opver__debug(reporter, "plugin_path: %s is already named, not loading it twice",
 				     path);
-		} else if (set_contains(&list->names, names[i])) {
+		} else if (set_contains(&list->names, name)) {
 			opver__info(reporter, "plugin_path: %s is not loaded: a plugin named '%s' is already configured or loaded",
-				    path, names[i]);
+				    path, name);
 		} else {
 			status = judge_plugin(list, config, reporter, path,
 					      real, &trusted);
@@ -384,18 +366,14 @@ static opver_status add_directory(const opver__config *config,
 				free(real);
 			real = NULL;
 			if (status == OPVER_OK && trusted)
-				status = set_add_copy(&list->names, names[i]);
+				status = set_add_copy(&list->names, name);
 			if (status == OPVER_OK && trusted)
-				status = add_source(list, path, names[i], NULL);
+				status = add_source(list, path, name, NULL);
 		}
 		free(real);
 		free(path);
 	}
-out:
-	for (size_t i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
-	closedir(stream);
+	opver__dir_listing_free(&listing);
 	return status;
 }
 

@@ -242,6 +242,21 @@ Test(discovery, unreadable_directories_and_dangling_links_are_reported)
 		  "%s", captured.text);
 }
 
+Test(discovery, a_fifo_in_a_plugin_directory_is_skipped, .timeout = 10)
+{
+	char *dirs[] = { at("d") };
+
+	make("d/");
+	make("d/alpha.so");
+	cr_assert_eq(mkfifo(at("d/pipe.so"), 0644), 0);
+	discover(dirs, 1, NULL, 0);
+	cr_assert_eq(count, 1, "%s", captured.text);
+	assert_source(0, at("d/alpha.so"), "alpha", false);
+	cr_assert(messages_line_has(&captured, "warning:", "pipe.so cannot be used",
+				    "not a regular file", NULL),
+		  "%s", captured.text);
+}
+
 /* ------------------------------------------------ who can change a plugin */
 
 /* Refused with an error naming the path, the mode, who can write it and

@@ -386,6 +386,33 @@ Test(dropin, owned_by_another_user_is_refused)
 	assert_config_refused(at("opver.d/acme.ini"), "(mode 0644)");
 }
 
+/* --------------------------------------------- hostile model and config */
+
+Test(dropin, model_path_that_is_a_fifo_is_an_error, .timeout = 10)
+{
+	opver_model *model = NULL;
+
+	start_ok();
+	cr_assert_eq(mkfifo(at("model.tflite"), 0644), 0);
+	messages_clear(&captured);
+	cr_assert_eq(opver_model_open(runtime, at("model.tflite"), &model),
+		     OPVER_ERROR_IO);
+	cr_assert_null(model);
+	cr_assert(messages_line_has(&captured, "error:", at("model.tflite"),
+				    "not a regular file", NULL),
+		  "%s", captured.text);
+}
+
+Test(dropin, config_path_that_is_a_fifo_is_an_error, .timeout = 10)
+{
+	cr_assert_eq(unlink(at("opver.ini")), 0);
+	cr_assert_eq(mkfifo(at("opver.ini"), 0644), 0);
+	cr_assert_eq(start(), OPVER_ERROR_IO);
+	cr_assert(messages_line_has(&captured, "error:", at("opver.ini"),
+				    "is a FIFO, not a regular file", NULL),
+		  "%s", captured.text);
+}
+
 /* ------------------------------------------------------- default config */
 
 /* The config opver_runtime_create() uses without a config path, with this
