@@ -53,6 +53,13 @@ opver_status opver__call_failed(const opver__call *call, const char *callback,
 	char who[320];
 
 	opver__call_describe(call, who, sizeof(who));
+	if (status == OPVER_ERROR_INVALID_MODEL &&
+	    strcmp(callback, "prepare") == 0) {
+		opver__error(call->reporter,
+			     "%s: prepare rejected the model as invalid",
+			     who);
+		return OPVER_ERROR_MODEL_REJECTED;
+	}
 	opver__error(call->reporter, "%s: %s failed (%s)", who, callback,
 		     opver_status_name(status));
 	return OPVER_ERROR_PLUGIN;

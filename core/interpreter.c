@@ -1,4 +1,5 @@
 /* interpreter.c - resolution, planning, init/prepare/invoke of a model. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +60,13 @@ struct opver_interpreter {
 	uint8_t *arena;                         /* owned */
 	size_t arena_bytes;
 	size_t naive_bytes;
-	/* Created with inspect_only: nodes bound (or not), nothing prepared. */
+	/* Created with inspect_only (nodes bound or not, nothing prepared)
+	 * or prepare_only (prepared and planned, no arena): cannot invoke. */
 	bool inspect_only;
+	/* The arena's limit in bytes (opver_interpreter_options). */
+	uint64_t max_arena_bytes;
+	/* plan_arena reported why it failed. */
+	bool arena_reported;
 };
 
 /* Tensors as kernels see them; activations get their data after planning. */
@@ -191,9 +197,12 @@ static opver_status resolve_nodes(opver_interpreter *it)
 	return result;
 }
 
-/* Places the activations and every scratch request in one arena, after
- * prepare (which is when scratch is requested). */
-static opver_status plan_arena(opver_interpreter *it)
+/*
+ * Places the activations and every scratch request in one arena, after
+ * prepare (which is when scratch is requested), within it->max_arena_bytes;
+ * allocates it and points the tensors and scratch into it when `allocate`.
+ */
+static opver_status plan_arena(opver_interpreter *it, bool allocate)
 {
 	const opver__graph *graph = it->graph;
 	opver__session *session = &it->session;
@@ -218,8 +227,19 @@ static opver_status plan_arena(opver_interpreter *it)
 	if (status != OPVER_OK) {
 		opver__error(&it->runtime->reporter,
 			     "the model's activation tensors and scratch need more memory than can be addressed");
+		it->arena_reported = true;
 		goto out;
 	}
+	if ((uint64_t)it->arena_bytes > it->max_arena_bytes) {
+		opver__error(&it->runtime->reporter,
+			     "the model's activation tensors and scratch need an arena of %zu bytes; at most %" PRIu64 " bytes are allowed (max_arena_bytes in the config, opver-run --max-arena)",
+			     it->arena_bytes, it->max_arena_bytes);
+		it->arena_reported = true;
+		status = OPVER_ERROR_NOMEM;
+		goto out;
+	}
+	if (!allocate)
+		goto out;
 	it->arena = opver__aligned_zalloc(it->arena_bytes);
 	if (it->arena == NULL) {
 		status = OPVER_ERROR_NOMEM;
@@ -395,6 +415,11 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	it->runtime = runtime;
 	it->graph = opver__model_graph(model);
 
+	it->max_arena_bytes = given.max_arena_bytes > 0 ? given.max_arena_bytes
+			    : runtime->config.max_arena_bytes > 0
+				    ? runtime->config.max_arena_bytes
+				    : OPVER_DEFAULT_MAX_ARENA_BYTES;
+
 	status = bind(it);
 	if (given.inspect_only &&
 	    (status == OPVER_OK || status == OPVER_ERROR_UNRESOLVED)) {
@@ -410,14 +435,15 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	if (status == OPVER_OK)
 		status = prepare_all(it);
 	if (status == OPVER_OK)
-		status = plan_arena(it);
+		status = plan_arena(it, !given.prepare_only);
 	if (status != OPVER_OK) {
-		if (status == OPVER_ERROR_NOMEM)
+		if (status == OPVER_ERROR_NOMEM && !it->arena_reported)
 			opver__error(&runtime->reporter,
 				     "out of memory while preparing the model");
 		opver_interpreter_destroy(it);
 		return status;
 	}
+	it->inspect_only = given.prepare_only != 0;
 	*out = it;
 	return OPVER_OK;
 }
@@ -522,7 +548,7 @@ OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 
 	if (it->inspect_only) {
 		opver__error(&it->runtime->reporter,
-			     "this interpreter was created for inspection only; create another to run the model");
+			     "this interpreter was created for inspection only (inspect_only or prepare_only); create another to run the model");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
 	it->session.phase = OPVER__PHASE_INVOKE;

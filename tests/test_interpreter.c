@@ -243,6 +243,131 @@ Test(interpreter, a_failing_kernel_cannot_disguise_its_status)
 	opver_runtime_destroy(runtime);
 }
 
+#define REFERENCE_CONFIG "[plugin.reference]\nlibrary = " REFERENCE_PLUGIN "\n"
+
+/* Creates an interpreter of TEST_MODEL_DIR/NAME.tflite on the reference
+ * plugin with `options`; returns the status, destroying what it made. */
+static opver_status create_on_reference(const char *name,
+					const opver_interpreter_options *options,
+					size_t *arena_bytes)
+{
+	opver_runtime *runtime = fixture_runtime(REFERENCE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, name);
+	opver_interpreter *it = NULL;
+	opver_status status;
+
+	status = opver_interpreter_create_with_options(runtime, model, options,
+						       &it);
+	cr_assert_eq(it == NULL, status != OPVER_OK);
+	if (it != NULL && arena_bytes != NULL)
+		opver_interpreter_memory(it, arena_bytes, NULL);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+	return status;
+}
+
+/* A kernel's INVALID_MODEL from prepare keeps its meaning, as a status of
+ * its own, unlike every other status a plugin returns. */
+Test(interpreter, a_kernel_rejecting_the_model_in_prepare_gives_model_rejected)
+{
+	cr_assert_eq(create_on_reference("fc_int8_bad_bias", NULL, NULL),
+		     OPVER_ERROR_MODEL_REJECTED, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "error:",
+				    "kernel 'fully_connected_int8' of plugin 'reference'",
+				    "bias 'bias' has 3 elements", NULL),
+		  "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "error:", "node 0 (FULLY_CONNECTED v4",
+				    "prepare rejected the model as invalid",
+				    NULL),
+		  "%s", captured.text);
+}
+
+Test(interpreter, prepare_only_prepares_and_plans_without_an_arena)
+{
+	opver_runtime *runtime = fixture_runtime(REFERENCE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "fc_int8");
+	opver_interpreter_options options;
+	opver_interpreter *it;
+	size_t arena = 0;
+
+	opver_interpreter_options_init(&options);
+	options.prepare_only = 1;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	opver_interpreter_memory(it, &arena, NULL);
+	cr_assert_gt(arena, 0, "the arena is planned");
+	cr_assert_null(opver_interpreter_input(it, 0)->data,
+		       "but not allocated");
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_ERROR_INVALID_ARGUMENT);
+	cr_assert(messages_line_has(&captured, "inspection only", NULL),
+		  "%s", captured.text);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(interpreter, prepare_only_fails_where_prepare_does)
+{
+	opver_interpreter_options options;
+
+	opver_interpreter_options_init(&options);
+	options.prepare_only = 1;
+	cr_assert_eq(create_on_reference("fc_int8_bad_bias", &options, NULL),
+		     OPVER_ERROR_MODEL_REJECTED, "%s", captured.text);
+}
+
+Test(interpreter, an_arena_over_the_limit_fails_naming_both_sizes)
+{
+	opver_interpreter_options options;
+	size_t arena = 0;
+
+	opver_interpreter_options_init(&options);
+	cr_assert_eq(options.max_arena_bytes, 0, "0 takes the default");
+	cr_assert_eq(create_on_reference("fc_int8", &options, &arena),
+		     OPVER_OK, "%s", captured.text);
+	cr_assert_gt(arena, 1);
+	messages_clear(&captured);
+	options.max_arena_bytes = arena - 1;
+	cr_assert_eq(create_on_reference("fc_int8", &options, NULL),
+		     OPVER_ERROR_NOMEM);
+	cr_assert(messages_line_has(&captured, "error:", "an arena of",
+				    "at most", "max_arena_bytes", NULL),
+		  "%s", captured.text);
+	cr_assert(!messages_line_has(&captured, "out of memory", NULL),
+		  "one message, not a second, vaguer one: %s", captured.text);
+	messages_clear(&captured);
+	options.max_arena_bytes = arena;
+	options.prepare_only = 1;
+	cr_assert_eq(create_on_reference("fc_int8", &options, NULL), OPVER_OK,
+		     "exactly the arena is enough: %s", captured.text);
+}
+
+Test(interpreter, the_config_sets_the_arena_limit)
+{
+	opver_runtime *runtime = fixture_runtime(
+		"[opver]\nmax_arena_bytes = 1\n" REFERENCE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "fc_int8");
+	opver_interpreter_options options;
+	opver_interpreter *it = NULL;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it),
+		     OPVER_ERROR_NOMEM);
+	cr_assert(messages_line_has(&captured, "error:", "at most 1 bytes",
+				    NULL),
+		  "%s", captured.text);
+	/* The option overrides the config. */
+	opver_interpreter_options_init(&options);
+	options.max_arena_bytes = UINT64_C(1) << 20;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 /* Reads TEST_MODEL_DIR/NAME.tflite into `slack` + size bytes of a new
  * buffer, at offset `slack` (free() the buffer, not the returned bytes). */
 static uint8_t *read_model(const char *name, size_t slack, uint8_t **buffer,

@@ -676,6 +676,32 @@ Test(dw_int8, saturates_at_the_type_edges)
 	expect_int8s(out, (int8_t[]){ 127, -128 }, 2);
 }
 
+/*
+ * A hostile bias: the sum plus the bias leaves int32.  TFLite adds them in
+ * an int32 accumulator; the kernel adds modulo 2^32, which is what that
+ * accumulator holds on every target, without signed overflow (UBSan runs
+ * this).  Output scale 2: multiplier 0.5, no left shift.
+ *   channel 0: 1 * 1 + INT32_MAX wraps to INT32_MIN -> -2^30 -> -128
+ *   channel 1: -1 * 1 + INT32_MIN wraps to INT32_MAX -> 2^30 -> 127
+ * (without wrapping, 64-bit sums would give 127 and -128).
+ */
+Test(dw_int8, sum_plus_bias_wraps_as_an_int32_accumulator)
+{
+	opver_tensor *in = int8_tensor("input", KH_DIMS(1, 1, 1, 2),
+				       (int8_t[]){ 1, -1 }, 1.0f, 0);
+	opver_tensor *f = int8_tensor("filter", KH_DIMS(1, 1, 1, 2),
+				      (int8_t[]){ 1, 1 }, 1.0f, 0);
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_INT32, KH_DIMS(2),
+				    (int32_t[]){ INT32_MAX, INT32_MIN });
+	opver_tensor *out = int8_tensor("output", KH_DIMS(1, 1, 1, 2), NULL,
+					2.0f, 0);
+	opver_depthwise_conv_params p = dw_params(OPVER_PADDING_VALID);
+	opver_node *node = dw_node(DW_INT8, 3, &p, KH_TENSORS(in, f, b), out);
+
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_int8s(out, (int8_t[]){ -128, 127 }, 2);
+}
+
 Test(dw_int8, padding_contributes_nothing_despite_the_zero_point)
 {
 	/*
@@ -1042,8 +1068,8 @@ Test(dw_prepare, rejects_a_rescale_factor_of_2_to_the_31)
 	kh_quantize_per_channel(&h, f, 3, 2, (float[]){ 0x1p-60f, 0x1p20f },
 				(int64_t[]){ 0, 0 });
 	expect_rejected(dw_node(DW_INT8, 3, &p, KH_TENSORS(in, f), out),
-			OPVER_ERROR_UNSUPPORTED,
-			"channel 1: input scale x filter scale / output scale is 1.15292e+18; rescale factors of 2^31 and more are not supported");
+			OPVER_ERROR_INVALID_MODEL,
+			"channel 1: input scale x filter scale / output scale is 1.15292e+18; a rescale factor must be finite, not negative and below 2^30");
 }
 
 Test(dw_prepare, rejects_a_float_bias_on_int8)

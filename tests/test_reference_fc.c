@@ -124,6 +124,24 @@ ParameterizedTest(struct multiplier_case *c, quantization, quantize_multiplier)
 		     c->shift);
 }
 
+/* Infinity and NaN have no multiplier; converting frexp's infinite
+ * fraction to an integer would be undefined (ref_quantize_rescale()
+ * rejects such factors in prepare). */
+Test(quantization, quantize_multiplier_of_a_non_finite_factor_is_zero)
+{
+	const double reals[] = { INFINITY, -INFINITY, NAN };
+
+	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++) {
+		int32_t multiplier = -1;
+		int shift = -99;
+
+		ref_quantize_multiplier(reals[i], &multiplier, &shift);
+		cr_expect(multiplier == 0 && shift == 0,
+			  "%g: multiplier %d, shift %d", reals[i], multiplier,
+			  shift);
+	}
+}
+
 Test(quantization, saturating_rounding_doubling_high_mul)
 {
 	/* The one product that overflows saturates. */
@@ -650,6 +668,32 @@ Test(fc_int8, nonzero_zero_points_and_bias)
 	node = fc_node(FC_INT8, 4, &p, KH_TENSORS(in, w, b), out);
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
 	expect_int8s(out, (int8_t[]){ 5, 6 }, 2);
+}
+
+/*
+ * A hostile bias: the sum plus the bias leaves int32.  TFLite adds them in
+ * an int32 accumulator; the kernel adds modulo 2^32, which is what that
+ * accumulator holds on every target, without signed overflow (UBSan runs
+ * this).  Output scale 2: multiplier 0.5, no left shift.
+ *   unit 0: 1 + 1 + INT32_MAX wraps to INT32_MIN + 1 -> -128
+ *   unit 1: -1 - 1 + INT32_MIN wraps to INT32_MAX - 1 -> 127
+ */
+Test(fc_int8, sum_plus_bias_wraps_as_an_int32_accumulator)
+{
+	opver_tensor *in = int8_tensor("input", KH_DIMS(1, 2),
+				       (int8_t[]){ 1, 1 }, 1.0f, 0);
+	opver_tensor *w = int8_tensor("weights", KH_DIMS(2, 2),
+				      (int8_t[]){ 1, 1, -1, -1 }, 1.0f, 0);
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_INT32, KH_DIMS(2),
+				    (int32_t[]){ INT32_MAX, INT32_MIN });
+	opver_tensor *out = int8_tensor("output", KH_DIMS(1, 2), NULL, 2.0f, 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	kh_quantize(&h, b, 1.0f, 0);
+	node = fc_node(FC_INT8, 4, &p, KH_TENSORS(in, w, b), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_int8s(out, (int8_t[]){ -128, 127 }, 2);
 }
 
 Test(fc_int8, saturates_at_the_type_edges)
@@ -1288,8 +1332,18 @@ Test(fc_prepare, rejects_a_rescale_factor_of_2_to_the_31)
 
 	/* 2^20 * 2^20 / 2^-20 = 2^60 */
 	expect_rejected(int8_node(&p, 0x1p20f, 0x1p20f, 0x1p-20f, 0, NULL),
-			OPVER_ERROR_UNSUPPORTED,
-			"rescale factors of 2^31 and more are not supported");
+			OPVER_ERROR_INVALID_MODEL,
+			"a rescale factor must be finite, not negative and below 2^30");
+}
+
+Test(fc_prepare, rejects_scales_whose_product_overflows_float)
+{
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+
+	/* 1e30 x 1e30 is infinite in float; in double 1e60 / 1e30 = 1e30. */
+	expect_rejected(int8_node(&p, 1e30f, 1e30f, 1e30f, 0, NULL),
+			OPVER_ERROR_INVALID_MODEL,
+			"input scale x weights scale / output scale is 1e+30; a rescale factor must be finite");
 }
 
 Test(fc_prepare, rejects_an_output_scale_too_small_for_the_activation)

@@ -375,8 +375,41 @@ Test(mul_prepare, rejects_a_rescale_of_2_to_the_31)
 
 	kh_expect_rejected(
 		&h, mul_node(MUL_INT8, 3, OPVER_ACTIVATION_NONE, a, a, out),
-		OPVER_ERROR_UNSUPPORTED,
-		"rescale factors of 2^31 and more are not supported");
+		OPVER_ERROR_INVALID_MODEL,
+		"a rescale factor must be finite, not negative and below 2^30");
+}
+
+Test(mul_prepare, rejects_scales_whose_product_overflows_float)
+{
+	/* 1e30 x 1e30 is infinite in float, where TFLite computes it (and
+	 * then converts infinity to an integer); in double 1e60 / 1e30 =
+	 * 1e30, which no multiplier holds. */
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(2),
+				       NULL, 1e30f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
+					 NULL, 1e30f, 0);
+
+	kh_expect_rejected(
+		&h, mul_node(MUL_INT8, 3, OPVER_ACTIVATION_NONE, a, a, out),
+		OPVER_ERROR_INVALID_MODEL,
+		"input 1 scale x input 2 scale / output scale is 1e+30; a rescale factor must be finite");
+}
+
+Test(mul_prepare, computes_in_double_where_the_float_product_overflows)
+{
+	/* 1e20 x 1e20 / 1e38 = 100: the float product is infinite, the
+	 * double one is not, and 100 x 1 x 1 is 100, clamped to 127. */
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(2),
+				       (int8_t[]){ 1, -1 }, 1e20f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
+					 NULL, 1e38f, 0);
+	const int8_t *y = out->data;
+
+	cr_assert_eq(kh_run(&h, mul_node(MUL_INT8, 3, OPVER_ACTIVATION_NONE,
+					 a, a, out)),
+		     OPVER_OK, "%s", h.errors);
+	cr_expect_eq(y[0], 100);
+	cr_expect_eq(y[1], 100);
 }
 
 Test(mul_prepare, rejects_shapes_that_do_not_broadcast)

@@ -462,8 +462,8 @@ Test(quantize_prepare, rejects_a_requantize_rescale_of_2_to_the_31)
 
 	kh_expect_rejected(
 		&h, unary_node("quantize_int8_int8", 1, in, out),
-		OPVER_ERROR_UNSUPPORTED,
-		"rescale factors of 2^31 and more are not supported");
+		OPVER_ERROR_INVALID_MODEL,
+		"a rescale factor must be finite, not negative and below 2^30");
 }
 
 Test(quantize_prepare, rejects_a_second_input)

@@ -754,8 +754,32 @@ Test(softmax_int16, rejects_a_rescale_of_2_to_the_31)
 	opver_tensor *out = int16_output(KH_DIMS(1, 4));
 
 	expect_rejected(softmax_node(SOFTMAX_INT16, 1e4f, in, out),
-			OPVER_ERROR_UNSUPPORTED,
-			"rescale factors of 2^31 and more are not supported");
+			OPVER_ERROR_INVALID_MODEL,
+			"a rescale factor must be finite, not negative and below 2^30");
+}
+
+Test(softmax_int16, rejects_a_scale_times_beta_beyond_float)
+{
+	/* 1e30 x 1e30 overflows float (TFLite's product is then infinite and
+	 * its multiplier undefined); in double it is 1e60, far too large. */
+	opver_tensor *in = quantized("input", OPVER_TYPE_INT16, KH_DIMS(1, 4),
+				     NULL, 1e30f, 0);
+	opver_tensor *out = int16_output(KH_DIMS(1, 4));
+
+	expect_rejected(softmax_node(SOFTMAX_INT16, 1e30f, in, out),
+			OPVER_ERROR_INVALID_MODEL,
+			"beta x input scale / (10 / 65535) is 6.5535e+63; a rescale factor must be finite");
+}
+
+Test(softmax_int16, rejects_a_negative_beta)
+{
+	opver_tensor *in = quantized("input", OPVER_TYPE_INT16, KH_DIMS(1, 4),
+				     NULL, 0.001f, 0);
+	opver_tensor *out = int16_output(KH_DIMS(1, 4));
+
+	expect_rejected(softmax_node(SOFTMAX_INT16, -1.0f, in, out),
+			OPVER_ERROR_INVALID_MODEL,
+			"a rescale factor must be finite, not negative");
 }
 
 /* ------------------------------------------------------ shared checks */

@@ -57,9 +57,10 @@ static const char usage_text[] =
 	"                         and the model's minimum TFLite runtime version,\n"
 	"                         computed and from its metadata; runs the model\n"
 	"                         only with -i, -o or --benchmark\n"
-	"      --check            resolve every node without running: exit 0 when\n"
-	"                         the model can run, 4 listing every missing\n"
-	"                         (op, version) when it cannot\n"
+	"      --check            resolve and prepare every node and plan the\n"
+	"                         arena without running: exit 0 when the model\n"
+	"                         can run, 4 listing every missing (op, version),\n"
+	"                         3 when a kernel rejects the model\n"
 	"      --benchmark N      one warm-up run, then N timed runs: median, min\n"
 	"                         and max latency and the time per node (inputs\n"
 	"                         are zero-filled when no -i is given)\n"
@@ -68,14 +69,19 @@ static const char usage_text[] =
 	"      --strict           refuse to fall back to a lower-priority kernel\n"
 	"      --threads N        threads per interpreter for kernels that use\n"
 	"                         them (default: the config's threads, else 1)\n"
+	"      --max-arena BYTES  the most bytes the activation arena may take\n"
+	"                         (default: the config's max_arena_bytes, else\n"
+	"                         4 GiB)\n"
 	"      --strict-versions  resolve each node at the larger of its stored\n"
 	"                         version and the version TFLite's rules require\n"
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version and exit\n"
 	"\n"
-	"Exit status: 0 success; 1 failure while running; 2 usage error (options,\n"
-	"config file, input files); 3 the model cannot be read or is invalid;\n"
-	"4 the model needs an op or op version no plugin provides.\n";
+	"Exit status: 0 success; 1 failure while running (a kernel or plugin\n"
+	"failed, out of memory, the arena exceeds its limit); 2 usage error\n"
+	"(options, config file, input files); 3 the model cannot be read or is\n"
+	"invalid (a kernel rejected it); 4 the model needs an op or op version no\n"
+	"plugin provides.\n";
 
 /* What the command line asked for. */
 struct command {
@@ -97,6 +103,8 @@ struct command {
 	size_t benchmark_runs;
 	/* --threads; 0 keeps the config's. */
 	size_t threads;
+	/* --max-arena; 0 keeps the config's. */
+	uint64_t max_arena;
 };
 
 struct session {
@@ -140,6 +148,22 @@ static bool parse_count(const char *text, size_t *count)
 	return true;
 }
 
+/* A decimal byte count from 1 up. */
+static bool parse_bytes(const char *text, uint64_t *bytes)
+{
+	unsigned long long value;
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return false;
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (errno != 0 || *end != '\0' || value < 1)
+		return false;
+	*bytes = value;
+	return true;
+}
+
 enum {
 	OPT_CONFIG = 256,
 	OPT_LIST_PLUGINS,
@@ -150,7 +174,8 @@ enum {
 	OPT_STRICT,
 	OPT_STRICT_VERSIONS,
 	OPT_THREADS,
-	OPT_CHECK
+	OPT_CHECK,
+	OPT_MAX_ARENA
 };
 
 static const struct option long_options[] = {
@@ -166,6 +191,7 @@ static const struct option long_options[] = {
 	{ "strict-versions", no_argument, NULL, OPT_STRICT_VERSIONS },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "max-arena", required_argument, NULL, OPT_MAX_ARENA },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -233,6 +259,11 @@ static int parse_command(int argc, char **argv, struct command *cmd)
 			break;
 		case OPT_CHECK:
 			cmd->check = true;
+			break;
+		case OPT_MAX_ARENA:
+			if (!parse_bytes(optarg, &cmd->max_arena))
+				return usage_error("--max-arena needs a byte count from 1 up, not '%s'",
+						   optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -890,7 +921,9 @@ static int prepare_inputs(struct session *s, bool *run)
 		opver_tensor *t = opver_interpreter_input(s->interpreter, i);
 
 		if (cmd->num_inputs == 0) {
-			memset(t->data, 0, t->bytes);
+			/* A tensor with no elements has no data at all. */
+			if (t->bytes > 0)
+				memset(t->data, 0, t->bytes);
 			continue;
 		}
 		rs = raw_read_tensor(cmd->inputs[i], t, "input", error,
@@ -1276,8 +1309,62 @@ static int create_runtime(struct session *s)
 	return EXIT_SUCCESS;
 }
 
+/* The exit status of a failed interpreter creation. */
+static int creation_exit_status(opver_status status)
+{
+	switch (status) {
+	case OPVER_ERROR_UNRESOLVED:
+		return EXIT_UNRESOLVED;
+	case OPVER_ERROR_INVALID_MODEL:
+	case OPVER_ERROR_MODEL_REJECTED:
+		return EXIT_BAD_MODEL;
+	default:
+		return EXIT_RUN_FAILED;
+	}
+}
+
+/* Whether every node of the (inspect-only) interpreter is bound. */
+static bool all_bound(const opver_interpreter *it)
+{
+	size_t count = opver_interpreter_node_count(it);
+	opver_node_info info;
+
+	for (size_t i = 0; i < count; i++)
+		if (opver_interpreter_node_info(it, i, &info) != OPVER_OK ||
+		    info.plugin == NULL)
+			return false;
+	return true;
+}
+
+/*
+ * --check of a model whose every node is bound: what creating it would
+ * catch besides resolution (a kernel's prepare rejecting the model, an
+ * arena over the limit), with a prepare-only interpreter that allocates no
+ * arena.
+ */
+static int check_prepares(struct session *s)
+{
+	opver_interpreter_options options;
+	opver_interpreter *prepared = NULL;
+	opver_status status;
+
+	opver_interpreter_options_init(&options);
+	options.prepare_only = 1;
+	options.threads = (uint32_t)s->cmd.threads;
+	options.max_arena_bytes = s->cmd.max_arena;
+	status = opver_interpreter_create_with_options(s->runtime, s->model,
+						       &options, &prepared);
+	opver_interpreter_destroy(prepared);
+	if (status != OPVER_OK)
+		return fail(s, creation_exit_status(status), s->cmd.model,
+			    status);
+	report_pending(s);
+	return EXIT_SUCCESS;
+}
+
 /* Opens the model and creates its interpreter: an inspect-only one when the
- * model will not run, so that --explain and --check show unbound nodes. */
+ * model will not run, so that --explain and --check show unbound nodes;
+ * --check then prepares a model whose nodes all bind. */
 static int load_model(struct session *s)
 {
 	opver_interpreter_options options;
@@ -1291,16 +1378,16 @@ static int load_model(struct session *s)
 	options.inspect_only = !wants_run(&s->cmd);
 	/* --benchmark shows what kernels and delegates report inside nodes. */
 	options.profile = s->cmd.benchmark_runs > 0;
+	options.max_arena_bytes = s->cmd.max_arena;
 	status = opver_interpreter_create_with_options(s->runtime, s->model,
 						       &options,
 						       &s->interpreter);
-	if (status == OPVER_ERROR_UNRESOLVED)
-		return fail(s, EXIT_UNRESOLVED, s->cmd.model, status);
-	if (status == OPVER_ERROR_INVALID_MODEL)
-		return fail(s, EXIT_BAD_MODEL, s->cmd.model, status);
 	if (status != OPVER_OK)
-		return fail(s, EXIT_RUN_FAILED, s->cmd.model, status);
+		return fail(s, creation_exit_status(status), s->cmd.model,
+			    status);
 	report_pending(s);
+	if (s->cmd.check && all_bound(s->interpreter))
+		return check_prepares(s);
 	return EXIT_SUCCESS;
 }
 

@@ -70,7 +70,18 @@ extern "C" {
 
 /*
  * Status codes.  X(name, value, description): the one table behind the enum,
- * opver_status_name() and opver_status_message().
+ * opver_status_name() and opver_status_message().  New codes are appended
+ * with the next value; a value never changes meaning.
+ *
+ *   ERROR_INVALID_MODEL   the core found the model file malformed; also what
+ *                         a kernel's prepare returns for a node whose
+ *                         tensors or parameters are invalid
+ *   ERROR_MODEL_REJECTED  what the host API returns
+ *                         when a kernel's or delegate's prepare returned
+ *                         ERROR_INVALID_MODEL: the model is invalid in a way
+ *                         only the kernel checks (a zero stride, a NaN
+ *                         scale, a wrong bias length).  Every other status a
+ *                         plugin returns becomes ERROR_PLUGIN.
  */
 #define OPVER_STATUS_MAP(X)                                                   \
 	X(OK, 0, "success")                                                   \
@@ -82,7 +93,8 @@ extern "C" {
 	X(ERROR_PLUGIN, 6, "plugin cannot be used")                           \
 	X(ERROR_INVALID_MODEL, 7, "model file is invalid")                    \
 	X(ERROR_UNRESOLVED, 8, "no kernel for an op version the model needs") \
-	X(ERROR_UNSUPPORTED, 9, "not supported")
+	X(ERROR_UNSUPPORTED, 9, "not supported")                              \
+	X(ERROR_MODEL_REJECTED, 10, "a kernel rejected the model as invalid")
 
 typedef enum opver_status {
 #define OPVER__STATUS_ENUM(name, value, text) OPVER_##name = value,

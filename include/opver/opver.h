@@ -220,9 +220,14 @@ OPVER_API const char *opver_model_computed_runtime_version(
 	const opver_model *model);
 
 /*
- * Resolves every node to a kernel or delegate, plans the arena and prepares
- * every node.  Fails with OPVER_ERROR_UNRESOLVED, after reporting every node
- * that no kernel handles, when the model needs an op version no plugin has.
+ * Resolves every node to a kernel or delegate, prepares every node and
+ * partition, then plans and allocates the arena.  Fails with
+ * OPVER_ERROR_UNRESOLVED, after reporting every node that no kernel
+ * handles, when the model needs an op version no plugin has; with
+ * OPVER_ERROR_MODEL_REJECTED when a kernel's or delegate's prepare found
+ * the model invalid (its message says why); with OPVER_ERROR_NOMEM when
+ * the arena would exceed the limit (max_arena_bytes) or memory runs out;
+ * with OPVER_ERROR_PLUGIN when a plugin failed otherwise.
  * The caller owns *interpreter; release with opver_interpreter_destroy().
  * The runtime and model must outlive it.
  */
@@ -247,11 +252,33 @@ typedef struct opver_interpreter_options {
 	/* 1 attaches a profiler: the profile events kernels and delegates
 	 * report are recorded (opver_interpreter_profile_event_info). */
 	int32_t profile;
+	/*
+	 * Added after 2.0.  1: resolve, prepare every node and partition and
+	 * plan the arena (checking max_arena_bytes), but allocate no arena.
+	 * Creation fails as a full interpreter's would (UNRESOLVED,
+	 * MODEL_REJECTED, NOMEM), so this checks that a model can run
+	 * without the memory to run it.  Such an interpreter answers
+	 * node_info and memory queries; its tensors have no data and invoke
+	 * fails.  Ignored with inspect_only.  0 for a full interpreter.
+	 */
+	int32_t prepare_only;
+	/*
+	 * Added after 2.0 (after 4 bytes of padding).  The most bytes the
+	 * activation arena (tensors and scratch) may take; creation fails
+	 * with OPVER_ERROR_NOMEM, naming the bytes needed and allowed, when
+	 * the plan needs more.  0 takes the runtime's (config key
+	 * max_arena_bytes), else OPVER_DEFAULT_MAX_ARENA_BYTES.
+	 */
+	uint64_t max_arena_bytes;
 } opver_interpreter_options;
-OPVER_ABI_ENDS_AT(opver_interpreter_options, profile);
+OPVER_ABI_ENDS_AT(opver_interpreter_options, max_arena_bytes);
+
+/* The arena limit when neither the options nor the config set one: 4 GiB. */
+#define OPVER_DEFAULT_MAX_ARENA_BYTES (UINT64_C(4) << 30)
 
 /* Defaults for opver_interpreter_options: a full interpreter with the
- * runtime's threads and no profiler.  Writes only `size` bytes. */
+ * runtime's threads and arena limit and no profiler.  Writes only `size`
+ * bytes. */
 OPVER_API void opver_interpreter_options_init_sized(
 	opver_interpreter_options *options, size_t size);
 #define opver_interpreter_options_init(options) \

@@ -278,16 +278,19 @@ static opver_status fc_tensor_rescale(const opver_context *ctx,
 		status = ref_requantize_allocate(ctx, data->shape.units, r);
 	if (status != OPVER_OK)
 		return status;
+	/* As TFLite: the scales' product rounded to float, divided in
+	 * double; where the float product overflows (TFLite's result is then
+	 * undefined), the product in double. */
 	product_scale = input_scale * weights_scale;
-	real_multiplier = (double)product_scale / (double)output_scale;
-	ref_quantize_multiplier(real_multiplier, &r->multipliers[0],
-				&r->shifts[0]);
-	if (r->shifts[0] > 30) {
-		OPVER_REPORT(ctx,
-			     "input scale x weights scale / output scale is %g; rescale factors of 2^31 and more are not supported",
-			     real_multiplier);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
+	real_multiplier = (isfinite(product_scale)
+				   ? (double)product_scale
+				   : (double)input_scale * (double)weights_scale) /
+			  (double)output_scale;
+	status = ref_quantize_rescale(
+		ctx, real_multiplier, &r->multipliers[0], &r->shifts[0],
+		"input scale x weights scale / output scale");
+	if (status != OPVER_OK)
+		return status;
 	for (size_t u = 1; u < data->shape.units; u++) {
 		r->multipliers[u] = r->multipliers[0];
 		r->shifts[u] = r->shifts[0];

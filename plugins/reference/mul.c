@@ -21,6 +21,8 @@
  * mul_float32 and mul_int8 implement every feature of their types, and
  * mul_int16 both int16 forms, so all three cover 1..8.
  */
+#include <math.h>
+
 #include "broadcast.h"
 #include "kernels.h"
 #include "quantization.h"
@@ -137,7 +139,8 @@ static opver_status mul_rescale_prepare(const opver_context *ctx,
 	static const char *const roles[3] = { "input 1", "input 2", "output" };
 	const opver_tensor *tensors[3] = { node->inputs[0], node->inputs[1],
 					   node->outputs[0] };
-	float scales[3], product, rescale;
+	float scales[3], product;
+	double rescale;
 	int32_t zero_points[3];
 	opver_status status = OPVER_OK;
 
@@ -157,16 +160,19 @@ static opver_status mul_rescale_prepare(const opver_context *ctx,
 		return status;
 
 	/* As TFLite: the product and the quotient are rounded to float, and
-	 * only then widened to double. */
+	 * only then widened to double.  Where that overflows (TFLite's result
+	 * is then undefined) or gives NaN, the factor is computed in double,
+	 * where it is finite, and checked. */
 	product = scales[0] * scales[1];
-	rescale = product / scales[2];
-	ref_quantize_multiplier((double)rescale, &r->multiplier, &r->shift);
-	if (r->shift > 30) {
-		OPVER_REPORT(ctx,
-			     "input 1 scale x input 2 scale / output scale is %g; rescale factors of 2^31 and more are not supported",
-			     (double)rescale);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
+	rescale = isfinite(product / scales[2])
+			  ? (double)(product / scales[2])
+			  : (double)scales[0] * (double)scales[1] /
+				    (double)scales[2];
+	status = ref_quantize_rescale(
+		ctx, rescale, &r->multiplier, &r->shift,
+		"input 1 scale x input 2 scale / output scale");
+	if (status != OPVER_OK)
+		return status;
 	r->input1_offset = -zero_points[0];
 	r->input2_offset = -zero_points[1];
 	r->output_offset = zero_points[2];

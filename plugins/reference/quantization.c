@@ -6,6 +6,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "quantization.h"
@@ -15,7 +16,10 @@ void ref_quantize_multiplier(double real, int32_t *multiplier, int *shift)
 	int exponent;
 	int64_t fixed;
 
-	if (real == 0.0) {
+	/* Not finite: no multiplier, rather than converting an infinite
+	 * fraction to an integer (undefined); ref_quantize_rescale() rejects
+	 * such factors before they are used. */
+	if (real == 0.0 || !isfinite(real)) {
 		*multiplier = 0;
 		*shift = 0;
 		return;
@@ -35,6 +39,25 @@ void ref_quantize_multiplier(double real, int32_t *multiplier, int *shift)
 	}
 	*multiplier = (int32_t)fixed;
 	*shift = exponent;
+}
+
+opver_status ref_quantize_rescale(const opver_context *ctx, double real,
+				  int32_t *multiplier, int *shift,
+				  const char *format, ...)
+{
+	char what[256];
+	va_list args;
+
+	ref_quantize_multiplier(real, multiplier, shift);
+	if (isfinite(real) && real >= 0.0 && *shift <= REF_MAX_RESCALE_SHIFT)
+		return OPVER_OK;
+	va_start(args, format);
+	vsnprintf(what, sizeof(what), format, args);
+	va_end(args);
+	OPVER_REPORT(ctx,
+		     "%s is %g; a rescale factor must be finite, not negative and below 2^%d",
+		     what, real, REF_MAX_RESCALE_SHIFT);
+	return OPVER_ERROR_INVALID_MODEL;
 }
 
 bool ref_type_range(int32_t type, int32_t *min, int32_t *max)

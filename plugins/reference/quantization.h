@@ -30,6 +30,27 @@
  */
 void ref_quantize_multiplier(double real, int32_t *multiplier, int *shift);
 
+/*
+ * The largest shift ref_quantize_multiplier() may give for the integer
+ * rescales (ref_multiply_by_quantized_multiplier() shifts left by at most
+ * 30 bits), so a rescale factor must be below about 2^30.
+ */
+#define REF_MAX_RESCALE_SHIFT 30
+
+/*
+ * ref_quantize_multiplier() of a rescale factor derived from a node's
+ * scales, checked as prepare must: `real` must be finite, not negative and
+ * small enough for a shift of at most REF_MAX_RESCALE_SHIFT.  Otherwise
+ * reports "WHAT is REAL; a rescale factor must be finite, not negative and
+ * below 2^30", where WHAT is `format` and its arguments ("channel 1: input
+ * scale x filter scale / output scale"), and returns
+ * OPVER_ERROR_INVALID_MODEL: the model's scales are hostile or corrupt.
+ * Compute `real` in double so that it is infinite only when a scale is.
+ */
+opver_status ref_quantize_rescale(const opver_context *ctx, double real,
+				  int32_t *multiplier, int *shift,
+				  const char *format, ...) OPVER__PRINTF(5, 6);
+
 /* Smallest and largest value of an integer tensor type; false for a type
  * that is not an integer type a quantized tensor can have. */
 bool ref_type_range(int32_t type, int32_t *min, int32_t *max);

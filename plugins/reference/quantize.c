@@ -169,13 +169,11 @@ static opver_status requantize_prepare(const opver_context *ctx,
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	rescale = (double)input_scale / (double)output_scale;
-	ref_quantize_multiplier(rescale, &data->multiplier, &data->shift);
-	if (data->shift > 30) {
-		OPVER_REPORT(ctx,
-			     "input scale / output scale is %g; rescale factors of 2^31 and more are not supported",
-			     rescale);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
+	status = ref_quantize_rescale(ctx, rescale, &data->multiplier,
+				      &data->shift,
+				      "input scale / output scale");
+	if (status != OPVER_OK)
+		return status;
 	data->count = opver_tensor_elements(input);
 	ref_type_range(out, &data->type_min, &data->type_max);
 	return OPVER_OK;

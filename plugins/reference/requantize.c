@@ -83,14 +83,10 @@ opver_status ref_requantize_channels(const opver_context *ctx,
 				       (double)ref_filter_scale(filter, c) /
 				       (double)output_scale;
 
-		ref_quantize_multiplier(rescale, &r->multipliers[c],
-					&r->shifts[c]);
-		if (r->shifts[c] > 30) {
-			OPVER_REPORT(ctx,
-				     "channel %d: input scale x filter scale / output scale is %g; rescale factors of 2^31 and more are not supported",
-				     (int)c, rescale);
-			status = OPVER_ERROR_UNSUPPORTED;
-		}
+		status = ref_quantize_rescale(
+			ctx, rescale, &r->multipliers[c], &r->shifts[c],
+			"channel %d: input scale x filter scale / output scale",
+			(int)c);
 	}
 	return status;
 }

@@ -387,15 +387,15 @@ static opver_status softmax_int16_prepare(const opver_context *ctx,
 	/* Differences scaled so that -65535 is -10, the exp table's lower
 	 * end.  As TFLite: scale x beta rounded to float, divided in
 	 * double. */
-	rescale = (double)(input_scale * beta) / (10.0 / 65535.0);
-	ref_quantize_multiplier(rescale, &data->diff_multiplier,
-				&data->diff_shift);
-	if (data->diff_shift > 30) {
-		OPVER_REPORT(ctx,
-			     "beta x input scale / (10 / 65535) is %g; rescale factors of 2^31 and more are not supported",
-			     rescale);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
+	rescale = (isfinite(input_scale * beta)
+			   ? (double)(input_scale * beta)
+			   : (double)input_scale * (double)beta) /
+		  (10.0 / 65535.0);
+	status = ref_quantize_rescale(ctx, rescale, &data->diff_multiplier,
+				      &data->diff_shift,
+				      "beta x input scale / (10 / 65535)");
+	if (status != OPVER_OK)
+		return status;
 
 	tables = ref_persistent(ctx, 2 * SOFTMAX_LUT_SIZE, sizeof(*tables),
 				"exp and reciprocal table entries");
