@@ -133,16 +133,24 @@ static int usage_error(const char *format, ...)
 	return EXIT_USAGE;
 }
 
-static bool parse_count(const char *text, size_t *count)
+/* A decimal number from 1 to `max`, digits only. */
+static bool parse_positive(const char *text, unsigned long long max,
+			   unsigned long long *value)
 {
-	unsigned long long value;
 	char *end;
 
 	if (*text < '0' || *text > '9')
 		return false;
 	errno = 0;
-	value = strtoull(text, &end, 10);
-	if (errno != 0 || *end != '\0' || value < 1 || value > INT_MAX)
+	*value = strtoull(text, &end, 10);
+	return errno == 0 && *end == '\0' && *value >= 1 && *value <= max;
+}
+
+static bool parse_count(const char *text, size_t *count)
+{
+	unsigned long long value;
+
+	if (!parse_positive(text, INT_MAX, &value))
 		return false;
 	*count = (size_t)value;
 	return true;
@@ -152,13 +160,8 @@ static bool parse_count(const char *text, size_t *count)
 static bool parse_bytes(const char *text, uint64_t *bytes)
 {
 	unsigned long long value;
-	char *end;
 
-	if (*text < '0' || *text > '9')
-		return false;
-	errno = 0;
-	value = strtoull(text, &end, 10);
-	if (errno != 0 || *end != '\0' || value < 1)
+	if (!parse_positive(text, UINT64_MAX, &value))
 		return false;
 	*bytes = value;
 	return true;
