@@ -22,7 +22,9 @@
  * and a line holding a control character are errors naming the line, and
  * are not given to inih; a read error stops the reading and is an error.
  * Files are opened without waiting (a FIFO would block open() until a
- * writer came) and must be regular files.
+ * writer came) and must be regular files.  Config text in memory is read
+ * by the same reader, from the buffer instead of a FILE: next_char() is
+ * the only place the two differ.
  *
  * Fragments are read after the main file, from descriptors opened in the
  * directory that was checked (opver__list_trusted_dir(), openat, fstat), so
@@ -78,7 +80,10 @@ typedef struct parser {
 	size_t dir_length;      /* of path, through its last '/'; 0 if none */
 	const opver__reporter *reporter;
 	opver__config *config;
-	FILE *file;
+	FILE *file;             /* NULL when reading text */
+	const char *text;       /* text_size bytes, borrowed; read to offset */
+	size_t text_size;
+	size_t text_offset;
 	int lineno;             /* of the physical line */
 	fed_line fed;
 	bool has_content;       /* the line is neither blank nor a comment */
@@ -501,6 +506,28 @@ static bool is_control(int c)
 	return (c < 0x20 && c != '\t' && c != '\r') || c == 0x7f;
 }
 
+/* The next byte of the file or text; EOF at its end or on a read error
+ * (read_failed() tells which). */
+static int next_char(parser *p)
+{
+	if (p->file != NULL)
+		return getc(p->file);
+	if (p->text_offset == p->text_size)
+		return EOF;
+	return (unsigned char)p->text[p->text_offset++];
+}
+
+/* Whether reading the file failed; then p->status is OPVER_ERROR_IO.
+ * Reading text cannot fail. */
+static bool read_failed(parser *p)
+{
+	if (p->file == NULL || !ferror(p->file))
+		return false;
+	p->read_errno = errno;
+	p->status = OPVER_ERROR_IO;
+	return true;
+}
+
 /*
  * Reads the next physical line into `buffer` of `size` bytes; false at the
  * end of the file or on a read error (p->status is then OPVER_ERROR_IO).
@@ -518,16 +545,13 @@ static bool read_physical_line(parser *p, char *buffer, size_t size)
 	const char *text;
 	int c;
 
-	c = getc(p->file);
+	c = next_char(p);
 	if (c == EOF) {
-		if (ferror(p->file)) {
-			p->read_errno = errno;
-			p->status = OPVER_ERROR_IO;
-		}
+		read_failed(p);
 		return false;
 	}
 	p->lineno++;
-	for (; c != EOF && c != '\n'; c = getc(p->file)) {
+	for (; c != EOF && c != '\n'; c = next_char(p)) {
 		if (is_control(c) && control < 0)
 			control = c;
 		if (length == limit) {
@@ -541,11 +565,8 @@ static bool read_physical_line(parser *p, char *buffer, size_t size)
 				length = 0;
 		}
 	}
-	if (ferror(p->file)) {
-		p->read_errno = errno;
-		p->status = OPVER_ERROR_IO;
+	if (read_failed(p))
 		return false;
-	}
 	buffer[length] = '\0';
 	text = buffer + strspn(buffer, " \t\r");
 	p->header_like = *text == '[';
@@ -598,10 +619,12 @@ typedef struct reading {
 	bool io_failed;         /* a fragment could not be read */
 } reading;
 
-/* What a file is called in messages. */
-static const char *file_kind(bool fragment)
+/* What p reads, as messages call it. */
+static const char *source_kind(const parser *p)
 {
-	return fragment ? "fragment" : "config file";
+	if (p->fragment)
+		return "fragment";
+	return p->text != NULL ? "config text" : "config file";
 }
 
 /* What kind of file `mode` is, for "is a ..., not a regular file". */
@@ -645,13 +668,9 @@ static int open_without_waiting(int dir_fd, const char *name,
 	return fd;
 }
 
-/*
- * Parses the regular file open as `fd` into r->config and closes it.  Bad
- * lines are reported and counted; returns OPVER_ERROR_NOMEM or _IO (after
- * a message) when the parse had to stop.
- */
-static opver_status parse_file(reading *r, const char *path, int fd,
-			       bool fragment)
+/* A parser of `path`, a file's or OPVER__CONFIG_TEXT_NAME, into
+ * r->config; the caller sets its file or text. */
+static parser parser_for(const reading *r, const char *path, bool fragment)
 {
 	const char *slash = strrchr(path, '/');
 	parser p = {
@@ -663,26 +682,49 @@ static opver_status parse_file(reading *r, const char *path, int fd,
 		.status = OPVER_OK,
 	};
 
+	return p;
+}
+
+/*
+ * Parses p's file or text into r->config.  Bad lines are reported and
+ * counted; returns OPVER_ERROR_NOMEM or _IO (after a message) when the
+ * parse had to stop.  Frees what p owns but not its file.
+ */
+static opver_status parse(reading *r, parser *p)
+{
+	if (p->status == OPVER_OK &&
+	    ini_parse_stream(next_line, p, handle_pair, p) == -2) {
+		/* inih could not allocate its line buffer. */
+		p->status = OPVER_ERROR_NOMEM;
+	}
+	if (p->status == OPVER_ERROR_NOMEM)
+		opver__error(r->reporter, "out of memory reading %s '%s'",
+			     source_kind(p), p->path);
+	else if (p->status == OPVER_ERROR_IO)
+		opver__error(r->reporter, "cannot read %s '%s': %s",
+			     source_kind(p), p->path, strerror(p->read_errno));
+	r->errors += p->errors;
+	forget_keys(p);
+	free(p->seen);
+	return p->status;
+}
+
+/* parse() of the regular file open as `fd`, which it closes. */
+static opver_status parse_file(reading *r, const char *path, int fd,
+			       bool fragment)
+{
+	parser p = parser_for(r, path, fragment);
+	opver_status status;
+
 	p.file = fdopen(fd, "r");
 	if (p.file == NULL) {
 		close(fd);
 		p.status = OPVER_ERROR_NOMEM;
-	} else if (ini_parse_stream(next_line, &p, handle_pair, &p) == -2) {
-		/* inih could not allocate its line buffer. */
-		p.status = OPVER_ERROR_NOMEM;
 	}
-	if (p.status == OPVER_ERROR_NOMEM)
-		opver__error(r->reporter, "out of memory reading %s '%s'",
-			     file_kind(fragment), path);
-	else if (p.status == OPVER_ERROR_IO)
-		opver__error(r->reporter, "cannot read %s '%s': %s",
-			     file_kind(fragment), path, strerror(p.read_errno));
-	r->errors += p.errors;
-	forget_keys(&p);
-	free(p.seen);
+	status = parse(r, &p);
 	if (p.file != NULL)
 		fclose(p.file);
-	return p.status;
+	return status;
 }
 
 /* Opens fragment `name` of the directory open as `dir_fd` and checks it
@@ -821,6 +863,20 @@ opver_status opver__config_read(const char *path,
 		return OPVER_ERROR_IO;
 	}
 	return finish_reading(&r, parse_file(&r, path, fd, false));
+}
+
+opver_status opver__config_read_text(const char *text, size_t size,
+				     const opver__reporter *reporter,
+				     opver__config *config)
+{
+	reading r = { .reporter = reporter, .config = config };
+	parser p;
+
+	config_init(config);
+	p = parser_for(&r, OPVER__CONFIG_TEXT_NAME, false);
+	p.text = text != NULL ? text : "";
+	p.text_size = text != NULL ? size : 0;
+	return finish_reading(&r, parse(&r, &p));
 }
 
 /* OPVER_PLUGIN_PATH, unless the program runs with privileges it was given

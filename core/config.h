@@ -105,6 +105,23 @@ opver_status opver__config_read(const char *path,
 				const opver__reporter *reporter,
 				opver__config *config);
 
+/* What messages call config text read from memory: "<memory>:LINE: ...". */
+#define OPVER__CONFIG_TEXT_NAME "<memory>"
+
+/*
+ * opver__config_read() of config text in memory: the `size` bytes at
+ * `text` (borrowed for the call; NULL reads as empty) are read exactly as
+ * a file's would be, and then its fragments, with the text named
+ * OPVER__CONFIG_TEXT_NAME in messages.  It has no directory: a relative
+ * plugin_path, fragment_dir or library is relative to the current
+ * directory.  A NUL byte is a control character, so an error.  Fails and
+ * hands over *config as opver__config_read() does; OPVER_ERROR_IO only for
+ * a fragment.
+ */
+opver_status opver__config_read_text(const char *text, size_t size,
+				     const opver__reporter *reporter,
+				     opver__config *config);
+
 /*
  * The config used when the application names none: `file` read as by
  * opver__config_read() when it exists, else the built-in default,

@@ -329,7 +329,7 @@ static opver_status add_partition(opver__delegation *delegation,
  * one delegate's nodes into a partition.
  */
 static opver_status build_plan(opver__delegation *delegation,
-			       const opver__plugin *plugins,
+			       const opver__plugin *const *plugins,
 			       const int32_t *owner, opver__session *session)
 {
 	const opver__graph *graph = delegation->graph;
@@ -358,7 +358,7 @@ static opver_status build_plan(opver__delegation *delegation,
 				n = lowest_untaken(graph, taken);
 			if (grouped > 0)
 				status = add_partition(delegation, &d,
-						       &plugins[current],
+						       plugins[current],
 						       session, group, grouped);
 			grouped = 0;
 			current = owner[n];
@@ -375,7 +375,7 @@ static opver_status build_plan(opver__delegation *delegation,
 		delegation->steps[delegation->num_steps++].node = n;
 	}
 	if (status == OPVER_OK && grouped > 0)
-		status = add_partition(delegation, &d, &plugins[current],
+		status = add_partition(delegation, &d, plugins[current],
 				       session, group, grouped);
 	dependencies_free(&d);
 	free(taken);
@@ -383,7 +383,7 @@ static opver_status build_plan(opver__delegation *delegation,
 	return status;
 }
 
-opver_status opver__delegation_build(const opver__plugin *plugins,
+opver_status opver__delegation_build(const opver__plugin *const *plugins,
 				     size_t num_plugins,
 				     const opver__graph *graph,
 				     const opver_graph_view *view,
@@ -414,7 +414,7 @@ opver_status opver__delegation_build(const opver__plugin *plugins,
 	for (int32_t n = 0; n < graph->num_nodes; n++)
 		delegation->node_partition[n] = owner[n] = -1;
 	for (size_t p = 0; p < num_plugins; p++) {
-		const opver__plugin *plugin = &plugins[p];
+		const opver__plugin *plugin = plugins[p];
 
 		if (!plugin->has_delegate)
 			continue;

@@ -85,7 +85,7 @@ typedef struct opver__delegation {
  * Caller owns *delegation; release with opver__delegation_free().  `graph`,
  * `view` and `session` are borrowed and must outlive it.
  */
-opver_status opver__delegation_build(const opver__plugin *plugins,
+opver_status opver__delegation_build(const opver__plugin *const *plugins,
 				     size_t num_plugins,
 				     const opver__graph *graph,
 				     const opver_graph_view *view,

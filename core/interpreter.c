@@ -387,7 +387,8 @@ static opver_status bind(opver_interpreter *it)
 		status = build_nodes(it);
 	if (status == OPVER_OK)
 		status = opver__delegation_build(
-			it->runtime->plugins, it->runtime->num_plugins,
+			it->runtime->registry.plugins,
+			it->runtime->registry.num_plugins,
 			it->graph, &it->view, it->runtime->strict_versions,
 			&it->session, &it->runtime->reporter, &it->delegation);
 	if (status == OPVER_OK)
@@ -413,6 +414,7 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	if (it == NULL)
 		return OPVER_ERROR_NOMEM;
 	it->runtime = runtime;
+	runtime->num_interpreters++;
 	it->graph = opver__model_graph(model);
 
 	it->max_arena_bytes = given.max_arena_bytes > 0 ? given.max_arena_bytes
@@ -484,6 +486,7 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 	free(it->type_pool);
 	free(it->tensor_pointers);
 	free(it->tensors);
+	it->runtime->num_interpreters--;
 	free(it);
 }
 

@@ -1,9 +1,11 @@
 /*
- * plugin_loader.c - loads one plugin: dlopen, the entry symbol,
- * negotiation, the ABI version, normalized copies of the descriptor,
- * kernels and delegate, the manifest checks, then the plugin's init.  Every check that fails reports
- * one line, "plugin 'FILE' <reason>, not loading", and everything done so
- * far is undone in one place.
+ * plugin_loader.c - loads one plugin in two steps: the shared object
+ * (the file, dlopen, the entry symbol; load_object), then its descriptor
+ * (negotiation, the ABI version, normalized copies of the descriptor,
+ * kernels and delegate, the manifest checks, the plugin's init;
+ * check_descriptor), which a plugin linked into the program goes through
+ * alone.  Every check that fails reports one line, "plugin 'FILE' <reason>,
+ * not loading", and everything done so far is undone in one place.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -304,32 +306,19 @@ static opver_status load_delegate(opver__plugin *plugin, const char *path,
 	return OPVER_OK;
 }
 
-/* Calls the plugin's init with its section's options. */
+/* Calls the plugin's init with its options. */
 static opver_status init_plugin(opver__plugin *plugin, const char *path,
-				const opver__plugin_config *config,
+				const opver_option *options, size_t count,
 				const opver__reporter *reporter)
 {
-	size_t count = config != NULL ? config->num_options : 0;
-	opver_option *options = NULL;
 	opver_status status;
 
 	if (plugin->descriptor.init == NULL)
 		return OPVER_OK;
-	if (count > 0) {
-		options = calloc(count, sizeof(*options));
-		if (options == NULL) {
-			refuse(reporter, path, "cannot be loaded: out of memory");
-			return OPVER_ERROR_NOMEM;
-		}
-		for (size_t i = 0; i < count; i++) {
-			options[i].key = config->options[i].key;
-			options[i].value = config->options[i].value;
-		}
-	}
-	status = plugin->descriptor.init(&plugin->call.context, options,
+	status = plugin->descriptor.init(&plugin->call.context,
+					 count > 0 ? options : NULL,
 					 (uint32_t)count,
 					 &plugin->call.context.plugin_data);
-	free(options);
 	if (status == OPVER_OK)
 		return OPVER_OK;
 	refuse(reporter, path, "failed to initialize (%s)",
@@ -435,9 +424,10 @@ static void refuse_abi1(void *handle, const char *path,
 		       OPVER_ABI_MINOR, OPVER_ABI_MAJOR);
 }
 
-/* Looks up the entry point and negotiates; the descriptor, or NULL after
- * reporting why there is none. */
-static const opver_plugin *negotiate(void *handle, const char *path,
+/* Calls the entry point; the descriptor, or NULL after reporting why
+ * there is none. */
+static const opver_plugin *negotiate(opver_plugin_entry_fn entry,
+				     const char *path,
 				     const opver__reporter *reporter)
 {
 	negotiation n = {
@@ -449,14 +439,7 @@ static const opver_plugin *negotiate(void *handle, const char *path,
 		},
 	};
 	const opver_plugin *descriptor;
-	opver_plugin_entry_fn entry;
 
-	/* POSIX guarantees a function address survives this cast. */
-	entry = (opver_plugin_entry_fn)dlsym(handle, OPVER_PLUGIN_ENTRY_NAME);
-	if (entry == NULL) {
-		refuse_abi1(handle, path, reporter);
-		return NULL;
-	}
 	descriptor = entry(&n.public);
 	if (n.declined)
 		refuse(reporter, path, "declined: %s", n.reason);
@@ -501,37 +484,29 @@ static char *dlopen_path(const char *path)
 	return copy;
 }
 
-opver_status opver__plugin_load(const char *path, const char *config_name,
-				const opver__plugin_config *config,
-				const opver__reporter *reporter,
-				opver__plugin *plugin)
+/*
+ * The descriptor part, shared by loaded and static plugins: negotiates
+ * through `entry` and checks, normalizes and initializes the descriptor
+ * into *plugin, whose file, config_name (and handle, priority) the caller
+ * has set.  `path` names the plugin in messages.  On failure it leaves
+ * what it allocated in *plugin for discard().
+ */
+static opver_status check_descriptor(opver__plugin *plugin,
+				     opver_plugin_entry_fn entry,
+				     const char *path,
+				     const opver_option *options,
+				     size_t num_options,
+				     const opver__reporter *reporter)
 {
-	opver_status status = OPVER_ERROR_PLUGIN;
 	const opver_plugin *descriptor;
+	opver_status status;
 
-	memset(plugin, 0, sizeof(*plugin));
-	if (config_name == NULL)
-		config_name = config != NULL ? config->name : path;
-	if (!readable_and_whole(path, reporter))
-		goto out;
-	plugin->file = dlopen_path(path);
-	plugin->config_name = strdup(config_name);
-	if (plugin->file == NULL || plugin->config_name == NULL) {
-		refuse(reporter, path, "cannot be loaded: out of memory");
-		status = OPVER_ERROR_NOMEM;
-		goto out;
-	}
-	plugin->handle = dlopen(plugin->file, RTLD_NOW | RTLD_LOCAL);
-	if (plugin->handle == NULL) {
-		refuse(reporter, path, "cannot be loaded: %s", dlerror());
-		goto out;
-	}
-	descriptor = negotiate(plugin->handle, path, reporter);
+	descriptor = negotiate(entry, path, reporter);
 	if (descriptor == NULL)
-		goto out;
+		return OPVER_ERROR_PLUGIN;
 	status = check_abi(descriptor, path, reporter);
 	if (status != OPVER_OK)
-		goto out;
+		return status;
 	normalize(&plugin->descriptor, descriptor, descriptor->struct_size,
 		  sizeof(plugin->descriptor));
 	/* Descriptive strings are optional; downstream never sees NULL. */
@@ -543,42 +518,138 @@ opver_status opver__plugin_load(const char *path, const char *config_name,
 		plugin->descriptor.version = "";
 	status = load_kernels(plugin, path, reporter);
 	if (status != OPVER_OK)
-		goto out;
+		return status;
 	status = load_delegate(plugin, path, reporter);
 	if (status != OPVER_OK)
-		goto out;
-	if (config != NULL && config->has_priority) {
-		plugin->has_priority = true;
-		plugin->priority = config->priority;
-	}
+		return status;
 	/* What the plugin reports from here on is prefixed with its name. */
 	opver__call_init(&plugin->call, OPVER__CALL_PLUGIN, reporter,
 			 plugin->config_name, NULL, NULL);
-	status = init_plugin(plugin, path, config, reporter);
-out:
-	if (status != OPVER_OK) {
-		if (plugin->handle != NULL)
-			dlclose(plugin->handle);
-		free(plugin->kernels);
-		free(plugin->delegate_ops);
-		free(plugin->file);
-		free(plugin->config_name);
-		memset(plugin, 0, sizeof(*plugin));
-	}
-	return status;
+	return init_plugin(plugin, path, options, num_options, reporter);
 }
 
-void opver__plugin_unload(opver__plugin *plugin)
+/* Frees and closes everything *plugin holds without calling its fini, and
+ * zeroes it. */
+static void discard(opver__plugin *plugin)
 {
-	if (plugin->handle != NULL) {
-		if (plugin->descriptor.fini != NULL)
-			plugin->descriptor.fini(&plugin->call.context,
-						plugin->call.context.plugin_data);
+	if (plugin->handle != NULL)
 		dlclose(plugin->handle);
-	}
 	free(plugin->kernels);
 	free(plugin->delegate_ops);
 	free(plugin->file);
 	free(plugin->config_name);
 	memset(plugin, 0, sizeof(*plugin));
+}
+
+/* The shared-object part: opens `path` into plugin->handle and finds its
+ * entry point; NULL after reporting why there is none. */
+static opver_plugin_entry_fn load_object(opver__plugin *plugin,
+					 const char *path,
+					 const opver__reporter *reporter)
+{
+	opver_plugin_entry_fn entry;
+
+	if (!readable_and_whole(path, reporter))
+		return NULL;
+	plugin->handle = dlopen(plugin->file, RTLD_NOW | RTLD_LOCAL);
+	if (plugin->handle == NULL) {
+		refuse(reporter, path, "cannot be loaded: %s", dlerror());
+		return NULL;
+	}
+	/* POSIX guarantees a function address survives this cast. */
+	entry = (opver_plugin_entry_fn)dlsym(plugin->handle,
+					     OPVER_PLUGIN_ENTRY_NAME);
+	if (entry == NULL)
+		refuse_abi1(plugin->handle, path, reporter);
+	return entry;
+}
+
+/* The options of an ini section as the plugin's init takes them, in
+ * *options (caller frees; NULL without options). */
+static opver_status section_options(const opver__plugin_config *config,
+				    opver_option **options)
+{
+	size_t count = config != NULL ? config->num_options : 0;
+
+	*options = NULL;
+	if (count == 0)
+		return OPVER_OK;
+	*options = calloc(count, sizeof(**options));
+	if (*options == NULL)
+		return OPVER_ERROR_NOMEM;
+	for (size_t i = 0; i < count; i++) {
+		(*options)[i].key = config->options[i].key;
+		(*options)[i].value = config->options[i].value;
+	}
+	return OPVER_OK;
+}
+
+opver_status opver__plugin_load(const char *path, const char *config_name,
+				const opver__plugin_config *config,
+				const opver__reporter *reporter,
+				opver__plugin *plugin)
+{
+	opver_status status = OPVER_ERROR_NOMEM;
+	opver_option *options = NULL;
+	opver_plugin_entry_fn entry;
+
+	memset(plugin, 0, sizeof(*plugin));
+	if (config_name == NULL)
+		config_name = config != NULL ? config->name : path;
+	plugin->file = dlopen_path(path);
+	plugin->config_name = strdup(config_name);
+	if (plugin->file == NULL || plugin->config_name == NULL ||
+	    section_options(config, &options) != OPVER_OK) {
+		refuse(reporter, path, "cannot be loaded: out of memory");
+		goto out;
+	}
+	if (config != NULL && config->has_priority) {
+		plugin->has_priority = true;
+		plugin->priority = config->priority;
+	}
+	status = OPVER_ERROR_PLUGIN;
+	entry = load_object(plugin, path, reporter);
+	if (entry == NULL)
+		goto out;
+	status = check_descriptor(plugin, entry, path, options,
+				  config != NULL ? config->num_options : 0,
+				  reporter);
+out:
+	free(options);
+	if (status != OPVER_OK)
+		discard(plugin);
+	return status;
+}
+
+opver_status opver__plugin_load_static(opver_plugin_entry_fn entry,
+				       const char *name,
+				       const opver_option *options,
+				       size_t num_options,
+				       const opver__reporter *reporter,
+				       opver__plugin *plugin)
+{
+	opver_status status = OPVER_ERROR_NOMEM;
+
+	memset(plugin, 0, sizeof(*plugin));
+	plugin->file = strdup(OPVER__STATIC_PLUGIN_FILE);
+	plugin->config_name = strdup(name);
+	if (plugin->file == NULL || plugin->config_name == NULL) {
+		refuse(reporter, name, "cannot be loaded: out of memory");
+		goto out;
+	}
+	status = check_descriptor(plugin, entry, name, options, num_options,
+				  reporter);
+out:
+	if (status != OPVER_OK)
+		discard(plugin);
+	return status;
+}
+
+void opver__plugin_unload(opver__plugin *plugin)
+{
+	/* A zeroed or refused plugin has no fini: it was never initialized. */
+	if (plugin->descriptor.fini != NULL)
+		plugin->descriptor.fini(&plugin->call.context,
+					plugin->call.context.plugin_data);
+	discard(plugin);
 }

@@ -1,12 +1,15 @@
 /*
- * plugin_loader.h - loads one plugin shared object and checks it.
+ * plugin_loader.h - loads one plugin and checks it.
  *
- * dlopen(RTLD_NOW | RTLD_LOCAL), the entry symbol, negotiation (the plugin
- * may decline), the ABI version, every struct_size, the manifest (version
+ * Two steps, one concern each.  Loading a shared object: the file is
+ * readable and whole, dlopen(RTLD_NOW | RTLD_LOCAL), the entry symbol.
+ * Checking a descriptor, for a loaded plugin and for one registered
+ * in-process (opver_runtime_add_plugin) alike: negotiation (the plugin may
+ * decline), the ABI version, every struct_size, the manifest (version
  * ranges, required callbacks, overlaps inside the plugin), the delegate's
- * typed claims, then the plugin's init with its ini options.  Each failure
- * is one message naming the file and the reason, ending in ", not
- * loading"; the caller goes on with the next plugin.
+ * typed claims, then the plugin's init with its options.  Each failure is
+ * one message naming the file (or the static plugin's name) and the reason,
+ * ending in ", not loading"; the caller goes on with the next plugin.
  *
  * Everything downstream reads the normalized copies kept here, never the
  * plugin's own structs: fields beyond a struct's struct_size read as zero,
@@ -26,9 +29,11 @@
 #include "report.h"
 
 typedef struct opver__plugin {
-	char *file;               /* owned; the path given to dlopen */
+	char *file;               /* owned; the path given to dlopen, or
+	                           * OPVER__STATIC_PLUGIN_FILE */
 	char *config_name;        /* owned; section NAME or file stem */
-	void *handle;             /* from dlopen; closed by unload */
+	void *handle;             /* from dlopen, closed by unload; NULL
+	                           * for a static plugin */
 	opver_plugin descriptor;  /* normalized copy; its kernels/delegate
 	                           * pointers still point into the plugin */
 	opver_kernel *kernels;    /* owned; normalized copies,
@@ -61,8 +66,26 @@ opver_status opver__plugin_load(const char *path, const char *config_name,
 				const opver__reporter *reporter,
 				opver__plugin *plugin);
 
-/* Calls the plugin's fini, dlcloses it and frees the copies.  Safe on a
- * zeroed plugin. */
+/* What opver_plugin_info.file says of a plugin registered in-process. */
+#define OPVER__STATIC_PLUGIN_FILE "(static)"
+
+/*
+ * Checks the descriptor `entry` returns for a plugin linked into the
+ * program, under the name `name` (borrowed for the call; copied as its
+ * config name, and what messages call it), and calls its init with
+ * `options` (num_options of them, borrowed for the call).  Same contract
+ * as opver__plugin_load(), with file OPVER__STATIC_PLUGIN_FILE and no
+ * handle; a static plugin has no configured priority.
+ */
+opver_status opver__plugin_load_static(opver_plugin_entry_fn entry,
+				       const char *name,
+				       const opver_option *options,
+				       size_t num_options,
+				       const opver__reporter *reporter,
+				       opver__plugin *plugin);
+
+/* Calls the plugin's fini, dlcloses it when it was loaded from a file and
+ * frees the copies.  Safe on a zeroed plugin. */
 void opver__plugin_unload(opver__plugin *plugin);
 
 #endif /* OPVER_CORE_PLUGIN_LOADER_H */

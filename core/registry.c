@@ -78,7 +78,7 @@ static void report_overlaps(const opver__registry *registry,
 	}
 }
 
-opver_status opver__registry_build(const opver__plugin *plugins,
+opver_status opver__registry_build(opver__plugin *const *plugins,
 				   size_t num_plugins,
 				   const opver__reporter *reporter,
 				   opver__registry *registry)
@@ -86,25 +86,34 @@ opver_status opver__registry_build(const opver__plugin *plugins,
 	size_t total = 0, next = 0;
 
 	memset(registry, 0, sizeof(*registry));
-	registry->plugins = plugins;
+	registry->plugins = calloc(num_plugins ? num_plugins : 1,
+				   sizeof(*registry->plugins));
+	if (registry->plugins == NULL)
+		return OPVER_ERROR_NOMEM;
 	registry->num_plugins = num_plugins;
-	for (size_t p = 0; p < num_plugins; p++)
-		total += plugins[p].descriptor.num_kernels;
+	for (size_t p = 0; p < num_plugins; p++) {
+		registry->plugins[p] = plugins[p];
+		total += plugins[p]->descriptor.num_kernels;
+	}
 	if (total == 0)
 		return OPVER_OK;
 	registry->kernels = calloc(total, sizeof(*registry->kernels));
-	if (registry->kernels == NULL)
+	if (registry->kernels == NULL) {
+		opver__registry_free(registry);
 		return OPVER_ERROR_NOMEM;
+	}
 	for (size_t p = 0; p < num_plugins; p++) {
-		for (size_t k = 0; k < plugins[p].descriptor.num_kernels; k++) {
+		const opver__plugin *plugin = plugins[p];
+
+		for (size_t k = 0; k < plugin->descriptor.num_kernels; k++) {
 			opver__registered_kernel *entry =
 				&registry->kernels[next++];
 
-			entry->kernel = &plugins[p].kernels[k];
-			entry->plugin = &plugins[p];
+			entry->kernel = &plugin->kernels[k];
+			entry->plugin = plugin;
 			entry->plugin_index = p;
 			entry->priority = opver__effective_priority(
-				&plugins[p], entry->kernel);
+				plugin, entry->kernel);
 		}
 	}
 	registry->count = total;
@@ -117,5 +126,6 @@ opver_status opver__registry_build(const opver__plugin *plugins,
 void opver__registry_free(opver__registry *registry)
 {
 	free(registry->kernels);
+	free(registry->plugins);
 	memset(registry, 0, sizeof(*registry));
 }

@@ -23,7 +23,9 @@ typedef struct opver__registered_kernel {
 typedef struct opver__registry {
 	opver__registered_kernel *kernels;  /* owned */
 	size_t count;
-	const opver__plugin *plugins;       /* borrowed; every loaded plugin */
+	/* Owned array of borrowed pointers: every loaded plugin, in load
+	 * order. */
+	const opver__plugin **plugins;
 	size_t num_plugins;
 } opver__registry;
 
@@ -32,10 +34,12 @@ int32_t opver__effective_priority(const opver__plugin *plugin,
 				  const opver_kernel *kernel);
 
 /*
- * Registers every kernel of `plugins` (borrowed; must outlive the registry).
- * Caller owns *registry; release with opver__registry_free().
+ * Registers every kernel of the `num_plugins` plugins `plugins` points to,
+ * in load order.  The array is copied; the plugins are borrowed and must
+ * neither move nor go before the registry.  Caller owns *registry; release
+ * with opver__registry_free().
  */
-opver_status opver__registry_build(const opver__plugin *plugins,
+opver_status opver__registry_build(opver__plugin *const *plugins,
 				   size_t num_plugins,
 				   const opver__reporter *reporter,
 				   opver__registry *registry);

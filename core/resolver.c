@@ -85,7 +85,7 @@ static void report_unresolved(const opver__registry *registry,
 	if (registry->num_plugins == 0)
 		opver__text_append(&text, " No plugin is loaded: check plugin_path and the [plugin.*] sections of the config.");
 	for (size_t p = 0; p < registry->num_plugins; p++)
-		describe_plugin_offer(&text, registry, &registry->plugins[p],
+		describe_plugin_offer(&text, registry, registry->plugins[p],
 				      node);
 	opver__text_append(&text,
 			   " Install or enable a plugin whose %s kernel handles version %d.",

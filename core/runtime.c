@@ -36,16 +36,20 @@ static opver_status load_plugins(opver_runtime *runtime)
 		return OPVER_ERROR_NOMEM;
 	}
 	for (size_t i = 0; i < count; i++) {
-		opver__plugin *plugin = &runtime->plugins[runtime->num_plugins];
+		opver__plugin *plugin = malloc(sizeof(*plugin));
 
-		status = opver__plugin_load(sources[i].path,
+		status = plugin == NULL ? OPVER_ERROR_NOMEM :
+			 opver__plugin_load(sources[i].path,
 					    sources[i].config_name,
 					    sources[i].config,
 					    &runtime->reporter, plugin);
+		if (status == OPVER_OK) {
+			runtime->plugins[runtime->num_plugins++] = plugin;
+			continue;
+		}
+		free(plugin);
 		if (status == OPVER_ERROR_NOMEM)
 			break;
-		if (status == OPVER_OK)
-			runtime->num_plugins++;
 		status = OPVER_OK;
 	}
 	opver__plugin_sources_free(sources, count);
@@ -74,16 +78,26 @@ OPVER_API opver_status opver_runtime_create(const opver_runtime_options *given,
 	runtime->reporter.level = options->log_level >= 0 ?
 		(opver_log_level)options->log_level : OPVER_LOG_WARNING;
 
-	if (options->config_path != NULL)
+	if (options->config_path != NULL && options->config_text != NULL) {
+		opver__error(&runtime->reporter, "opver_runtime_create: options set both config_path ('%s') and config_text; set one",
+			     options->config_path);
+		status = OPVER_ERROR_INVALID_ARGUMENT;
+	} else if (options->config_path != NULL) {
 		status = opver__config_read(options->config_path,
 					    &runtime->reporter,
 					    &runtime->config);
-	else
+	} else if (options->config_text != NULL) {
+		status = opver__config_read_text(options->config_text,
+						 options->config_text_size,
+						 &runtime->reporter,
+						 &runtime->config);
+	} else {
 		status = opver__config_default(OPVER_CONFIG_FILE,
 					       OPVER_PLUGIN_DIR,
 					       OPVER_FRAGMENT_DIR,
 					       &runtime->reporter,
 					       &runtime->config);
+	}
 	if (status != OPVER_OK)
 		goto fail;
 	if (options->log_level < 0)
@@ -116,8 +130,10 @@ OPVER_API void opver_runtime_destroy(opver_runtime *runtime)
 		return;
 	opver__registry_free(&runtime->registry);
 	/* Unload in reverse load order, as constructors/destructors pair. */
-	for (size_t i = runtime->num_plugins; i-- > 0;)
-		opver__plugin_unload(&runtime->plugins[i]);
+	for (size_t i = runtime->num_plugins; i-- > 0;) {
+		opver__plugin_unload(runtime->plugins[i]);
+		free(runtime->plugins[i]);
+	}
 	free(runtime->plugins);
 	opver__config_free(&runtime->config);
 	free(runtime);
@@ -149,7 +165,7 @@ OPVER_API opver_status opver_runtime_plugin_info_sized(
 
 	if (index >= runtime->num_plugins || out == NULL)
 		return OPVER_ERROR_INVALID_ARGUMENT;
-	plugin = &runtime->plugins[index];
+	plugin = runtime->plugins[index];
 	info.file = plugin->file;
 	info.config_name = plugin->config_name;
 	info.name = plugin->descriptor.name;
@@ -177,7 +193,7 @@ OPVER_API opver_status opver_runtime_kernel_info_sized(
 
 	if (plugin_index >= runtime->num_plugins || out == NULL)
 		return OPVER_ERROR_INVALID_ARGUMENT;
-	plugin = &runtime->plugins[plugin_index];
+	plugin = runtime->plugins[plugin_index];
 	if (kernel_index >= plugin->descriptor.num_kernels)
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	kernel = &plugin->kernels[kernel_index];
@@ -204,7 +220,7 @@ OPVER_API opver_status opver_runtime_delegate_op_info_sized(
 
 	if (plugin_index >= runtime->num_plugins || out == NULL)
 		return OPVER_ERROR_INVALID_ARGUMENT;
-	plugin = &runtime->plugins[plugin_index];
+	plugin = runtime->plugins[plugin_index];
 	if (!plugin->has_delegate || op_index >= plugin->delegate.num_ops)
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	op = &plugin->delegate_ops[op_index];

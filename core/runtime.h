@@ -20,9 +20,16 @@ struct opver_runtime {
 	bool strict_versions;
 	/* Interpreters' default thread count; 0 means 1. */
 	uint32_t threads;
-	opver__plugin *plugins;     /* owned; num_plugins loaded plugins */
+	/* Owned: num_plugins loaded plugins in load order, each record
+	 * allocated alone and owned, so that it never moves (its call record
+	 * is the context of its plugin-wide callbacks, and the registry and
+	 * interpreters point to it). */
+	opver__plugin **plugins;
 	size_t num_plugins;
 	opver__registry registry;
+	/* Interpreters not yet destroyed: they point into the registry, so
+	 * no plugin is added while there are any. */
+	size_t num_interpreters;
 };
 
 /* The decoded graph of an open model.  Borrowed; valid while it is open. */

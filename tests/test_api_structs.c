@@ -139,3 +139,93 @@ Test(api_structs, node_info_fills_only_the_callers_struct)
 	opver_model_close(model);
 	opver_runtime_destroy(runtime);
 }
+
+#define ADD_ONE_SECTION \
+	"[plugin.add_one]\nlibrary = " TEST_PLUGIN_DIR "/add_one.so\n"
+
+/* Options reading `text` from memory, messages into `captured`. */
+static opver_runtime_options text_options(const char *text)
+{
+	opver_runtime_options options;
+
+	opver_runtime_options_init(&options);
+	options.config_text = text;
+	options.config_text_size = text != NULL ? strlen(text) : 0;
+	options.log = messages_log;
+	options.log_user_data = &captured;
+	options.log_level = OPVER_LOG_DEBUG;
+	return options;
+}
+
+Test(api_structs, runtime_from_config_text_in_memory)
+{
+	/* Borrowed for the call only: freed before the runtime is used. */
+	char *text = strdup("[opver]\nthreads = 3\n" ADD_ONE_SECTION);
+	opver_runtime_options options = text_options(text);
+	opver_runtime *runtime;
+	opver_plugin_info info;
+
+	cr_assert_not_null(text);
+	cr_assert_eq(opver_runtime_create(&options, &runtime), OPVER_OK, "%s",
+		     captured.text);
+	memset(text, 'x', strlen(text));
+	free(text);
+	cr_assert_eq(opver_runtime_plugin_count(runtime), 1, "%s",
+		     captured.text);
+	cr_assert_eq(opver_runtime_plugin_info(runtime, 0, &info), OPVER_OK);
+	cr_assert_str_eq(info.config_name, "add_one");
+	cr_assert_str_eq(info.file, TEST_PLUGIN_DIR "/add_one.so");
+
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(opver_interpreter_threads(it), 3, "the text's threads");
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(api_structs, runtime_reports_a_bad_config_text_line_as_memory)
+{
+	opver_runtime_options options =
+		text_options("[opver]\ncolour blue\n" ADD_ONE_SECTION);
+	opver_runtime *runtime = (opver_runtime *)&options;
+
+	cr_assert_eq(opver_runtime_create(&options, &runtime),
+		     OPVER_ERROR_CONFIG);
+	cr_assert_null(runtime);
+	cr_assert(messages_line_has(&captured,
+				    "error: <memory>:2: expected 'key = value', '[section]' or a comment",
+				    NULL),
+		  "%s", captured.text);
+}
+
+Test(api_structs, runtime_refuses_both_config_path_and_config_text)
+{
+	opver_runtime_options options = text_options(ADD_ONE_SECTION);
+	opver_runtime *runtime;
+
+	options.config_path = "/nonexistent/opver.ini";
+	cr_assert_eq(opver_runtime_create(&options, &runtime),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_assert_null(runtime);
+	cr_assert_eq(messages_total(&captured), 1, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "error:", "both config_path",
+				    "and config_text; set one", NULL),
+		  "%s", captured.text);
+}
+
+Test(api_structs, runtime_from_empty_config_text_loads_nothing)
+{
+	opver_runtime_options options = text_options("");
+	opver_runtime *runtime;
+
+	/* Not the installed config: an empty text is an empty config. */
+	cr_assert_eq(opver_runtime_create(&options, &runtime), OPVER_OK, "%s",
+		     captured.text);
+	cr_assert_eq(opver_runtime_plugin_count(runtime), 0, "%s",
+		     captured.text);
+	opver_runtime_destroy(runtime);
+}

@@ -72,7 +72,7 @@ typedef struct opver_runtime_options {
 	/* Overrides the config's threads key when > 0: the default thread
 	 * count of interpreters. */
 	uint32_t threads;
-	/* ini file to read; NULL reads the installed
+	/* ini file to read; NULL (and no config_text) reads the installed
 	 * $(sysconfdir)/opver/opver.ini, or when there is none uses the
 	 * built-in default (the installed plugin directory and the fragments
 	 * of $(sysconfdir)/opver/opver.d), then adds OPVER_PLUGIN_PATH.
@@ -81,8 +81,22 @@ typedef struct opver_runtime_options {
 	/* NULL writes "opver: LEVEL: message" lines to stderr. */
 	opver_log_fn log;
 	void *log_user_data;
+	/*
+	 * The config as ini text in memory instead of a file: the
+	 * config_text_size bytes at config_text (no terminating NUL needed;
+	 * a NUL byte among them is an error), read exactly as
+	 * config_path's file would be: the same keys, fragments and errors,
+	 * messages naming it "<memory>" ("<memory>:2: unknown key ...").  It
+	 * has no directory, so a relative plugin_path, fragment_dir or
+	 * library is relative to the current directory.  OPVER_PLUGIN_PATH is
+	 * not added.  NULL (the default) reads config_path or the installed
+	 * config; setting both is OPVER_ERROR_INVALID_ARGUMENT.  Borrowed for
+	 * the call.
+	 */
+	const char *config_text;
+	size_t config_text_size;
 } opver_runtime_options;
-OPVER_ABI_ENDS_AT(opver_runtime_options, log_user_data);
+OPVER_ABI_ENDS_AT(opver_runtime_options, config_text_size);
 
 /* Defaults for opver_runtime_options: no config, stderr, config's level.
  * Writes only the `size` bytes the caller's struct has. */
@@ -101,6 +115,48 @@ OPVER_API opver_status opver_runtime_create(const opver_runtime_options *options
 					    opver_runtime **runtime);
 /* Unloads every plugin.  Destroy interpreters and models first.  NULL is ok. */
 OPVER_API void opver_runtime_destroy(opver_runtime *runtime);
+
+/* plugin.h's types, for static registration; an application registering
+ * a plugin includes <opver/plugin.h> for them. */
+struct opver_plugin;
+struct opver_negotiation;
+struct opver_option;
+
+/*
+ * Static registration: adds a plugin linked into the program, as TFLite's
+ * static op resolvers do, to a runtime that has no interpreter (create
+ * them after registering; OPVER_ERROR_INVALID_ARGUMENT otherwise).
+ * `entry` has the type opver_plugin_entry_fn of plugin.h; a plugin built
+ * for static linking gives it a name of its own instead of
+ * opver_plugin_negotiate, so that several can be linked in.  The plugin
+ * goes through every check a loaded plugin does (negotiation, where it may
+ * decline, the ABI version, struct sizes, the manifest, overlaps), then
+ * its init with `options`; a refusal is reported, as for a loaded plugin,
+ * as "plugin 'NAME' <reason>, not loading" and returns OPVER_ERROR_PLUGIN
+ * (OPVER_ERROR_NOMEM when memory runs out), leaving the runtime as it was.
+ * On success its kernels join the registry after every plugin already
+ * there (priorities decide as for loaded plugins; ties go to the earlier
+ * plugin), opver_runtime_plugin_info() lists it last with file "(static)"
+ * and config_name `name`, and opver_runtime_destroy() calls its fini (it is
+ * never dlclosed).
+ *   runtime      borrowed for the call.
+ *   entry        called once, during this call; the descriptor it returns
+ *                and everything that points to (kernels, delegate,
+ *                strings) are the plugin's and must stay valid until the
+ *                runtime is destroyed.
+ *   name         borrowed for the call (copied); non-empty and unlike the
+ *                config name of every plugin of the runtime.  It names the
+ *                plugin in messages, node info and --explain.
+ *   options      num_options key/value pairs passed to the plugin's init;
+ *                borrowed, and valid only during the call, as the plugin's
+ *                init is told.  NULL when num_options is 0.
+ */
+OPVER_API opver_status opver_runtime_add_plugin(
+	opver_runtime *runtime,
+	const struct opver_plugin *(*entry)(
+		const struct opver_negotiation *negotiation),
+	const char *name, const struct opver_option *options,
+	size_t num_options);
 
 /* A loaded kernel, as opver_runtime_kernel_info() describes it. */
 typedef struct opver_kernel_info {
@@ -253,7 +309,7 @@ typedef struct opver_interpreter_options {
 	 * report are recorded (opver_interpreter_profile_event_info). */
 	int32_t profile;
 	/*
-	 * Added after 2.0.  1: resolve, prepare every node and partition and
+	 * 1: resolve, prepare every node and partition and
 	 * plan the arena (checking max_arena_bytes), but allocate no arena.
 	 * Creation fails as a full interpreter's would (UNRESOLVED,
 	 * MODEL_REJECTED, NOMEM), so this checks that a model can run
@@ -263,7 +319,7 @@ typedef struct opver_interpreter_options {
 	 */
 	int32_t prepare_only;
 	/*
-	 * Added after 2.0 (after 4 bytes of padding).  The most bytes the
+	 * The most bytes the
 	 * activation arena (tensors and scratch) may take; creation fails
 	 * with OPVER_ERROR_NOMEM, naming the bytes needed and allowed, when
 	 * the plan needs more.  0 takes the runtime's (config key
