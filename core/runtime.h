@@ -6,6 +6,8 @@
 #ifndef OPVER_CORE_RUNTIME_H
 #define OPVER_CORE_RUNTIME_H
 
+#include <stdatomic.h>
+
 #include "config.h"
 #include "graph.h"
 #include "plugin_loader.h"
@@ -28,8 +30,9 @@ struct opver_runtime {
 	size_t num_plugins;
 	opver__registry registry;
 	/* Interpreters not yet destroyed: they point into the registry, so
-	 * no plugin is added while there are any. */
-	size_t num_interpreters;
+	 * no plugin is added while there are any.  Atomic, because an
+	 * application may create interpreters on several threads. */
+	atomic_size_t num_interpreters;
 };
 
 /* The decoded graph of an open model.  Borrowed; valid while it is open. */

@@ -45,10 +45,12 @@ static opver_status check_arguments(const opver_runtime *runtime,
 			return OPVER_ERROR_INVALID_ARGUMENT;
 		}
 	}
-	if (runtime->num_interpreters > 0) {
+	size_t interpreters = atomic_load(&runtime->num_interpreters);
+
+	if (interpreters > 0) {
 		opver__error(reporter,
 			     "opver_runtime_add_plugin: plugin '%s' cannot join a runtime with %zu interpreters (they are bound to its registry): add plugins before creating interpreters, not loading",
-			     name, runtime->num_interpreters);
+			     name, interpreters);
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
 	for (size_t p = 0; p < runtime->num_plugins; p++) {

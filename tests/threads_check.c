@@ -52,59 +52,76 @@ static float three_x_plus_two(float x)
 static const model_case triple_pair = { "triple_pair", times_nine };
 static const model_case branches = { "delegate_branches", three_x_plus_two };
 
-typedef struct job {
-	opver_runtime *runtime;
-	const model_case *model;
-	uint32_t threads;
-	int ok;                 /* every run gave the expected output */
-} job;
-
-/* RUNS invokes on fresh inputs; 1 when every output was right. */
-static int run_model(opver_runtime *runtime, const model_case *m,
-		     uint32_t threads)
+/* An interpreter for model `m` with a pool of `threads`, or NULL. */
+static opver_interpreter *create(opver_runtime *runtime, const model_case *m,
+				 uint32_t threads, opver_model **model)
 {
 	char path[512];
 	opver_interpreter_options options;
 	opver_interpreter *it = NULL;
-	opver_model *model = NULL;
-	int ok = 0;
 
 	snprintf(path, sizeof(path), "%s/%s.tflite", TEST_MODEL_DIR, m->name);
 	opver_interpreter_options_init(&options);
 	options.threads = threads;
 	options.profile = 1;
-	if (opver_model_open(runtime, path, &model) != OPVER_OK ||
-	    opver_interpreter_create_with_options(runtime, model, &options,
+	*model = NULL;
+	if (opver_model_open(runtime, path, model) != OPVER_OK ||
+	    opver_interpreter_create_with_options(runtime, *model, &options,
 						  &it) != OPVER_OK ||
-	    opver_interpreter_threads(it) != threads)
-		goto out;
-	for (int run = 0; run < RUNS; run++) {
+	    opver_interpreter_threads(it) != threads) {
+		opver_interpreter_destroy(it);
+		return NULL;
+	}
+	return it;
+}
+
+/* RUNS invokes on fresh inputs; 1 when every output was right. */
+static int run(opver_interpreter *it, const model_case *m)
+{
+	for (int r = 0; it != NULL && r < RUNS; r++) {
 		opver_tensor *in = opver_interpreter_input(it, 0);
 		float *x = in->data;
 		const float *y;
 		size_t count = in->bytes / sizeof(float);
 
 		for (size_t i = 0; i < count; i++)
-			x[i] = (float)((int)i - run);
+			x[i] = (float)((int)i - r);
 		if (opver_interpreter_invoke(it) != OPVER_OK)
-			goto out;
+			return 0;
 		y = opver_interpreter_output(it, 0)->data;
 		for (size_t i = 0; i < count; i++)
 			if (y[i] != m->expected(x[i]))
-				goto out;
+				return 0;
 	}
-	ok = 1;
-out:
+	return it != NULL;
+}
+
+/* Creates, runs and destroys an interpreter on the calling thread. */
+static int run_model(opver_runtime *runtime, const model_case *m,
+		     uint32_t threads)
+{
+	opver_model *model;
+	opver_interpreter *it = create(runtime, m, threads, &model);
+	int ok = run(it, m);
+
 	opver_interpreter_destroy(it);
 	opver_model_close(model);
 	return ok;
 }
 
+/* Runs an interpreter created on the main thread: opver.h promises that
+ * interpreters of one runtime may run on different threads. */
+typedef struct job {
+	opver_interpreter *it;
+	const model_case *model;
+	int ok;
+} job;
+
 static void *run_job(void *argument)
 {
 	job *j = argument;
 
-	j->ok = run_model(j->runtime, j->model, j->threads);
+	j->ok = run(j->it, j->model);
 	return NULL;
 }
 
@@ -123,6 +140,7 @@ int main(void)
 	opver_runtime_options options;
 	opver_runtime *runtime;
 	pthread_t threads[2];
+	opver_model *models[2];
 	job jobs[2];
 	int fd = mkstemps(path, 4);
 	FILE *file = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -146,12 +164,17 @@ int main(void)
 	check(run_model(runtime, &branches, 2), "delegate_branches, 2 threads");
 
 	/* Two interpreters of one runtime at once, each with its pool. */
-	jobs[0] = (job){ runtime, &triple_pair, 2, 0 };
-	jobs[1] = (job){ runtime, &triple_pair, 3, 0 };
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
+		jobs[i].model = &triple_pair;
+		jobs[i].it = create(runtime, &triple_pair, 2 + (uint32_t)i,
+				    &models[i]);
 		pthread_create(&threads[i], NULL, run_job, &jobs[i]);
-	for (int i = 0; i < 2; i++)
+	}
+	for (int i = 0; i < 2; i++) {
 		pthread_join(threads[i], NULL);
+		opver_interpreter_destroy(jobs[i].it);
+		opver_model_close(models[i]);
+	}
 	check(jobs[0].ok && jobs[1].ok, "two interpreters on two threads");
 
 	opver_runtime_destroy(runtime);
