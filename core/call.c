@@ -53,14 +53,20 @@ opver_status opver__call_failed(const opver__call *call, const char *callback,
 	char who[320];
 
 	opver__call_describe(call, who, sizeof(who));
-	if (status == OPVER_ERROR_INVALID_MODEL &&
-	    strcmp(callback, "prepare") == 0) {
-		opver__error(call->reporter,
-			     "%s: prepare rejected the model as invalid",
-			     who);
-		return OPVER_ERROR_MODEL_REJECTED;
-	}
 	opver__error(call->reporter, "%s: %s failed (%s)", who, callback,
 		     opver_status_name(status));
 	return OPVER_ERROR_PLUGIN;
+}
+
+opver_status opver__call_prepare_failed(const opver__call *call,
+					opver_status status)
+{
+	char who[320];
+
+	if (status != OPVER_ERROR_INVALID_MODEL)
+		return opver__call_failed(call, "prepare", status);
+	opver__call_describe(call, who, sizeof(who));
+	opver__error(call->reporter, "%s: prepare rejected the model as invalid",
+		     who);
+	return OPVER_ERROR_MODEL_REJECTED;
 }

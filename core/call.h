@@ -80,15 +80,20 @@ void opver__call_describe(const opver__call *call, char *buffer,
 /*
  * Reports "PREFIX: CALLBACK failed (STATUS)" and returns
  * OPVER_ERROR_PLUGIN, so a plugin cannot make its failure look like, say,
- * a missing op version.  One status keeps its meaning, under a name of its
- * own: OPVER_ERROR_INVALID_MODEL from "prepare" (a kernel's or a delegate
- * partition's) is reported as "PREFIX: prepare rejected the model as
- * invalid" and returns OPVER_ERROR_MODEL_REJECTED, so that callers (and
- * opver-run's exit status 3) can tell a model a kernel found invalid from
- * a plugin that failed.
+ * a missing op version.
  */
 opver_status opver__call_failed(const opver__call *call, const char *callback,
 				opver_status status);
+
+/*
+ * opver__call_failed() for a kernel's or delegate partition's prepare,
+ * where one status keeps its meaning: OPVER_ERROR_INVALID_MODEL is
+ * reported as "PREFIX: prepare rejected the model as invalid" and returns
+ * OPVER_ERROR_MODEL_REJECTED, so that callers (and opver-run's exit status
+ * 3) can tell a model a kernel found invalid from a plugin that failed.
+ */
+opver_status opver__call_prepare_failed(const opver__call *call,
+					opver_status status);
 
 /* Alignment of host allocations and arena buffers: a cache line, enough
  * for any SIMD load. */

@@ -468,8 +468,8 @@ opver_status opver__delegation_prepare(opver__delegation *delegation)
 		status = delegate->prepare(&partition->call.context,
 					   partition->data, &partition->view);
 		if (status != OPVER_OK)
-			return opver__call_failed(&partition->call, "prepare",
-						  status);
+			return opver__call_prepare_failed(&partition->call,
+							  status);
 	}
 	return OPVER_OK;
 }

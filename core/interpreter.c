@@ -329,7 +329,7 @@ static opver_status prepare_node(opver_interpreter *it, node_state *state)
 	}
 	status = kernel->prepare(&state->call.context, &state->node);
 	return status == OPVER_OK ? OPVER_OK :
-		opver__call_failed(&state->call, "prepare", status);
+		opver__call_prepare_failed(&state->call, status);
 }
 
 /* Prepares every partition, then every node on a kernel.  Activations
