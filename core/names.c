@@ -11,64 +11,78 @@ static const char *const log_level_names[] = {
 	[OPVER_LOG_DEBUG] = "debug",
 };
 
+/* Tables indexed by value: a switch over two hundred ops compiles to a
+ * jump table of code, where an array is only data. */
+#define STATUS_ENTRY(name, value, text) [value] = { #name, text },
+static const struct status_names {
+	const char *name;
+	const char *message;
+} status_names[] = { OPVER_STATUS_MAP(STATUS_ENTRY) };
+#undef STATUS_ENTRY
+
+#define OP_ENTRY(name, code) [code] = #name,
+static const char *const op_names[] = { OPVER_OP_MAP(OP_ENTRY) };
+#undef OP_ENTRY
+
+#define TYPE_ENTRY(name, value, size) [value] = { #name, size },
+static const struct type_names {
+	const char *name;
+	size_t size;
+} type_names[] = { OPVER_TYPE_MAP(TYPE_ENTRY) };
+#undef TYPE_ENTRY
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+/* A value's entry, or NULL for a value outside its table or a gap in it. */
+static const struct status_names *status_entry(opver_status status)
+{
+	if ((unsigned)status >= COUNT(status_names) ||
+	    status_names[status].name == NULL)
+		return NULL;
+	return &status_names[status];
+}
+
 OPVER_API const char *opver_status_name(opver_status status)
 {
-	switch (status) {
-#define STATUS_NAME(name, value, text) \
-	case OPVER_##name:             \
-		return #name;
-		OPVER_STATUS_MAP(STATUS_NAME)
-#undef STATUS_NAME
-	}
-	return "UNKNOWN";
+	const struct status_names *entry = status_entry(status);
+
+	return entry != NULL ? entry->name : "UNKNOWN";
 }
 
 OPVER_API const char *opver_status_message(opver_status status)
 {
-	switch (status) {
-#define STATUS_TEXT(name, value, text) \
-	case OPVER_##name:             \
-		return text;
-		OPVER_STATUS_MAP(STATUS_TEXT)
-#undef STATUS_TEXT
-	}
-	return "unknown status";
+	const struct status_names *entry = status_entry(status);
+
+	return entry != NULL ? entry->message : "unknown status";
 }
 
 OPVER_API const char *opver_op_name(int32_t op)
 {
-	switch (op) {
-#define OP_NAME(name, code) \
-	case code:          \
-		return #name;
-		OPVER_OP_MAP(OP_NAME)
-#undef OP_NAME
-	}
-	return "UNKNOWN";
+	if (op < 0 || (size_t)op >= COUNT(op_names) || op_names[op] == NULL)
+		return "UNKNOWN";
+	return op_names[op];
+}
+
+static const struct type_names *type_entry(int32_t type)
+{
+	if (type < 0 || (size_t)type >= COUNT(type_names) ||
+	    type_names[type].name == NULL)
+		return NULL;
+	return &type_names[type];
 }
 
 OPVER_API const char *opver_type_name(int32_t type)
 {
-	switch (type) {
-#define TYPE_NAME(name, value, size) \
-	case value:                  \
-		return #name;
-		OPVER_TYPE_MAP(TYPE_NAME)
-#undef TYPE_NAME
-	}
-	return "UNKNOWN";
+	const struct type_names *entry = type_entry(type);
+
+	return entry != NULL ? entry->name : "UNKNOWN";
 }
 
 OPVER_API size_t opver_type_size(int32_t type)
 {
-	switch (type) {
-#define TYPE_SIZE(name, value, size) \
-	case value:                  \
-		return size;
-		OPVER_TYPE_MAP(TYPE_SIZE)
-#undef TYPE_SIZE
-	}
-	return 0;
+	const struct type_names *entry = type_entry(type);
+
+	return entry != NULL ? entry->size : 0;
 }
 
 OPVER_API const char *opver_log_level_name(int level)

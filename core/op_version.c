@@ -15,6 +15,7 @@
  */
 #include <ctype.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,8 +93,7 @@ static bool types_are(const opver__op_signature *sig, int32_t input,
 /*
  * The last return of a rule: no branch matched, so the version is 1 and
  * the reason names the distinct types of the tensors the rules read
- * (inputs 0 and 1, output 0), e.g. "float32 tensors".  Every rule that
- * gets here has input 0.
+ * (inputs 0 and 1, output 0), e.g. "float32 tensors".
  */
 static int32_t base_version(const opver__op_signature *sig,
 			    const reason_buffer *why)
@@ -115,6 +115,8 @@ static int32_t base_version(const opver__op_signature *sig,
 			types[count++] = looked_at[i]->type;
 	}
 	switch (count) {
+	case 0:
+		return decided(why, 1, "no tensors to tell a later version");
 	case 1:
 		return decided(why, 1, "%s tensors", word(types[0]).text);
 	case 2:
@@ -314,32 +316,6 @@ static int32_t fully_connected_version(const opver__op_signature *sig,
 	return base_version(sig, why);
 }
 
-/* AVERAGE_POOL_2D and MAX_POOL_2D share their rule. */
-static int32_t pool_version(const opver__op_signature *sig,
-			    const reason_buffer *why)
-{
-	if (!has_tensors(sig, 1, 1, why))
-		return 1;
-	if (sig->inputs[0].type == OPVER_TYPE_INT16 &&
-	    sig->outputs[0].type == OPVER_TYPE_INT16)
-		return decided(why, 3, "int16 input and output");
-	if (sig->inputs[0].type == OPVER_TYPE_INT8)
-		return decided(why, 2, "int8 input");
-	return base_version(sig, why);
-}
-
-static int32_t softmax_version(const opver__op_signature *sig,
-			       const reason_buffer *why)
-{
-	if (!has_tensors(sig, 1, 0, why))
-		return 1;
-	if (sig->inputs[0].type == OPVER_TYPE_INT16)
-		return decided(why, 3, "int16 input");
-	if (sig->inputs[0].type == OPVER_TYPE_INT8)
-		return decided(why, 2, "int8 input");
-	return base_version(sig, why);
-}
-
 /*
  * TFLite's input_quantized is input 0 having a quantization table at all:
  * an int16 ADD without one is plain integer addition (version 5).
@@ -483,10 +459,167 @@ static int32_t dequantize_version(const opver__op_signature *sig,
 	return base_version(sig, why);
 }
 
+/*
+ * Most of TFLite's rules are a list of tests in a fixed order, the first
+ * branch whose tests all hold deciding the version.  Those rules are data
+ * here: one row per branch, in TFLite's order, with the reason the row
+ * gives.  An op with rows and no row that holds is version 1.  Rules that
+ * derive facts (scales, per-channel filters, grouped convolution) are the
+ * functions above.
+ */
+typedef enum rule_fact {
+	FACT_NONE,        /* ends a row's tests */
+	FACT_INPUT_TYPE,  /* input `index` has type `value` */
+	FACT_OUTPUT_TYPE, /* output `index` has type `value` */
+	FACT_INPUT_RANK_ABOVE, /* input `index` has more than `value` dims */
+	FACT_ANY_RANK_ABOVE,   /* some input has more than `value` dims */
+	FACT_INPUT_PRESENT,    /* optional input `index` is given */
+	FACT_BROADCAST,   /* inputs 0 and 1 differ in shape */
+	FACT_PARAM_SET,   /* the int32 parameter at byte `value` is nonzero */
+} rule_fact;
+
+typedef struct rule_test {
+	uint8_t fact;  /* a rule_fact */
+	uint8_t index;
+	int16_t value;
+} rule_test;
+
+#define RULE_MAX_TESTS 4
+
+typedef struct rule_row {
+	int16_t op;
+	int16_t version;
+	rule_test tests[RULE_MAX_TESTS];
+	const char *reason;
+} rule_row;
+
+#define IN(i, type) { FACT_INPUT_TYPE, i, OPVER_TYPE_##type }
+#define OUT(type) { FACT_OUTPUT_TYPE, 0, OPVER_TYPE_##type }
+#define RANK_ABOVE(i, n) { FACT_INPUT_RANK_ABOVE, i, n }
+#define ANY_RANK_ABOVE(n) { FACT_ANY_RANK_ABOVE, 0, n }
+#define PRESENT(i) { FACT_INPUT_PRESENT, i, 0 }
+#define BROADCAST { FACT_BROADCAST, 0, 0 }
+#define SET(params, field) { FACT_PARAM_SET, 0, offsetof(params, field) }
+#define ROW(op, version, reason, ...) \
+	{ OPVER_OP_##op, version, { __VA_ARGS__ }, reason }
+
+static const rule_row rule_rows[] = {
+	ROW(AVERAGE_POOL_2D, 3, "int16 input and output", IN(0, INT16),
+	    OUT(INT16)),
+	ROW(AVERAGE_POOL_2D, 2, "int8 input", IN(0, INT8)),
+	ROW(MAX_POOL_2D, 3, "int16 input and output", IN(0, INT16),
+	    OUT(INT16)),
+	ROW(MAX_POOL_2D, 2, "int8 input", IN(0, INT8)),
+	ROW(SOFTMAX, 3, "int16 input", IN(0, INT16)),
+	ROW(SOFTMAX, 2, "int8 input", IN(0, INT8)),
+};
+#define RULE_ROWS_END (rule_rows + sizeof(rule_rows) / sizeof(rule_rows[0]))
+
+static bool same_shape(const opver__tensor_signature *a,
+		       const opver__tensor_signature *b)
+{
+	return a->rank == b->rank &&
+	       (a->rank == 0 ||
+		memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int32_t)) ==
+			0);
+}
+
+/* Whether `test` holds; the node has every tensor it names but an
+ * optional one. */
+static bool test_holds(const opver__op_signature *sig, const rule_test *test)
+{
+	const opver__tensor_signature *in = &sig->inputs[0];
+
+	switch (test->fact) {
+	case FACT_INPUT_TYPE:
+		return sig->inputs[test->index].type == test->value;
+	case FACT_OUTPUT_TYPE:
+		return sig->outputs[test->index].type == test->value;
+	case FACT_INPUT_RANK_ABOVE:
+		return sig->inputs[test->index].rank > test->value;
+	case FACT_ANY_RANK_ABOVE:
+		for (int32_t i = 0; i < sig->num_inputs; i++)
+			if (in[i].type >= 0 && in[i].rank > test->value)
+				return true;
+		return false;
+	case FACT_INPUT_PRESENT:
+		return test->index < sig->num_inputs &&
+		       sig->inputs[test->index].type >= 0;
+	case FACT_BROADCAST:
+		return !same_shape(&in[0], &in[1]);
+	case FACT_PARAM_SET:
+		return params_cover(sig, (size_t)test->value + sizeof(int32_t)) &&
+		       *(const int32_t *)((const char *)sig->params +
+					  test->value) != 0;
+	default:
+		return false;
+	}
+}
+
+/* Raises *inputs and *outputs to the tensors `test` reads; optional
+ * inputs and whole-node facts read none that must be there. */
+static void tensors_read(const rule_test *test, int32_t *inputs,
+			 int32_t *outputs)
+{
+	int32_t *count = NULL, needed = test->index + 1;
+
+	switch (test->fact) {
+	case FACT_INPUT_TYPE:
+	case FACT_INPUT_RANK_ABOVE:
+		count = inputs;
+		break;
+	case FACT_BROADCAST:
+		count = inputs;
+		needed = 2;
+		break;
+	case FACT_OUTPUT_TYPE:
+		count = outputs;
+		break;
+	}
+	if (count != NULL && *count < needed)
+		*count = needed;
+}
+
+/* The version the rows of sig->op give, or -1 when the op has none.  A
+ * node missing a tensor that a row reads is version 1, as has_tensors()
+ * says. */
+static int32_t rows_version(const opver__op_signature *sig,
+			    const reason_buffer *why)
+{
+	const rule_row *first = NULL, *end = NULL;
+	int32_t inputs = 0, outputs = 0;
+
+	for (const rule_row *row = rule_rows; row < RULE_ROWS_END; row++) {
+		if (row->op != sig->op)
+			continue;
+		if (first == NULL)
+			first = row;
+		end = row + 1;
+		for (int t = 0; t < RULE_MAX_TESTS; t++)
+			tensors_read(&row->tests[t], &inputs, &outputs);
+	}
+	if (first == NULL)
+		return -1;
+	if (!has_tensors(sig, inputs, outputs, why))
+		return 1;
+	for (const rule_row *row = first; row < end; row++) {
+		bool holds = row->op == sig->op;
+
+		for (int t = 0; t < RULE_MAX_TESTS && holds &&
+				row->tests[t].fact != FACT_NONE;
+		     t++)
+			holds = test_holds(sig, &row->tests[t]);
+		if (holds)
+			return decided(why, row->version, "%s", row->reason);
+	}
+	return base_version(sig, why);
+}
+
 int32_t opver__op_required_version(const opver__op_signature *sig,
 				   char *reason, size_t reason_size)
 {
 	const reason_buffer why = { reason, reason_size };
+	int32_t version;
 
 	switch (sig->op) {
 	case OPVER_OP_CONV_2D:
@@ -495,11 +628,6 @@ int32_t opver__op_required_version(const opver__op_signature *sig,
 		return depthwise_conv_2d_version(sig, &why);
 	case OPVER_OP_FULLY_CONNECTED:
 		return fully_connected_version(sig, &why);
-	case OPVER_OP_AVERAGE_POOL_2D:
-	case OPVER_OP_MAX_POOL_2D:
-		return pool_version(sig, &why);
-	case OPVER_OP_SOFTMAX:
-		return softmax_version(sig, &why);
 	case OPVER_OP_ADD:
 		return add_version(sig, &why);
 	case OPVER_OP_MUL:
@@ -515,6 +643,9 @@ int32_t opver__op_required_version(const opver__op_signature *sig,
 		return decided(&why, 1,
 			       "custom ops are not versioned by TFLite's rules");
 	default:
+		version = rows_version(sig, &why);
+		if (version > 0)
+			return version;
 		return decided(&why, 1,
 			       "no version rule for %s here; 1 is TFLite's default",
 			       opver_op_name(sig->op));
