@@ -45,6 +45,7 @@
 
 /* add.c */
 extern const opver_kernel ref_add_float32;
+extern const opver_kernel ref_add_uint8;
 extern const opver_kernel ref_add_int8;
 extern const opver_kernel ref_add_int16;
 
@@ -69,6 +70,7 @@ extern const opver_kernel ref_fully_connected_hybrid;
 
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
+extern const opver_kernel ref_mul_uint8;
 extern const opver_kernel ref_mul_int8;
 extern const opver_kernel ref_mul_int16;
 

@@ -8,6 +8,7 @@
 
 static const opver_kernel *const reference_kernels[] = {
 	&ref_add_float32,
+	&ref_add_uint8,
 	&ref_add_int8,
 	&ref_add_int16,
 	&ref_average_pool_2d_float32,
@@ -28,6 +29,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_max_pool_2d_int8,
 	&ref_max_pool_2d_int16,
 	&ref_mul_float32,
+	&ref_mul_uint8,
 	&ref_mul_int8,
 	&ref_mul_int16,
 	&ref_quantize_float32_int8,
