@@ -3,8 +3,9 @@
  * broadcasting as TFLite does (broadcast.h), computed as TensorFlow Lite's
  * reference kernels compute it:
  *
- *   float32  a / b, clamped to the fused activation's range (a zero
- *            divisor gives an infinity or NaN, then clamped).
+ *   float32  a / b, clamped to the fused activation's range (the float
+ *            range for NONE, so a zero divisor gives the largest float,
+ *            as in TFLite, or NaN for 0 / 0).
  *   int32    a / b truncated toward zero, clamped to the activation's
  *            integer range.  INT32_MIN / -1 wraps to INT32_MIN (undefined
  *            in TFLite).
@@ -15,7 +16,10 @@
  *            scale) and the shifts, the output zero point added, clamped.
  *
  * A zero divisor in int32 or uint8 (b equal to input 2's zero point) makes
- * invoke report and fail; TFLite logs it and computes on, undefined.
+ * invoke report and fail; TFLite logs it and computes on, undefined.  Where
+ * TFLite's uint8 rescale shifts right by more than 31 bits (undefined in
+ * C++), the kernel computes what TFLite computes on x86 and WebAssembly
+ * (div_shift_past_31).
  *
  * Version ranges (TFLite's op_version rules for DIV):
  *   1  float32, int32, uint8
@@ -184,6 +188,20 @@ static inline int div_leading_sign_bits(int32_t x)
 	       1;
 }
 
+/*
+ * TFLite's rounding divide of x by 2^exponent for exponent 32 to 62, which
+ * it reaches for small numerators over large divisors: its int32 shift by
+ * 32 or more is undefined in C++, and x86 and WebAssembly (the platforms
+ * TFLite's results come from) take the count modulo 32, while its rounding
+ * mask is all ones.  So x >= 0 gives (x >> (exponent - 32)) + 1 and x < 0
+ * gives x >> (exponent - 32).  Computed here as TFLite computes it, not as
+ * the 0 the division means, so that outputs match TFLite's.
+ */
+static inline int32_t div_shift_past_31(int32_t x, int exponent)
+{
+	return (x >> (exponent - 32)) + (x >= 0 ? 1 : 0);
+}
+
 static inline uint8_t div_uint8_element(uint8_t a, uint8_t b,
 					const div_uint8_data *data)
 {
@@ -204,9 +222,11 @@ static inline uint8_t div_uint8_element(uint8_t a, uint8_t b,
 	quotient = ref_saturating_rounding_doubling_high_mul(
 		(int32_t)((uint32_t)numerator << headroom), reciprocal);
 	total_shift = data->output_shift - reciprocal_shift - headroom;
-	/* Past a right shift of 31 every quotient rounds to 0. */
 	result = total_shift < -31 ?
-			 0 :
+			 div_shift_past_31(ref_saturating_rounding_doubling_high_mul(
+						   quotient,
+						   data->output_multiplier),
+					   -total_shift) :
 			 ref_multiply_by_quantized_multiplier(
 				 quotient, data->output_multiplier,
 				 total_shift);

@@ -19,8 +19,8 @@
  *   MAXIMUM, MINIMUM  float32, uint8, int32 (v1); int8 (v2); int16 (v4),
  *        the quantized types sharing one quantization
  *   SQUARED_DIFFERENCE  float32, int32 (v1); int8 (v2)
- * Broadcasting of rank 5 or 6 is the later version of SUB, DIV, MAXIMUM
- * and MINIMUM that the runner finds.
+ * Broadcasting of rank 5 is the later version of SUB, DIV, MAXIMUM and
+ * MINIMUM that the runner finds.
  *
  * Each case draws the shapes (rank 1 to 6), the quantization, whether the
  * second input is a constant, and the data.  Float cases of ops with an
@@ -82,9 +82,23 @@ static const op_kinds *kinds_of(int32_t op)
 	return &ops[i];
 }
 
-/* TFLite broadcasts these ops up to 6-D (SQUARED_DIFFERENCE up to 4-D:
- * opver's kernel takes the more). */
+/* The most dimensions a case has: TFLite broadcasts ADD and MUL up to
+ * 6-D, SUB, DIV, MAXIMUM and MINIMUM up to 5-D and SQUARED_DIFFERENCE up
+ * to 4-D (opver's kernels take 6-D for all). */
 #define MAX_RANK 6
+
+static int32_t max_rank(int32_t op)
+{
+	switch (op) {
+	case OPVER_OP_ADD:
+	case OPVER_OP_MUL:
+		return 6;
+	case OPVER_OP_SQUARED_DIFFERENCE:
+		return 4;
+	default:
+		return 5;
+	}
+}
 
 typedef struct shapes {
 	int32_t rank[3];        /* input 1, input 2, output */
@@ -371,9 +385,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	int32_t t[3];
 	shapes s;
 
-	draw_shapes(pattern,
-		    c->op == OPVER_OP_SQUARED_DIFFERENCE ? 4 : MAX_RANK, rng,
-		    &s);
+	draw_shapes(pattern, max_rank(c->op), rng, &s);
 	for (int i = 0; i < 3; i++)
 		t[i] = cf_case_tensor(c, type, s.rank[i], s.dims[i]);
 	cf_case_input(c, t[0]);
