@@ -175,6 +175,22 @@ static bool decode_mul(options_reader *r, void *params)
 	return read_activation(r, MUL_ACTIVATION, &p->activation);
 }
 
+static bool decode_sub(options_reader *r, void *params)
+{
+	opver_sub_params *p = params;
+
+	return read_activation(r, SUB_ACTIVATION, &p->activation) &&
+	       read_bool(r, SUB_POT_SCALE_INT16, "pot_scale_int16", true,
+			 &p->pot_scale_int16);
+}
+
+static bool decode_div(options_reader *r, void *params)
+{
+	opver_div_params *p = params;
+
+	return read_activation(r, DIV_ACTIVATION, &p->activation);
+}
+
 static bool decode_reshape(options_reader *r, void *params)
 {
 	opver_reshape_params *p = params;
@@ -244,6 +260,16 @@ static const struct op_params_entry {
 	  decode_nothing },
 	{ OPVER_OP_QUANTIZE, OPTIONS_QUANTIZE, "QuantizeOptions", 0,
 	  decode_nothing },
+	{ OPVER_OP_SUB, OPTIONS_SUB, "SubOptions", sizeof(opver_sub_params),
+	  decode_sub },
+	{ OPVER_OP_DIV, OPTIONS_DIV, "DivOptions", sizeof(opver_div_params),
+	  decode_div },
+	{ OPVER_OP_MAXIMUM, OPTIONS_MAXIMUM_MINIMUM, "MaximumMinimumOptions",
+	  0, decode_nothing },
+	{ OPVER_OP_MINIMUM, OPTIONS_MAXIMUM_MINIMUM, "MaximumMinimumOptions",
+	  0, decode_nothing },
+	{ OPVER_OP_SQUARED_DIFFERENCE, OPTIONS_SQUARED_DIFFERENCE,
+	  "SquaredDifferenceOptions", 0, decode_nothing },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

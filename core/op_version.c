@@ -476,6 +476,8 @@ typedef enum rule_fact {
 	FACT_INPUT_PRESENT,    /* optional input `index` is given */
 	FACT_BROADCAST,   /* inputs 0 and 1 differ in shape */
 	FACT_PARAM_SET,   /* the int32 parameter at byte `value` is nonzero */
+	FACT_PARAM_CLEAR, /* the parameter struct is there and that int32 is
+			   * 0: TFLite's "params && !params->field" */
 } rule_fact;
 
 typedef struct rule_test {
@@ -500,6 +502,8 @@ typedef struct rule_row {
 #define PRESENT(i) { FACT_INPUT_PRESENT, i, 0 }
 #define BROADCAST { FACT_BROADCAST, 0, 0 }
 #define SET(params, field) { FACT_PARAM_SET, 0, offsetof(params, field) }
+#define CLEAR(params, field) \
+	{ FACT_PARAM_CLEAR, 0, offsetof(params, field) }
 #define ROW(op, version, reason, ...) \
 	{ OPVER_OP_##op, version, { __VA_ARGS__ }, reason }
 
@@ -512,6 +516,23 @@ static const rule_row rule_rows[] = {
 	ROW(MAX_POOL_2D, 2, "int8 input", IN(0, INT8)),
 	ROW(SOFTMAX, 3, "int16 input", IN(0, INT16)),
 	ROW(SOFTMAX, 2, "int8 input", IN(0, INT8)),
+	ROW(SUB, 5, "pot_scale_int16 false with int16 tensors", IN(0, INT16),
+	    OUT(INT16), CLEAR(opver_sub_params, pot_scale_int16)),
+	ROW(SUB, 4, "int64 input", IN(0, INT64)),
+	ROW(SUB, 3, "broadcasting with an input of more than 4 dimensions",
+	    BROADCAST, ANY_RANK_ABOVE(4)),
+	ROW(SUB, 2, "int8 input", IN(0, INT8)),
+	ROW(DIV, 2, "broadcasting with an input of more than 4 dimensions",
+	    BROADCAST, ANY_RANK_ABOVE(4)),
+	ROW(MAXIMUM, 4, "int16 input and output", IN(0, INT16), OUT(INT16)),
+	ROW(MAXIMUM, 3, "broadcasting with an input of more than 4 dimensions",
+	    BROADCAST, ANY_RANK_ABOVE(4)),
+	ROW(MAXIMUM, 2, "int8 input", IN(0, INT8)),
+	ROW(MINIMUM, 4, "int16 input and output", IN(0, INT16), OUT(INT16)),
+	ROW(MINIMUM, 3, "broadcasting with an input of more than 4 dimensions",
+	    BROADCAST, ANY_RANK_ABOVE(4)),
+	ROW(MINIMUM, 2, "int8 input", IN(0, INT8)),
+	ROW(SQUARED_DIFFERENCE, 2, "int8 input", IN(0, INT8)),
 };
 #define RULE_ROWS_END (rule_rows + sizeof(rule_rows) / sizeof(rule_rows[0]))
 
@@ -548,9 +569,11 @@ static bool test_holds(const opver__op_signature *sig, const rule_test *test)
 	case FACT_BROADCAST:
 		return !same_shape(&in[0], &in[1]);
 	case FACT_PARAM_SET:
+	case FACT_PARAM_CLEAR:
 		return params_cover(sig, (size_t)test->value + sizeof(int32_t)) &&
-		       *(const int32_t *)((const char *)sig->params +
-					  test->value) != 0;
+		       (*(const int32_t *)((const char *)sig->params +
+					   test->value) != 0) ==
+			       (test->fact == FACT_PARAM_SET);
 	default:
 		return false;
 	}

@@ -136,7 +136,12 @@
 	\
 	X(RESHAPE_NEW_SHAPE, 0, "ReshapeOptions", "new_shape") \
 	\
-	X(MUL_ACTIVATION, 0, "MulOptions", "fused_activation_function")
+	X(MUL_ACTIVATION, 0, "MulOptions", "fused_activation_function") \
+	\
+	X(SUB_ACTIVATION, 0, "SubOptions", "fused_activation_function") \
+	X(SUB_POT_SCALE_INT16, 1, "SubOptions", "pot_scale_int16") \
+	\
+	X(DIV_ACTIVATION, 0, "DivOptions", "fused_activation_function")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -149,7 +154,13 @@
 	X(OPTIONS_ADD, 11, "BuiltinOptions", "AddOptions") \
 	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \
 	X(OPTIONS_MUL, 21, "BuiltinOptions", "MulOptions") \
+	X(OPTIONS_SUB, 28, "BuiltinOptions", "SubOptions") \
+	X(OPTIONS_DIV, 29, "BuiltinOptions", "DivOptions") \
 	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
+	X(OPTIONS_MAXIMUM_MINIMUM, 39, \
+	  "BuiltinOptions", "MaximumMinimumOptions") \
+	X(OPTIONS_SQUARED_DIFFERENCE, 76, \
+	  "BuiltinOptions", "SquaredDifferenceOptions") \
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions")
 
 #define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,

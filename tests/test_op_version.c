@@ -1042,6 +1042,174 @@ Test(mul, float16_is_version_8)
 	expect(MUL(&n), 8, "float16 input");
 }
 
+/* ------------------------------ SUB, DIV, MAXIMUM, MINIMUM, SQUARED_DIFF */
+
+static const opver_sub_params sub_params = { .pot_scale_int16 = true };
+static const opver_div_params div_params = { 0 };
+
+/* Rank-5 inputs [1,1,1,1,4] and [1,1,1,1,1]: broadcasting, and more than 4
+ * dimensions. */
+static const int32_t rank5_4[] = { 1, 1, 1, 1, 4 };
+static const int32_t rank5_1[] = { 1, 1, 1, 1, 1 };
+
+#define SUB(n, params) \
+	build((n), OPVER_OP_SUB, &(params), sizeof(params), 2, 1)
+
+/* Input 1 of n broadcast against input 0 from rank 5 (inputs [1,1,1,1,4]
+ * and [1,1,1,1,1]), or, when `broadcast` is false, the same shapes as
+ * each other but of rank 5 (no broadcast). */
+static void rank5_tensors(test_node *n, int32_t type, bool broadcast)
+{
+	n->inputs[0] = tensor(type, COUNT(rank5_4), rank5_4);
+	n->inputs[1] = broadcast ? tensor(type, COUNT(rank5_1), rank5_1) :
+				   tensor(type, COUNT(rank5_4), rank5_4);
+	n->outputs[0] = tensor(type, COUNT(rank5_4), rank5_4);
+}
+
+Test(sub, float_uint8_and_int32_are_version_1)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		       OPVER_TYPE_FLOAT32);
+	expect(SUB(&n, sub_params), 1, "float32 tensors");
+	binary_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8,
+		       OPVER_TYPE_UINT8);
+	expect(SUB(&n, sub_params), 1, "uint8 tensors");
+	binary_tensors(&n, OPVER_TYPE_INT32, OPVER_TYPE_INT32,
+		       OPVER_TYPE_INT32);
+	expect(SUB(&n, sub_params), 1, "int32 tensors");
+}
+
+Test(sub, int8_is_version_2)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+	expect(SUB(&n, sub_params), 2, "int8 input");
+}
+
+Test(sub, broadcasting_above_rank_4_is_version_3)
+{
+	test_node n;
+
+	rank5_tensors(&n, OPVER_TYPE_FLOAT32, true);
+	expect(SUB(&n, sub_params), 3, "more than 4 dimensions");
+	/* Before int8's row, as in TFLite. */
+	rank5_tensors(&n, OPVER_TYPE_INT8, true);
+	expect(SUB(&n, sub_params), 3, "more than 4 dimensions");
+	/* Rank 5 without broadcasting, or broadcasting at rank 4, is not. */
+	rank5_tensors(&n, OPVER_TYPE_FLOAT32, false);
+	expect(SUB(&n, sub_params), 1, "float32 tensors");
+	binary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		       OPVER_TYPE_FLOAT32);
+	n.inputs[1] = TENSOR(FLOAT32, vector_1);
+	expect(SUB(&n, sub_params), 1, "float32 tensors");
+	/* Only one input: nothing to broadcast. */
+	expect(build(&n, OPVER_OP_SUB, &sub_params, sizeof(sub_params), 1, 1),
+	       1, "SUB needs 2 input(s)");
+}
+
+Test(sub, int64_is_version_4)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_INT64, OPVER_TYPE_INT64,
+		       OPVER_TYPE_INT64);
+	expect(SUB(&n, sub_params), 4, "int64 input");
+}
+
+Test(sub, general_int16_scales_are_version_5)
+{
+	opver_sub_params params = { .pot_scale_int16 = false };
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16,
+		       OPVER_TYPE_INT16);
+	expect(SUB(&n, params), 5, "pot_scale_int16 false with int16 tensors");
+	/* pot_scale_int16 true: no later version than broadcasting's. */
+	expect(SUB(&n, sub_params), 1, "int16 tensors");
+	rank5_tensors(&n, OPVER_TYPE_INT16, true);
+	expect(SUB(&n, sub_params), 3, "more than 4 dimensions");
+	/* Absent or short structs read the default, true. */
+	binary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16,
+		       OPVER_TYPE_INT16);
+	expect(build(&n, OPVER_OP_SUB, NULL, 0, 2, 1), 1, "int16 tensors");
+	expect(build(&n, OPVER_OP_SUB, &params,
+		     offsetof(opver_sub_params, pot_scale_int16), 2, 1),
+	       1, "int16 tensors");
+}
+
+Test(div, broadcasting_above_rank_4_is_version_2)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8,
+		       OPVER_TYPE_UINT8);
+	expect(build(&n, OPVER_OP_DIV, &div_params, sizeof(div_params), 2, 1),
+	       1, "uint8 tensors");
+	rank5_tensors(&n, OPVER_TYPE_FLOAT32, true);
+	expect(build(&n, OPVER_OP_DIV, &div_params, sizeof(div_params), 2, 1),
+	       2, "more than 4 dimensions");
+	rank5_tensors(&n, OPVER_TYPE_FLOAT32, false);
+	expect(build(&n, OPVER_OP_DIV, &div_params, sizeof(div_params), 2, 1),
+	       1, "float32 tensors");
+}
+
+static const int32_t maximum_minimum_ops[] = { OPVER_OP_MAXIMUM,
+					       OPVER_OP_MINIMUM };
+
+/* Expects MAXIMUM and MINIMUM alike to need `version` for n's tensors. */
+static void expect_maximum_minimum(test_node *n, int32_t version,
+				   const char *fact)
+{
+	for (int32_t i = 0; i < COUNT(maximum_minimum_ops); i++)
+		expect(build(n, maximum_minimum_ops[i], NULL, 0, 2, 1), version,
+		       fact);
+}
+
+Test(maximum_minimum, versions_follow_type_and_broadcast_rank)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		       OPVER_TYPE_FLOAT32);
+	expect_maximum_minimum(&n, 1, "float32 tensors");
+	binary_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8,
+		       OPVER_TYPE_UINT8);
+	expect_maximum_minimum(&n, 1, "uint8 tensors");
+	binary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+	expect_maximum_minimum(&n, 2, "int8 input");
+	rank5_tensors(&n, OPVER_TYPE_INT8, true);
+	expect_maximum_minimum(&n, 3, "more than 4 dimensions");
+	rank5_tensors(&n, OPVER_TYPE_INT8, false);
+	expect_maximum_minimum(&n, 2, "int8 input");
+	/* int16 comes first, before broadcasting. */
+	rank5_tensors(&n, OPVER_TYPE_INT16, true);
+	expect_maximum_minimum(&n, 4, "int16 input and output");
+	/* int16 input with another output type is not int16's row. */
+	binary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16,
+		       OPVER_TYPE_INT32);
+	expect_maximum_minimum(&n, 1, "int16 and int32 tensors");
+}
+
+Test(squared_difference, int8_is_version_2)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		       OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_SQUARED_DIFFERENCE, NULL, 0, 2, 1), 1,
+	       "float32 tensors");
+	binary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+	expect(build(&n, OPVER_OP_SQUARED_DIFFERENCE, NULL, 0, 2, 1), 2,
+	       "int8 input");
+	/* Broadcasting at rank 5 adds no version here. */
+	rank5_tensors(&n, OPVER_TYPE_FLOAT32, true);
+	expect(build(&n, OPVER_OP_SQUARED_DIFFERENCE, NULL, 0, 2, 1), 1,
+	       "float32 tensors");
+}
+
 /* ------------------------------------------------ QUANTIZE, DEQUANTIZE */
 
 static const int32_t channels_3x2[] = { 3, 2 };
@@ -1251,6 +1419,11 @@ Test(runtime_version, every_version_the_rules_give_has_a_release)
 		{ OPVER_OP_SOFTMAX, 3 },
 		{ OPVER_OP_ADD, 6 },
 		{ OPVER_OP_MUL, 8 },
+		{ OPVER_OP_SUB, 5 },
+		{ OPVER_OP_DIV, 2 },
+		{ OPVER_OP_MAXIMUM, 4 },
+		{ OPVER_OP_MINIMUM, 4 },
+		{ OPVER_OP_SQUARED_DIFFERENCE, 2 },
 		{ OPVER_OP_QUANTIZE, 5 },
 		{ OPVER_OP_DEQUANTIZE, 8 },
 	};

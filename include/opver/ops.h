@@ -397,6 +397,25 @@ typedef struct opver_reshape_params {
 OPVER_ABI_ENDS_AT(opver_reshape_params, dims);
 #define OPVER_RESHAPE_PARAMS_DEFAULTS { 0, { 0 } }
 
+/* SUB: two inputs, broadcast, one output. */
+typedef struct opver_sub_params {
+	/* An opver_activation.  Version 1. */
+	int32_t activation;
+	/* Version 5 when 0 for int16: scales need not be powers of two.
+	 * Default 1. */
+	int32_t pot_scale_int16;
+} opver_sub_params;
+OPVER_ABI_ENDS_AT(opver_sub_params, pot_scale_int16);
+#define OPVER_SUB_PARAMS_DEFAULTS { OPVER_ACTIVATION_NONE, 1 }
+
+/* DIV: two inputs, broadcast, one output. */
+typedef struct opver_div_params {
+	/* An opver_activation.  Version 1. */
+	int32_t activation;
+} opver_div_params;
+OPVER_ABI_ENDS_AT(opver_div_params, activation);
+#define OPVER_DIV_PARAMS_DEFAULTS { OPVER_ACTIVATION_NONE }
+
 #ifdef __cplusplus
 }
 #endif

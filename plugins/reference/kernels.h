@@ -45,6 +45,7 @@
 
 /* add.c */
 extern const opver_kernel ref_add_float32;
+extern const opver_kernel ref_add_uint8;
 extern const opver_kernel ref_add_int8;
 extern const opver_kernel ref_add_int16;
 
@@ -62,13 +63,31 @@ extern const opver_kernel ref_depthwise_conv_2d_int8;
 extern const opver_kernel ref_dequantize_int8_float32;
 extern const opver_kernel ref_dequantize_int16_float32;
 
+/* div.c */
+extern const opver_kernel ref_div_float32;
+extern const opver_kernel ref_div_int32;
+extern const opver_kernel ref_div_uint8;
+
 /* fully_connected.c */
 extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
 extern const opver_kernel ref_fully_connected_hybrid;
 
+/* maximum_minimum.c */
+extern const opver_kernel ref_maximum_float32;
+extern const opver_kernel ref_maximum_uint8;
+extern const opver_kernel ref_maximum_int8;
+extern const opver_kernel ref_maximum_int16;
+extern const opver_kernel ref_maximum_int32;
+extern const opver_kernel ref_minimum_float32;
+extern const opver_kernel ref_minimum_uint8;
+extern const opver_kernel ref_minimum_int8;
+extern const opver_kernel ref_minimum_int16;
+extern const opver_kernel ref_minimum_int32;
+
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
+extern const opver_kernel ref_mul_uint8;
 extern const opver_kernel ref_mul_int8;
 extern const opver_kernel ref_mul_int16;
 
@@ -106,5 +125,17 @@ extern const opver_kernel ref_reshape;
 extern const opver_kernel ref_softmax_float32;
 extern const opver_kernel ref_softmax_int8;
 extern const opver_kernel ref_softmax_int16;
+
+/* squared_difference.c */
+extern const opver_kernel ref_squared_difference_float32;
+extern const opver_kernel ref_squared_difference_int32;
+extern const opver_kernel ref_squared_difference_int8;
+
+/* sub.c */
+extern const opver_kernel ref_sub_float32;
+extern const opver_kernel ref_sub_int32;
+extern const opver_kernel ref_sub_uint8;
+extern const opver_kernel ref_sub_int8;
+extern const opver_kernel ref_sub_int16;
 
 #endif /* OPVER_REFERENCE_KERNELS_H */

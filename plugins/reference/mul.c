@@ -1,9 +1,10 @@
 /*
- * mul.c - MUL, float32, int8 and int16, broadcasting as TFLite does
+ * mul.c - MUL, float32, uint8, int8 and int16, broadcasting as TFLite does
  * (broadcast.h), computed as TensorFlow Lite's reference kernels compute it:
  *
  *   float32  a * b, clamped to the fused activation's range.
- *   int8, and quantized int16 (zero points 0, as TFLite requires):
+ *   uint8 (TFLite's legacy asymmetric scheme), int8, and quantized int16
+ *            (zero points 0, as TFLite requires):
  *            (a - zero point 1) * (b - zero point 2) in int32, rescaled by
  *            input 1 scale x input 2 scale / output scale (which may be 1
  *            or more), the output zero point added, clamped.
@@ -18,8 +19,8 @@
  *   5  int64, 6 complex64: not these kernels' types
  *   7  int16 without quantization (and uint32)
  *   8  float16: not these kernels' types
- * mul_float32 and mul_int8 implement every feature of their types, and
- * mul_int16 both int16 forms, so all three cover 1..8.
+ * mul_float32, mul_uint8 and mul_int8 implement every feature of their
+ * types, and mul_int16 both int16 forms, so all four cover 1..8.
  */
 #include <math.h>
 
@@ -33,7 +34,7 @@ typedef struct mul_float32_data {
 	float activation_max;
 } mul_float32_data;
 
-/* The quantized path, int8 and int16. */
+/* The quantized path, uint8, int8 and int16. */
 typedef struct mul_rescale {
 	int32_t input1_offset; /* minus the input zero points */
 	int32_t input2_offset;
@@ -44,10 +45,11 @@ typedef struct mul_rescale {
 	int32_t activation_max;
 } mul_rescale;
 
-typedef struct mul_int8_data {
+/* int8 and uint8. */
+typedef struct mul_8bit_data {
 	ref_broadcast plan;
 	mul_rescale rescale;
-} mul_int8_data;
+} mul_8bit_data;
 
 typedef struct mul_int16_data {
 	ref_broadcast plan;
@@ -182,7 +184,7 @@ static opver_status mul_rescale_prepare(const opver_context *ctx,
 					   &r->activation_max);
 }
 
-/* ---------------------------------------------------------------- int8 */
+/* -------------------------------------------------------- int8, uint8 */
 
 static inline int8_t mul_int8_element(int8_t a, int8_t b,
 				      const mul_rescale *r)
@@ -190,30 +192,61 @@ static inline int8_t mul_int8_element(int8_t a, int8_t b,
 	return (int8_t)mul_rescaled(a, b, r);
 }
 
-REF_BROADCAST_DEFINE(mul_int8_apply, int8_t, mul_rescale, mul_int8_element)
-
-static opver_status mul_int8_prepare(const opver_context *ctx, opver_node *node)
+static inline uint8_t mul_uint8_element(uint8_t a, uint8_t b,
+					const mul_rescale *r)
 {
-	mul_int8_data *data = node->op_data;
+	return (uint8_t)mul_rescaled(a, b, r);
+}
+
+REF_BROADCAST_DEFINE(mul_int8_apply, int8_t, mul_rescale, mul_int8_element)
+REF_BROADCAST_DEFINE(mul_uint8_apply, uint8_t, mul_rescale, mul_uint8_element)
+
+/* int8 and uint8 compute alike. */
+static opver_status mul_8bit_prepare(const opver_context *ctx,
+				     opver_node *node, opver_type type)
+{
+	mul_8bit_data *data = node->op_data;
 	opver_mul_params params;
 	opver_status status;
 
-	status = mul_prepare_common(ctx, node, OPVER_TYPE_INT8, &params,
-				    &data->plan);
+	status = mul_prepare_common(ctx, node, type, &params, &data->plan);
 	if (status != OPVER_OK)
 		return status;
 	return mul_rescale_prepare(ctx, node, params.activation, false,
 				   &data->rescale);
 }
 
+static opver_status mul_int8_prepare(const opver_context *ctx, opver_node *node)
+{
+	return mul_8bit_prepare(ctx, node, OPVER_TYPE_INT8);
+}
+
+static opver_status mul_uint8_prepare(const opver_context *ctx,
+				      opver_node *node)
+{
+	return mul_8bit_prepare(ctx, node, OPVER_TYPE_UINT8);
+}
+
 static opver_status mul_int8_invoke(const opver_context *ctx, opver_node *node)
 {
-	const mul_int8_data *data = node->op_data;
+	const mul_8bit_data *data = node->op_data;
 
 	(void)ctx;
 	mul_int8_apply(&data->plan, node->inputs[0]->data,
 		       node->inputs[1]->data, node->outputs[0]->data,
 		       &data->rescale);
+	return OPVER_OK;
+}
+
+static opver_status mul_uint8_invoke(const opver_context *ctx,
+				     opver_node *node)
+{
+	const mul_8bit_data *data = node->op_data;
+
+	(void)ctx;
+	mul_uint8_apply(&data->plan, node->inputs[0]->data,
+			node->inputs[1]->data, node->outputs[0]->data,
+			&data->rescale);
 	return OPVER_OK;
 }
 
@@ -294,11 +327,19 @@ const opver_kernel ref_mul_float32 = {
 	.prepare = mul_float32_prepare, .invoke = mul_float32_invoke,
 };
 
+const opver_kernel ref_mul_uint8 = {
+	OPVER_KERNEL("mul_uint8", MUL, 1, 8),
+	REF_SIGNATURES(REF_BINARY_SIGNATURE(UINT8)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(mul_8bit_data),
+	.prepare = mul_uint8_prepare, .invoke = mul_uint8_invoke,
+};
+
 const opver_kernel ref_mul_int8 = {
 	OPVER_KERNEL("mul_int8", MUL, 1, 8),
 	REF_SIGNATURES(REF_BINARY_SIGNATURE(INT8)),
 	REF_KERNEL_TRAITS,
-	.op_data_size = sizeof(mul_int8_data),
+	.op_data_size = sizeof(mul_8bit_data),
 	.prepare = mul_int8_prepare, .invoke = mul_int8_invoke,
 };
 

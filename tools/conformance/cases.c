@@ -399,12 +399,17 @@ static const cf_generator *const generators[] = {
 	&cf_conv_2d_cases,
 	&cf_depthwise_conv_2d_cases,
 	&cf_dequantize_cases,
+	&cf_div_cases,
 	&cf_fully_connected_cases,
 	&cf_max_pool_2d_cases,
+	&cf_maximum_cases,
+	&cf_minimum_cases,
 	&cf_mul_cases,
 	&cf_quantize_cases,
 	&cf_reshape_cases,
 	&cf_softmax_cases,
+	&cf_squared_difference_cases,
+	&cf_sub_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

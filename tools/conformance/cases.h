@@ -57,6 +57,8 @@ typedef union cf_params {
 	opver_add_params add;
 	opver_mul_params mul;
 	opver_reshape_params reshape;
+	opver_sub_params sub;
+	opver_div_params div;
 } cf_params;
 
 typedef struct cf_case {
@@ -213,11 +215,16 @@ extern const cf_generator cf_average_pool_2d_cases;   /* pool */
 extern const cf_generator cf_conv_2d_cases;           /* conv */
 extern const cf_generator cf_depthwise_conv_2d_cases; /* depthwise_conv */
 extern const cf_generator cf_dequantize_cases;        /* quantize */
+extern const cf_generator cf_div_cases;               /* elementwise */
 extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
 extern const cf_generator cf_max_pool_2d_cases;       /* pool */
+extern const cf_generator cf_maximum_cases;           /* elementwise */
+extern const cf_generator cf_minimum_cases;           /* elementwise */
 extern const cf_generator cf_mul_cases;               /* elementwise */
 extern const cf_generator cf_quantize_cases;          /* quantize */
 extern const cf_generator cf_reshape_cases;           /* reshape */
 extern const cf_generator cf_softmax_cases;           /* softmax */
+extern const cf_generator cf_squared_difference_cases; /* elementwise */
+extern const cf_generator cf_sub_cases;               /* elementwise */
 
 #endif /* OPVER_CONFORMANCE_CASES_H */

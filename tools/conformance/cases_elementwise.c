@@ -1,21 +1,32 @@
 /*
- * cases_elementwise.c - ADD and MUL cases: two inputs broadcast to one
- * output.
+ * cases_elementwise.c - the elementwise binary ops' cases: ADD, MUL, SUB,
+ * DIV, MAXIMUM, MINIMUM and SQUARED_DIFFERENCE, two inputs broadcast to
+ * one output.
  *
  * Variants cross the tensor types, with the quantization each op version
- * stands for, with five broadcast patterns and the clamp activations:
+ * stands for, with five broadcast patterns and, for the ops that have one,
+ * the clamp activations:
  *
- *   ADD  float32 (v1); int8 (v2); int16 with power-of-two scales and
- *        pot_scale_int16 (v1); int16 with general scales and
+ *   ADD  float32 (v1); uint8 (v1); int8 (v2); int16 with power-of-two
+ *        scales and pot_scale_int16 (v1); int16 with general scales and
  *        pot_scale_int16 false (v3); int16 without quantization (v5)
- *   MUL  float32 (v1); int8 with input scales / output scale below 1 (v2)
- *        and of 1 or more (v3); quantized int16 (v4); int16 without
- *        quantization (v7)
+ *   MUL  float32 (v1); uint8 (v1); int8 with input scales / output scale
+ *        below 1 (v2) and of 1 or more (v3); quantized int16 (v4); int16
+ *        without quantization (v7)
+ *   SUB  float32, int32, uint8 (v1); int8 (v2); int16 with power-of-two
+ *        scales (v1); int16 with general scales (v5)
+ *   DIV  float32, int32, uint8 (v1)
+ *   MAXIMUM, MINIMUM  float32, uint8, int32 (v1); int8 (v2); int16 (v4),
+ *        the quantized types sharing one quantization
+ *   SQUARED_DIFFERENCE  float32, int32 (v1); int8 (v2)
+ * Broadcasting of rank 5 is the later version of SUB, DIV, MAXIMUM and
+ * MINIMUM that the runner finds.
  *
  * Each case draws the shapes (rank 1 to 6), the quantization, whether the
- * second input is a constant, and the data.  Float cases reach past both
- * bounds of every clamp activation.  Integer-only int16 values stay small
- * enough that neither the sum nor the product leaves int16.
+ * second input is a constant, and the data.  Float cases of ops with an
+ * activation reach past both bounds of every clamp activation.  Integer
+ * values stay small enough that no result leaves its type (int16 sums and
+ * products, int32 squares); divisors are never zero.
  */
 #include "cases.h"
 
@@ -29,37 +40,79 @@ static const char *const pattern_names[NUM_PATTERNS] = {
 /* What the inputs are and how they are quantized. */
 typedef enum kind {
 	FLOAT32,
+	INT32,
+	UINT8,
 	INT8,
 	INT8_RESCALE_1_OR_MORE, /* MUL: input scales / output scale >= 1 */
-	INT16_POT,              /* ADD: power-of-two scales, pot_scale_int16 */
-	INT16_GENERAL,          /* ADD: any scales, pot_scale_int16 false */
-	INT16_QUANTIZED,        /* MUL: symmetric int16 */
+	INT16_POT,              /* ADD, SUB: power-of-two scales */
+	INT16_GENERAL,          /* ADD, SUB: pot_scale_int16 false */
+	INT16_QUANTIZED,        /* MUL: symmetric int16; MAXIMUM, MINIMUM */
 	INT16_INTEGER           /* no quantization at all */
 } kind;
 
-#define NUM_KINDS 5
-static const kind add_kinds[NUM_KINDS] = {
-	FLOAT32, INT8, INT16_POT, INT16_GENERAL, INT16_INTEGER,
-};
-static const kind mul_kinds[NUM_KINDS] = {
-	FLOAT32, INT8, INT8_RESCALE_1_OR_MORE, INT16_QUANTIZED, INT16_INTEGER,
+/* An op's kinds, and whether it has a fused activation. */
+typedef struct op_kinds {
+	int32_t op;
+	int32_t count;
+	kind kinds[6];
+	bool activation;
+} op_kinds;
+
+static const op_kinds ops[] = {
+	{ OPVER_OP_ADD, 6, { FLOAT32, UINT8, INT8, INT16_POT, INT16_GENERAL,
+			     INT16_INTEGER }, true },
+	{ OPVER_OP_MUL, 6, { FLOAT32, UINT8, INT8, INT8_RESCALE_1_OR_MORE,
+			     INT16_QUANTIZED, INT16_INTEGER }, true },
+	{ OPVER_OP_SUB, 6, { FLOAT32, INT32, UINT8, INT8, INT16_POT,
+			     INT16_GENERAL }, true },
+	{ OPVER_OP_DIV, 3, { FLOAT32, INT32, UINT8 }, true },
+	{ OPVER_OP_MAXIMUM, 5, { FLOAT32, INT32, UINT8, INT8,
+				 INT16_QUANTIZED }, false },
+	{ OPVER_OP_MINIMUM, 5, { FLOAT32, INT32, UINT8, INT8,
+				 INT16_QUANTIZED }, false },
+	{ OPVER_OP_SQUARED_DIFFERENCE, 3, { FLOAT32, INT32, INT8 }, false },
 };
 
-/* TFLite's ADD and MUL broadcast up to 6-D. */
+static const op_kinds *kinds_of(int32_t op)
+{
+	size_t i = 0;
+
+	while (ops[i].op != op)
+		i++;
+	return &ops[i];
+}
+
+/* The most dimensions a case has: TFLite broadcasts ADD and MUL up to
+ * 6-D, SUB, DIV, MAXIMUM and MINIMUM up to 5-D and SQUARED_DIFFERENCE up
+ * to 4-D (opver's kernels take 6-D for all). */
 #define MAX_RANK 6
+
+static int32_t max_rank(int32_t op)
+{
+	switch (op) {
+	case OPVER_OP_ADD:
+	case OPVER_OP_MUL:
+		return 6;
+	case OPVER_OP_SQUARED_DIFFERENCE:
+		return 4;
+	default:
+		return 5;
+	}
+}
 
 typedef struct shapes {
 	int32_t rank[3];        /* input 1, input 2, output */
 	int32_t dims[3][MAX_RANK];
 } shapes;
 
-/* Shapes for a broadcast pattern, rank 1..6: dimensions 1..5 up to rank
- * 4, 1..3 above, so that a case stays small.  The last dimension is at
- * least 2, so the output has a first and a last element of its own
+/* Shapes for a broadcast pattern, rank 1..max_rank: dimensions 1..5 up
+ * to rank 4, 1..3 above, so that a case stays small.  The last dimension
+ * is at least 2, so the output has a first and a last element of its own
  * (see plant_extremes). */
-static void draw_shapes(int32_t pattern, cf_rng *rng, shapes *s)
+static void draw_shapes(int32_t pattern, int32_t max_rank, cf_rng *rng,
+			shapes *s)
 {
-	int32_t rank = cf_rng_int(rng, 1, MAX_RANK);
+	int32_t rank = cf_rng_int(rng, 1, max_rank);
 	int32_t *a = s->dims[0], *b = s->dims[1], *out = s->dims[2];
 
 	for (int32_t d = 0; d < rank; d++)
@@ -97,27 +150,63 @@ static void draw_shapes(int32_t pattern, cf_rng *rng, shapes *s)
 	}
 }
 
+/* Elements of tensor t. */
+static size_t elements(const cf_tensor_desc *t)
+{
+	size_t n = 1;
+
+	for (int32_t d = 0; d < t->rank; d++)
+		n *= (size_t)t->dims[d];
+	return n;
+}
+
+/* The values of tensor t: its constant data or its input values. */
+static void *values_of(cf_case *c, int32_t t)
+{
+	cf_tensor_desc *tensor = &c->tensors[t];
+
+	return tensor->data != NULL ? (void *)tensor->data : c->values[t];
+}
+
 /*
  * Sets the first and last elements of both float inputs so that the
- * output's first element is above 6 and its last below -1, whether added
- * or multiplied (5 and 2 make 7 and 10; -4 and 2 make -2 and -8): every
- * clamp activation then clamps on both sides.  Every input either ends in
- * the output's last dimension (at least 2) or is a single element, so the
- * output's first element comes from the inputs' first ones and its last
- * from their last ones, and they differ.
+ * output's first element is above 6 and its last below -1, whether added,
+ * subtracted, multiplied or divided (9 and 1 make 10, 8, 9 and 9; -4 and
+ * 1 make -3, -5, -4 and -4): every clamp activation then clamps on both
+ * sides.  Every input either ends in the output's last dimension (at
+ * least 2) or is a single element, so the output's first element comes
+ * from the inputs' first ones and its last from their last ones, and they
+ * differ.
  */
 static void plant_extremes(cf_case *c, const int32_t *t)
 {
 	for (int i = 0; i < 2; i++) {
-		cf_tensor_desc *tensor = &c->tensors[t[i]];
-		float *values = tensor->data != NULL ? (float *)tensor->data :
-						      c->values[t[i]];
-		size_t n = 1;
+		float *values = values_of(c, t[i]);
+		size_t n = elements(&c->tensors[t[i]]);
 
-		for (int32_t d = 0; d < tensor->rank; d++)
-			n *= (size_t)tensor->dims[d];
-		values[0] = i == 0 ? 5 : 2;
-		values[n - 1] = i == 0 ? -4 : 2;
+		values[0] = i == 0 ? 9 : 1;
+		values[n - 1] = i == 0 ? -4 : 1;
+	}
+}
+
+/* Replaces every divisor that stands for 0 (`zero`: the zero point, or 0)
+ * with the next value up. */
+static void avoid_zero_divisors(cf_case *c, int32_t t, int32_t zero)
+{
+	size_t n = elements(&c->tensors[t]);
+
+	if (c->tensors[t].type == OPVER_TYPE_UINT8) {
+		uint8_t *v = values_of(c, t);
+
+		for (size_t i = 0; i < n; i++)
+			if (v[i] == zero)
+				v[i] = (uint8_t)(zero + 1);
+	} else {
+		int32_t *v = values_of(c, t);
+
+		for (size_t i = 0; i < n; i++)
+			if (v[i] == 0)
+				v[i] = 1;
 	}
 }
 
@@ -131,28 +220,56 @@ static float pot(int32_t exponent)
 	return value;
 }
 
+/* The scale of an 8-bit output of `op` for input scales s1 and s2, for
+ * kind `k`. */
+static float output_scale_8bit(int32_t op, kind k, float s1, float s2,
+			       cf_rng *rng)
+{
+	const float larger = s1 > s2 ? s1 : s2;
+
+	switch (op) {
+	case OPVER_OP_MUL:
+		return k == INT8_RESCALE_1_OR_MORE ?
+			       s1 * s2 / cf_rng_float(rng, 1.0f, 4.0f) :
+			       s1 * s2 * cf_rng_float(rng, 2.0f, 30.0f);
+	case OPVER_OP_DIV:
+		/* Quotients of a few tens of steps. */
+		return s1 / s2 * cf_rng_float(rng, 0.02f, 0.2f);
+	case OPVER_OP_SQUARED_DIFFERENCE:
+		/* Squares of differences up to 255 steps. */
+		return larger * larger * cf_rng_float(rng, 20.0f, 300.0f);
+	default: /* ADD, SUB */
+		return cf_rng_float(rng, 0.02f, 0.2f);
+	}
+}
+
 /* Quantizes the inputs t[0], t[1] and the output t[2] as `k` says.
  * False when out of memory. */
 static bool quantize(cf_case *c, cf_rng *rng, kind k, const int32_t *t)
 {
+	bool shared = c->op == OPVER_OP_MAXIMUM || c->op == OPVER_OP_MINIMUM;
 	float s1, s2, out;
-	int32_t e, finer;
+	int32_t e, finer, z0 = 0, z1, z2;
 	bool swap;
 
 	switch (k) {
+	case UINT8:
 	case INT8:
 	case INT8_RESCALE_1_OR_MORE:
+		if (k == UINT8)
+			z0 = 128;
 		s1 = cf_rng_float(rng, 0.01f, 0.1f);
-		s2 = cf_rng_float(rng, 0.01f, 0.1f);
-		if (c->op == OPVER_OP_ADD)
-			out = cf_rng_float(rng, 0.02f, 0.2f);
-		else if (k == INT8)
-			out = s1 * s2 * cf_rng_float(rng, 2.0f, 30.0f);
-		else
-			out = s1 * s2 / cf_rng_float(rng, 1.0f, 4.0f);
-		return cf_case_quantize(c, t[0], s1, cf_rng_int(rng, -20, 20)) &&
-		       cf_case_quantize(c, t[1], s2, cf_rng_int(rng, -20, 20)) &&
-		       cf_case_quantize(c, t[2], out, cf_rng_int(rng, -20, 20));
+		s2 = shared ? s1 : cf_rng_float(rng, 0.01f, 0.1f);
+		out = shared ? s1 : output_scale_8bit(c->op, k, s1, s2, rng);
+		z1 = z0 + cf_rng_int(rng, -20, 20);
+		z2 = shared ? z1 : z0 + cf_rng_int(rng, -20, 20);
+		return cf_case_quantize(c, t[0], s1, z1) &&
+		       cf_case_quantize(c, t[1], s2, z2) &&
+		       cf_case_quantize(c, t[2], out,
+					shared ? z1 :
+					c->op == OPVER_OP_SQUARED_DIFFERENCE ?
+						 -120 :
+						 z0 + cf_rng_int(rng, -20, 20));
 	case INT16_POT:
 		/* One input at the output's scale, the other as fine or
 		 * finer, as the power-of-two path requires. */
@@ -165,68 +282,136 @@ static bool quantize(cf_case *c, cf_rng *rng, kind k, const int32_t *t)
 	case INT16_GENERAL:
 	case INT16_QUANTIZED:
 		s1 = cf_rng_float(rng, 1e-4f, 1e-3f);
-		s2 = cf_rng_float(rng, 1e-4f, 1e-3f);
-		out = k == INT16_GENERAL ?
-			      cf_rng_float(rng, 2e-4f, 2e-3f) :
-			      s1 * s2 * cf_rng_float(rng, 2000.0f, 30000.0f);
+		s2 = shared ? s1 : cf_rng_float(rng, 1e-4f, 1e-3f);
+		out = shared ? s1 :
+		      k == INT16_GENERAL ?
+			       cf_rng_float(rng, 2e-4f, 2e-3f) :
+			       s1 * s2 * cf_rng_float(rng, 2000.0f, 30000.0f);
 		return cf_case_quantize(c, t[0], s1, 0) &&
 		       cf_case_quantize(c, t[1], s2, 0) &&
 		       cf_case_quantize(c, t[2], out, 0);
-	default: /* FLOAT32, INT16_INTEGER */
+	default: /* FLOAT32, INT32, INT16_INTEGER */
 		return true;
+	}
+}
+
+/* The range of the inputs' values for kind `k` of `op`. */
+static void value_range(int32_t op, kind k, double *lo, double *hi)
+{
+	switch (k) {
+	case FLOAT32:
+		*hi = 2;
+		break;
+	case INT32:
+		/* Squares and differences stay inside int32. */
+		*hi = op == OPVER_OP_SQUARED_DIFFERENCE ? 20000 : 1000000;
+		break;
+	case UINT8:
+		*lo = 0;
+		*hi = 255;
+		return;
+	case INT8:
+	case INT8_RESCALE_1_OR_MORE:
+		*lo = -128;
+		*hi = 127;
+		return;
+	case INT16_INTEGER:
+		*hi = op == OPVER_OP_ADD ? 10000 : 150;
+		break;
+	default:
+		*lo = -32768;
+		*hi = 32767;
+		return;
+	}
+	*lo = -*hi;
+}
+
+static opver_type type_of(kind k)
+{
+	switch (k) {
+	case FLOAT32:
+		return OPVER_TYPE_FLOAT32;
+	case INT32:
+		return OPVER_TYPE_INT32;
+	case UINT8:
+		return OPVER_TYPE_UINT8;
+	case INT8:
+	case INT8_RESCALE_1_OR_MORE:
+		return OPVER_TYPE_INT8;
+	default:
+		return OPVER_TYPE_INT16;
+	}
+}
+
+/* The op's parameter struct, for the variant's activation and kind. */
+static void set_params(cf_case *c, kind k, opver_activation activation)
+{
+	c->has_params = true;
+	switch (c->op) {
+	case OPVER_OP_ADD:
+		c->params.add = (opver_add_params){
+			.activation = activation,
+			.pot_scale_int16 = k != INT16_GENERAL,
+		};
+		break;
+	case OPVER_OP_SUB:
+		c->params.sub = (opver_sub_params){
+			.activation = activation,
+			.pot_scale_int16 = k != INT16_GENERAL,
+		};
+		break;
+	case OPVER_OP_MUL:
+		c->params.mul = (opver_mul_params){ .activation = activation };
+		break;
+	case OPVER_OP_DIV:
+		c->params.div = (opver_div_params){ .activation = activation };
+		break;
+	default:
+		/* Written as the op's empty options table. */
+		break;
 	}
 }
 
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
-	bool add = c->op == OPVER_OP_ADD;
-	kind k = (add ? add_kinds : mul_kinds)[variant % NUM_KINDS];
-	int32_t pattern = variant / NUM_KINDS % NUM_PATTERNS;
+	const op_kinds *o = kinds_of(c->op);
+	kind k = o->kinds[variant % o->count];
+	int32_t pattern = variant / o->count % NUM_PATTERNS;
 	opver_activation activation =
-		cf_activation(variant / (NUM_KINDS * NUM_PATTERNS));
+		cf_activation(variant / (o->count * NUM_PATTERNS));
 	bool constant = cf_rng_int(rng, 0, 3) == 0;
-	opver_type type = k == FLOAT32 ? OPVER_TYPE_FLOAT32 :
-			  k == INT8 || k == INT8_RESCALE_1_OR_MORE ?
-						 OPVER_TYPE_INT8 :
-						 OPVER_TYPE_INT16;
-	double lo = -32768, hi = 32767;
+	opver_type type = type_of(k);
+	double lo, hi;
 	int32_t t[3];
 	shapes s;
 
-	draw_shapes(pattern, rng, &s);
+	draw_shapes(pattern, max_rank(c->op), rng, &s);
 	for (int i = 0; i < 3; i++)
 		t[i] = cf_case_tensor(c, type, s.rank[i], s.dims[i]);
 	cf_case_input(c, t[0]);
 	cf_case_input(c, t[1]);
 	c->output = t[2];
-	c->has_params = true;
-	if (add)
-		c->params.add = (opver_add_params){
-			.activation = activation,
-			.pot_scale_int16 = k != INT16_GENERAL,
-		};
-	else
-		c->params.mul = (opver_mul_params){ .activation = activation };
+	set_params(c, k, activation);
 	if (!quantize(c, rng, k, t))
 		return false;
-	if (type == OPVER_TYPE_FLOAT32) {
-		lo = -2;
-		hi = 2;
-	} else if (type == OPVER_TYPE_INT8) {
-		lo = -128;
-		hi = 127;
-	} else if (k == INT16_INTEGER) {
-		hi = add ? 10000 : 150;
-		lo = -hi;
-	}
+	value_range(c->op, k, &lo, &hi);
 	if (!cf_case_fill(c, t[0], rng, lo, hi, false) ||
 	    !cf_case_fill(c, t[1], rng, lo, hi, constant))
 		return false;
-	if (type == OPVER_TYPE_FLOAT32)
+	if (type == OPVER_TYPE_FLOAT32 && o->activation)
 		plant_extremes(c, t);
-	cf_case_param(c, "broadcast=%s activation=%s", pattern_names[pattern],
-		      cf_activation_name(activation));
-	if (add && type == OPVER_TYPE_INT16 && k != INT16_INTEGER)
+	if (c->op == OPVER_OP_DIV && type != OPVER_TYPE_FLOAT32)
+		avoid_zero_divisors(c, t[1],
+				    type == OPVER_TYPE_UINT8 ?
+					    (int32_t)c->tensors[t[1]]
+						    .zero_points[0] :
+					    0);
+	cf_case_param(c, "broadcast=%s", pattern_names[pattern]);
+	if (o->activation)
+		cf_case_param(c, "activation=%s",
+			      cf_activation_name(activation));
+	if ((c->op == OPVER_OP_ADD || c->op == OPVER_OP_SUB) &&
+	    type == OPVER_TYPE_INT16 && k != INT16_INTEGER)
 		cf_case_param(c, "pot_scale_int16=%s",
 			      k == INT16_POT ? "true" : "false");
 	if (k == INT16_INTEGER)
@@ -235,14 +420,49 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	return true;
 }
 
+/* Every kind of `op` under every pattern, and every clamp activation for
+ * the ops that have one. */
+#define VARIANTS(count, activation) \
+	((count) * NUM_PATTERNS * ((activation) ? CF_NUM_ACTIVATIONS : 1))
+
 const cf_generator cf_add_cases = {
 	.op = OPVER_OP_ADD,
-	.num_variants = NUM_KINDS * NUM_PATTERNS * CF_NUM_ACTIVATIONS,
+	.num_variants = VARIANTS(6, true),
 	.generate = generate,
 };
 
 const cf_generator cf_mul_cases = {
 	.op = OPVER_OP_MUL,
-	.num_variants = NUM_KINDS * NUM_PATTERNS * CF_NUM_ACTIVATIONS,
+	.num_variants = VARIANTS(6, true),
+	.generate = generate,
+};
+
+const cf_generator cf_sub_cases = {
+	.op = OPVER_OP_SUB,
+	.num_variants = VARIANTS(6, true),
+	.generate = generate,
+};
+
+const cf_generator cf_div_cases = {
+	.op = OPVER_OP_DIV,
+	.num_variants = VARIANTS(3, true),
+	.generate = generate,
+};
+
+const cf_generator cf_maximum_cases = {
+	.op = OPVER_OP_MAXIMUM,
+	.num_variants = VARIANTS(5, false),
+	.generate = generate,
+};
+
+const cf_generator cf_minimum_cases = {
+	.op = OPVER_OP_MINIMUM,
+	.num_variants = VARIANTS(5, false),
+	.generate = generate,
+};
+
+const cf_generator cf_squared_difference_cases = {
+	.op = OPVER_OP_SQUARED_DIFFERENCE,
+	.num_variants = VARIANTS(3, false),
 	.generate = generate,
 };

@@ -276,6 +276,11 @@ static bool has_options(int32_t op)
 	case OPVER_OP_RESHAPE:
 	case OPVER_OP_QUANTIZE:
 	case OPVER_OP_DEQUANTIZE:
+	case OPVER_OP_SUB:
+	case OPVER_OP_DIV:
+	case OPVER_OP_MAXIMUM:
+	case OPVER_OP_MINIMUM:
+	case OPVER_OP_SQUARED_DIFFERENCE:
 		return true;
 	default:
 		return false;
@@ -532,6 +537,24 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 	}
 	case OPVER_OP_QUANTIZE:
 		return OPTIONS_QUANTIZE;
+	case OPVER_OP_SUB: {
+		const opver_sub_params *p = params;
+
+		set_field(t, SUB_ACTIVATION, 1, (uint32_t)p->activation);
+		set_field(t, SUB_POT_SCALE_INT16, 1, p->pot_scale_int16);
+		return OPTIONS_SUB;
+	}
+	case OPVER_OP_DIV: {
+		const opver_div_params *p = params;
+
+		set_field(t, DIV_ACTIVATION, 1, (uint32_t)p->activation);
+		return OPTIONS_DIV;
+	}
+	case OPVER_OP_MAXIMUM:
+	case OPVER_OP_MINIMUM:
+		return OPTIONS_MAXIMUM_MINIMUM;
+	case OPVER_OP_SQUARED_DIFFERENCE:
+		return OPTIONS_SQUARED_DIFFERENCE;
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;
 	}
