@@ -136,7 +136,11 @@
 	\
 	X(RESHAPE_NEW_SHAPE, 0, "ReshapeOptions", "new_shape") \
 	\
-	X(MUL_ACTIVATION, 0, "MulOptions", "fused_activation_function")
+	X(MUL_ACTIVATION, 0, "MulOptions", "fused_activation_function") \
+	\
+	X(LEAKY_RELU_ALPHA, 0, "LeakyReluOptions", "alpha") \
+	\
+	X(GELU_APPROXIMATE, 0, "GeluOptions", "approximate")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -150,7 +154,9 @@
 	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \
 	X(OPTIONS_MUL, 21, "BuiltinOptions", "MulOptions") \
 	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
-	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions")
+	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
+	X(OPTIONS_LEAKY_RELU, 75, "BuiltinOptions", "LeakyReluOptions") \
+	X(OPTIONS_GELU, 116, "BuiltinOptions", "GeluOptions")
 
 #define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,
 enum { OPVER_SCHEMA_FIELDS(OPVER_SCHEMA_ENUMERATOR_) };

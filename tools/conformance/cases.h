@@ -57,6 +57,8 @@ typedef union cf_params {
 	opver_add_params add;
 	opver_mul_params mul;
 	opver_reshape_params reshape;
+	opver_leaky_relu_params leaky_relu;
+	opver_gelu_params gelu;
 } cf_params;
 
 typedef struct cf_case {

@@ -276,6 +276,8 @@ static bool has_options(int32_t op)
 	case OPVER_OP_RESHAPE:
 	case OPVER_OP_QUANTIZE:
 	case OPVER_OP_DEQUANTIZE:
+	case OPVER_OP_LEAKY_RELU:
+	case OPVER_OP_GELU:
 		return true;
 	default:
 		return false;
@@ -532,6 +534,20 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 	}
 	case OPVER_OP_QUANTIZE:
 		return OPTIONS_QUANTIZE;
+	case OPVER_OP_LEAKY_RELU: {
+		const opver_leaky_relu_params *p = params;
+		uint32_t bits;
+
+		memcpy(&bits, &p->alpha, sizeof(bits));
+		set_field(t, LEAKY_RELU_ALPHA, 4, bits);
+		return OPTIONS_LEAKY_RELU;
+	}
+	case OPVER_OP_GELU: {
+		const opver_gelu_params *p = params;
+
+		set_field(t, GELU_APPROXIMATE, 1, p->approximate != 0);
+		return OPTIONS_GELU;
+	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;
 	}
