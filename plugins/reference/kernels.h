@@ -99,6 +99,16 @@ extern const opver_kernel ref_max_pool_2d_float32;
 extern const opver_kernel ref_max_pool_2d_int8;
 extern const opver_kernel ref_max_pool_2d_int16;
 
+/* relu.c: float32, and one kernel for the integer types each takes */
+extern const opver_kernel ref_relu_float32;
+extern const opver_kernel ref_relu_quantized;
+extern const opver_kernel ref_relu6_float32;
+extern const opver_kernel ref_relu6_quantized;
+extern const opver_kernel ref_relu_n1_to_1_float32;
+extern const opver_kernel ref_relu_n1_to_1_quantized;
+extern const opver_kernel ref_relu_0_to_1_float32;
+extern const opver_kernel ref_relu_0_to_1_quantized;
+
 /* reshape.c */
 extern const opver_kernel ref_reshape;
 

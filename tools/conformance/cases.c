@@ -329,6 +329,10 @@ static const cf_generator *const generators[] = {
 	&cf_max_pool_2d_cases,
 	&cf_mul_cases,
 	&cf_quantize_cases,
+	&cf_relu_cases,
+	&cf_relu6_cases,
+	&cf_relu_n1_to_1_cases,
+	&cf_relu_0_to_1_cases,
 	&cf_reshape_cases,
 	&cf_softmax_cases,
 };
