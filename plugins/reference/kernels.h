@@ -43,6 +43,16 @@
 	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(type), OPVER_T(type)), \
 			OPVER_OUTPUT(OPVER_T(type)))
 
+/* activation_lut.c: float32, and an 8-bit lookup-table kernel each */
+extern const opver_kernel ref_logistic_float32;
+extern const opver_kernel ref_logistic_lut8;
+extern const opver_kernel ref_tanh_float32;
+extern const opver_kernel ref_tanh_lut8;
+extern const opver_kernel ref_elu_float32;
+extern const opver_kernel ref_elu_lut8;
+extern const opver_kernel ref_gelu_float32;
+extern const opver_kernel ref_gelu_lut8;
+
 /* add.c */
 extern const opver_kernel ref_add_float32;
 extern const opver_kernel ref_add_int8;

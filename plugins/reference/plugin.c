@@ -21,9 +21,15 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_depthwise_conv_2d_int8,
 	&ref_dequantize_int8_float32,
 	&ref_dequantize_int16_float32,
+	&ref_elu_float32,
+	&ref_elu_lut8,
 	&ref_fully_connected_float32,
 	&ref_fully_connected_int8,
 	&ref_fully_connected_hybrid,
+	&ref_gelu_float32,
+	&ref_gelu_lut8,
+	&ref_logistic_float32,
+	&ref_logistic_lut8,
 	&ref_max_pool_2d_float32,
 	&ref_max_pool_2d_int8,
 	&ref_max_pool_2d_int16,
@@ -48,6 +54,8 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_softmax_float32,
 	&ref_softmax_int8,
 	&ref_softmax_int16,
+	&ref_tanh_float32,
+	&ref_tanh_lut8,
 };
 
 static const opver_plugin reference_plugin = {

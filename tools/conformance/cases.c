@@ -325,7 +325,10 @@ static const cf_generator *const generators[] = {
 	&cf_conv_2d_cases,
 	&cf_depthwise_conv_2d_cases,
 	&cf_dequantize_cases,
+	&cf_elu_cases,
 	&cf_fully_connected_cases,
+	&cf_gelu_cases,
+	&cf_logistic_cases,
 	&cf_max_pool_2d_cases,
 	&cf_mul_cases,
 	&cf_quantize_cases,
@@ -335,6 +338,7 @@ static const cf_generator *const generators[] = {
 	&cf_relu_0_to_1_cases,
 	&cf_reshape_cases,
 	&cf_softmax_cases,
+	&cf_tanh_cases,
 };
 
 const cf_generator *cf_generator_for(int32_t op)

@@ -193,6 +193,10 @@ extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
 extern const cf_generator cf_max_pool_2d_cases;       /* pool */
 extern const cf_generator cf_mul_cases;               /* elementwise */
 extern const cf_generator cf_quantize_cases;          /* quantize */
+extern const cf_generator cf_logistic_cases;          /* activation */
+extern const cf_generator cf_tanh_cases;              /* activation */
+extern const cf_generator cf_elu_cases;               /* activation */
+extern const cf_generator cf_gelu_cases;              /* activation */
 extern const cf_generator cf_relu_cases;              /* activation */
 extern const cf_generator cf_relu6_cases;             /* activation */
 extern const cf_generator cf_relu_n1_to_1_cases;      /* activation */

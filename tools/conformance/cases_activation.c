@@ -148,3 +148,7 @@ ACTIVATION_CASES(cf_relu_cases, RELU, 4 * MAX_RANK);
 ACTIVATION_CASES(cf_relu6_cases, RELU6, 4 * MAX_RANK);
 ACTIVATION_CASES(cf_relu_n1_to_1_cases, RELU_N1_TO_1, 3 * MAX_RANK);
 ACTIVATION_CASES(cf_relu_0_to_1_cases, RELU_0_TO_1, 3 * MAX_RANK);
+ACTIVATION_CASES(cf_logistic_cases, LOGISTIC, 3 * MAX_RANK);
+ACTIVATION_CASES(cf_tanh_cases, TANH, 3 * MAX_RANK);
+ACTIVATION_CASES(cf_elu_cases, ELU, 2 * MAX_RANK);
+ACTIVATION_CASES(cf_gelu_cases, GELU, 3 * MAX_RANK * 2);
