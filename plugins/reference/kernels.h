@@ -77,6 +77,14 @@ extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
 extern const opver_kernel ref_fully_connected_hybrid;
 
+/* hard_swish.c */
+extern const opver_kernel ref_hard_swish_float32;
+extern const opver_kernel ref_hard_swish_quantized;
+
+/* leaky_relu.c */
+extern const opver_kernel ref_leaky_relu_float32;
+extern const opver_kernel ref_leaky_relu_quantized;
+
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
 extern const opver_kernel ref_mul_int8;

@@ -328,6 +328,8 @@ static const cf_generator *const generators[] = {
 	&cf_elu_cases,
 	&cf_fully_connected_cases,
 	&cf_gelu_cases,
+	&cf_hard_swish_cases,
+	&cf_leaky_relu_cases,
 	&cf_logistic_cases,
 	&cf_max_pool_2d_cases,
 	&cf_mul_cases,

@@ -193,6 +193,8 @@ extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
 extern const cf_generator cf_max_pool_2d_cases;       /* pool */
 extern const cf_generator cf_mul_cases;               /* elementwise */
 extern const cf_generator cf_quantize_cases;          /* quantize */
+extern const cf_generator cf_leaky_relu_cases;        /* activation */
+extern const cf_generator cf_hard_swish_cases;        /* activation */
 extern const cf_generator cf_logistic_cases;          /* activation */
 extern const cf_generator cf_tanh_cases;              /* activation */
 extern const cf_generator cf_elu_cases;               /* activation */

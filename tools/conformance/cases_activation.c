@@ -13,7 +13,8 @@
  * LOGISTIC scale 1/256 (zero point -128 for int8, 0 for uint8), TANH
  * scale 1/128 (zero point 0 for int8, 128 for uint8); elsewhere it is
  * drawn, wide enough to hold most outputs and narrow enough that some
- * saturate.  int16 tensors are symmetric.
+ * saturate.  HARD_SWISH's inputs of rank 3 and 4 are wider (scales 0.3 to
+ * 1).  int16 tensors are symmetric.
  */
 #include "cases.h"
 
@@ -47,17 +48,19 @@ static activation_types types_of(int32_t op)
 }
 
 /* A drawn per-tensor quantization for `type`: 8-bit values span about
- * +-2.5 to +-13 around a drawn zero point, int16 about +-3 to +-13. */
+ * +-2.5 to +-13 around a drawn zero point (`wide`: +-40 to +-130), int16
+ * about +-3 to +-13. */
 static bool quantize_drawn(cf_case *c, int32_t t, opver_type type,
-			   cf_rng *rng)
+			   bool wide, cf_rng *rng)
 {
+	const float scale = wide ? cf_rng_float(rng, 0.3f, 1.0f)
+				 : cf_rng_float(rng, 0.02f, 0.1f);
+
 	switch (type) {
 	case OPVER_TYPE_INT8:
-		return cf_case_quantize(c, t, cf_rng_float(rng, 0.02f, 0.1f),
-					cf_rng_int(rng, -40, 40));
+		return cf_case_quantize(c, t, scale, cf_rng_int(rng, -40, 40));
 	case OPVER_TYPE_UINT8:
-		return cf_case_quantize(c, t, cf_rng_float(rng, 0.02f, 0.1f),
-					cf_rng_int(rng, 88, 168));
+		return cf_case_quantize(c, t, scale, cf_rng_int(rng, 88, 168));
 	default: /* INT16 */
 		return cf_case_quantize(c, t, cf_rng_float(rng, 1e-4f, 4e-4f),
 					0);
@@ -115,11 +118,15 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	output = cf_case_tensor(c, type, rank, dims);
 	cf_case_input(c, input);
 	c->output = output;
+	/* HARD_SWISH's wide inputs (rank 3 and 4) take the left-shift
+	 * branch of its fixed point. */
 	if (type != OPVER_TYPE_FLOAT32) {
-		ok = quantize_drawn(c, input, type, rng) &&
+		ok = quantize_drawn(c, input, type,
+				    c->op == OPVER_OP_HARD_SWISH && rank > 2,
+				    rng) &&
 		     (fixed_output(c->op, type, &scale, &zero_point)
 			      ? cf_case_quantize(c, output, scale, zero_point)
-			      : quantize_drawn(c, output, type, rng));
+			      : quantize_drawn(c, output, type, false, rng));
 	}
 	ok = ok && fill_input(c, input, type, rng);
 	if (c->op == OPVER_OP_LEAKY_RELU) {
@@ -152,3 +159,5 @@ ACTIVATION_CASES(cf_logistic_cases, LOGISTIC, 3 * MAX_RANK);
 ACTIVATION_CASES(cf_tanh_cases, TANH, 3 * MAX_RANK);
 ACTIVATION_CASES(cf_elu_cases, ELU, 2 * MAX_RANK);
 ACTIVATION_CASES(cf_gelu_cases, GELU, 3 * MAX_RANK * 2);
+ACTIVATION_CASES(cf_leaky_relu_cases, LEAKY_RELU, 4 * MAX_RANK);
+ACTIVATION_CASES(cf_hard_swish_cases, HARD_SWISH, 3 * MAX_RANK);
