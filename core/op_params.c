@@ -213,6 +213,26 @@ static bool decode_reshape(options_reader *r, void *params)
 	return true;
 }
 
+static bool decode_leaky_relu(options_reader *r, void *params)
+{
+	opver_leaky_relu_params *p = params;
+
+	if (!opver__fb_float(r->fb, r->table, LEAKY_RELU_ALPHA, "alpha", 0.0f,
+			     &p->alpha)) {
+		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
+		return false;
+	}
+	return true;
+}
+
+static bool decode_gelu(options_reader *r, void *params)
+{
+	opver_gelu_params *p = params;
+
+	return read_bool(r, GELU_APPROXIMATE, "approximate", false,
+			 &p->approximate);
+}
+
 /* Ops whose options table carries nothing: the struct-less entries below
  * still check that a given table is of the right union type. */
 static bool decode_nothing(options_reader *r, void *params)
@@ -270,6 +290,10 @@ static const struct op_params_entry {
 	  0, decode_nothing },
 	{ OPVER_OP_SQUARED_DIFFERENCE, OPTIONS_SQUARED_DIFFERENCE,
 	  "SquaredDifferenceOptions", 0, decode_nothing },
+	{ OPVER_OP_LEAKY_RELU, OPTIONS_LEAKY_RELU, "LeakyReluOptions",
+	  sizeof(opver_leaky_relu_params), decode_leaky_relu },
+	{ OPVER_OP_GELU, OPTIONS_GELU, "GeluOptions",
+	  sizeof(opver_gelu_params), decode_gelu },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

@@ -533,6 +533,19 @@ static const rule_row rule_rows[] = {
 	    BROADCAST, ANY_RANK_ABOVE(4)),
 	ROW(MINIMUM, 2, "int8 input", IN(0, INT8)),
 	ROW(SQUARED_DIFFERENCE, 2, "int8 input", IN(0, INT8)),
+	ROW(RELU, 3, "int16 input", IN(0, INT16)),
+	ROW(RELU, 2, "int8 input", IN(0, INT8)),
+	ROW(RELU, 2, "uint8 input", IN(0, UINT8)),
+	ROW(TANH, 3, "int16 input and output", IN(0, INT16), OUT(INT16)),
+	ROW(TANH, 2, "int8 input", IN(0, INT8)),
+	ROW(LOGISTIC, 3, "int16 input and output", IN(0, INT16), OUT(INT16)),
+	ROW(LOGISTIC, 2, "int8 input", IN(0, INT8)),
+	ROW(LEAKY_RELU, 2, "int16 input", IN(0, INT16)),
+	ROW(RELU6, 3, "int16 input", IN(0, INT16)),
+	ROW(RELU6, 2, "int8 input", IN(0, INT8)),
+	ROW(LOG_SOFTMAX, 2, "int8 input", IN(0, INT8)),
+	ROW(GELU, 2, "int8 input", IN(0, INT8)),
+	ROW(GELU, 2, "uint8 input", IN(0, UINT8)),
 };
 #define RULE_ROWS_END (rule_rows + sizeof(rule_rows) / sizeof(rule_rows[0]))
 

@@ -142,6 +142,9 @@
 	X(SUB_POT_SCALE_INT16, 1, "SubOptions", "pot_scale_int16") \
 	\
 	X(DIV_ACTIVATION, 0, "DivOptions", "fused_activation_function")
+	X(LEAKY_RELU_ALPHA, 0, "LeakyReluOptions", "alpha") \
+	\
+	X(GELU_APPROXIMATE, 0, "GeluOptions", "approximate")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -162,6 +165,9 @@
 	X(OPTIONS_SQUARED_DIFFERENCE, 76, \
 	  "BuiltinOptions", "SquaredDifferenceOptions") \
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions")
+	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
+	X(OPTIONS_LEAKY_RELU, 75, "BuiltinOptions", "LeakyReluOptions") \
+	X(OPTIONS_GELU, 116, "BuiltinOptions", "GeluOptions")
 
 #define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,
 enum { OPVER_SCHEMA_FIELDS(OPVER_SCHEMA_ENUMERATOR_) };

@@ -415,6 +415,22 @@ typedef struct opver_div_params {
 } opver_div_params;
 OPVER_ABI_ENDS_AT(opver_div_params, activation);
 #define OPVER_DIV_PARAMS_DEFAULTS { OPVER_ACTIVATION_NONE }
+/* LEAKY_RELU: one input, one output of its shape. */
+typedef struct opver_leaky_relu_params {
+	/* Version 1: the slope below zero.  Default 0, as the schema says. */
+	float alpha;
+} opver_leaky_relu_params;
+OPVER_ABI_ENDS_AT(opver_leaky_relu_params, alpha);
+#define OPVER_LEAKY_RELU_PARAMS_DEFAULTS { 0.0f }
+
+/* GELU: one input, one output of its shape. */
+typedef struct opver_gelu_params {
+	/* Version 1: 1 for the tanh approximation, 0 (default) for the exact
+	 * erf form. */
+	int32_t approximate;
+} opver_gelu_params;
+OPVER_ABI_ENDS_AT(opver_gelu_params, approximate);
+#define OPVER_GELU_PARAMS_DEFAULTS { 0 }
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,16 @@
 	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(type), OPVER_T(type)), \
 			OPVER_OUTPUT(OPVER_T(type)))
 
+/* activation_lut.c: float32, and an 8-bit lookup-table kernel each */
+extern const opver_kernel ref_logistic_float32;
+extern const opver_kernel ref_logistic_lut8;
+extern const opver_kernel ref_tanh_float32;
+extern const opver_kernel ref_tanh_lut8;
+extern const opver_kernel ref_elu_float32;
+extern const opver_kernel ref_elu_lut8;
+extern const opver_kernel ref_gelu_float32;
+extern const opver_kernel ref_gelu_lut8;
+
 /* add.c */
 extern const opver_kernel ref_add_float32;
 extern const opver_kernel ref_add_uint8;
@@ -84,6 +94,13 @@ extern const opver_kernel ref_minimum_uint8;
 extern const opver_kernel ref_minimum_int8;
 extern const opver_kernel ref_minimum_int16;
 extern const opver_kernel ref_minimum_int32;
+/* hard_swish.c */
+extern const opver_kernel ref_hard_swish_float32;
+extern const opver_kernel ref_hard_swish_quantized;
+
+/* leaky_relu.c */
+extern const opver_kernel ref_leaky_relu_float32;
+extern const opver_kernel ref_leaky_relu_quantized;
 
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
@@ -117,6 +134,16 @@ extern const opver_kernel ref_average_pool_2d_int16;
 extern const opver_kernel ref_max_pool_2d_float32;
 extern const opver_kernel ref_max_pool_2d_int8;
 extern const opver_kernel ref_max_pool_2d_int16;
+
+/* relu.c: float32, and one kernel for the integer types each takes */
+extern const opver_kernel ref_relu_float32;
+extern const opver_kernel ref_relu_quantized;
+extern const opver_kernel ref_relu6_float32;
+extern const opver_kernel ref_relu6_quantized;
+extern const opver_kernel ref_relu_n1_to_1_float32;
+extern const opver_kernel ref_relu_n1_to_1_quantized;
+extern const opver_kernel ref_relu_0_to_1_float32;
+extern const opver_kernel ref_relu_0_to_1_quantized;
 
 /* reshape.c */
 extern const opver_kernel ref_reshape;

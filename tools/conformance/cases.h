@@ -59,6 +59,8 @@ typedef union cf_params {
 	opver_reshape_params reshape;
 	opver_sub_params sub;
 	opver_div_params div;
+	opver_leaky_relu_params leaky_relu;
+	opver_gelu_params gelu;
 } cf_params;
 
 typedef struct cf_case {
@@ -222,6 +224,16 @@ extern const cf_generator cf_maximum_cases;           /* elementwise */
 extern const cf_generator cf_minimum_cases;           /* elementwise */
 extern const cf_generator cf_mul_cases;               /* elementwise */
 extern const cf_generator cf_quantize_cases;          /* quantize */
+extern const cf_generator cf_leaky_relu_cases;        /* activation */
+extern const cf_generator cf_hard_swish_cases;        /* activation */
+extern const cf_generator cf_logistic_cases;          /* activation */
+extern const cf_generator cf_tanh_cases;              /* activation */
+extern const cf_generator cf_elu_cases;               /* activation */
+extern const cf_generator cf_gelu_cases;              /* activation */
+extern const cf_generator cf_relu_cases;              /* activation */
+extern const cf_generator cf_relu6_cases;             /* activation */
+extern const cf_generator cf_relu_n1_to_1_cases;      /* activation */
+extern const cf_generator cf_relu_0_to_1_cases;       /* activation */
 extern const cf_generator cf_reshape_cases;           /* reshape */
 extern const cf_generator cf_softmax_cases;           /* softmax */
 extern const cf_generator cf_squared_difference_cases; /* elementwise */

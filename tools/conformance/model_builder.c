@@ -281,6 +281,8 @@ static bool has_options(int32_t op)
 	case OPVER_OP_MAXIMUM:
 	case OPVER_OP_MINIMUM:
 	case OPVER_OP_SQUARED_DIFFERENCE:
+	case OPVER_OP_LEAKY_RELU:
+	case OPVER_OP_GELU:
 		return true;
 	default:
 		return false;
@@ -555,6 +557,20 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		return OPTIONS_MAXIMUM_MINIMUM;
 	case OPVER_OP_SQUARED_DIFFERENCE:
 		return OPTIONS_SQUARED_DIFFERENCE;
+	case OPVER_OP_LEAKY_RELU: {
+		const opver_leaky_relu_params *p = params;
+		uint32_t bits;
+
+		memcpy(&bits, &p->alpha, sizeof(bits));
+		set_field(t, LEAKY_RELU_ALPHA, 4, bits);
+		return OPTIONS_LEAKY_RELU;
+	}
+	case OPVER_OP_GELU: {
+		const opver_gelu_params *p = params;
+
+		set_field(t, GELU_APPROXIMATE, 1, p->approximate != 0);
+		return OPTIONS_GELU;
+	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;
 	}

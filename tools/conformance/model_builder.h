@@ -74,6 +74,8 @@ typedef struct cf_operator_desc {
 	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, SUB,
 	 * DIV and RESHAPE; QUANTIZE, DEQUANTIZE, MAXIMUM, MINIMUM and
 	 * SQUARED_DIFFERENCE get their empty tables.
+	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL,
+	 * RESHAPE, LEAKY_RELU and GELU; QUANTIZE and DEQUANTIZE get their empty tables.
 	 */
 	const void *params;
 } cf_operator_desc;

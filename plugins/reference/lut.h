@@ -1,0 +1,46 @@
+/*
+ * lut.h - per-element lookup tables for the 8-bit activations (LOGISTIC,
+ * TANH, ELU, GELU on int8 and uint8), built at prepare as TensorFlow
+ * Lite's builtin kernels build theirs: every one of the 256 inputs
+ * dequantized, transformed in float, requantized to the output.  Invoke
+ * is then one table read per element, for int8 and uint8 alike, since
+ * the table is indexed by the input's byte.
+ *
+ * Internal to the plugin.
+ */
+#ifndef OPVER_REFERENCE_LUT_H
+#define OPVER_REFERENCE_LUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <opver/plugin.h>
+
+/* The output byte of each input byte. */
+typedef struct ref_lut8 {
+	uint8_t entries[256];
+} ref_lut8;
+
+/* A real function to tabulate; `params` is the op's parameter struct (or
+ * NULL), borrowed for the call. */
+typedef float (*ref_lut_transform)(float x, const void *params);
+
+/*
+ * Fills `lut` for a `type` (OPVER_TYPE_INT8 or OPVER_TYPE_UINT8) input of
+ * scale/zero point `in_scale`/`in_zero` and output of `out_scale`/
+ * `out_zero`: f(in_scale * (q - in_zero)) divided by out_scale in float,
+ * rounded half away from zero, plus out_zero, clamped to the type's range.
+ */
+void ref_lut8_fill(ref_lut8 *lut, int32_t type, float in_scale,
+		   int32_t in_zero, float out_scale, int32_t out_zero,
+		   ref_lut_transform f, const void *params);
+
+/* out[i] = lut[in[i]] for n bytes; in place allowed. */
+static inline void ref_lut8_apply(const ref_lut8 *lut, const uint8_t *in,
+				  uint8_t *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = lut->entries[in[i]];
+}
+
+#endif /* OPVER_REFERENCE_LUT_H */

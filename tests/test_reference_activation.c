@@ -1,0 +1,575 @@
+/*
+ * test_reference_activation.c - the reference plugin's one-input
+ * activation kernels run from the built reference.so through the kernel
+ * harness, against values worked out by hand (the arithmetic is spelled
+ * out next to each) or against an independent double-precision
+ * computation with TFLite's rounding; what prepare rejects and says.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <criterion/criterion.h>
+
+#include "kernel_harness.h"
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+static kernel_harness h;
+
+static void setup(void)
+{
+	kh_open(&h, REFERENCE_PLUGIN);
+}
+
+static void teardown(void)
+{
+	kh_close(&h);
+}
+
+TestSuite(relu, .init = setup, .fini = teardown);
+
+/* A one-input activation node of kernel `name` from `input` to `output`. */
+static opver_node *unary_node(const char *name, const void *params,
+			      size_t params_size, opver_tensor *input,
+			      opver_tensor *output)
+{
+	return kh_node(&h, kh_kernel(&h, name), 1, params, params_size,
+		       KH_TENSORS(input), KH_TENSORS(output));
+}
+
+static void expect_uint8s(const opver_tensor *tensor, const uint8_t *want,
+			  size_t count)
+{
+	const uint8_t *got = tensor->data;
+
+	cr_assert_eq(opver_tensor_elements(tensor), count);
+	for (size_t i = 0; i < count; i++)
+		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
+			     got[i], want[i]);
+}
+
+/* ---------------------------------------------------------- clamp family */
+
+static const int32_t dims8[] = { 2, 4 };
+
+Test(relu, float32_clamps_each_op_to_its_range)
+{
+	static const float in[8] = { -7.5f, -1.5f, -0.5f, 0.0f,
+				     0.25f, 0.75f, 3.0f,  9.0f };
+	static const struct {
+		const char *kernel;
+		float want[8];
+	} ops[] = {
+		{ "relu_float32", { 0, 0, 0, 0, 0.25f, 0.75f, 3, 9 } },
+		{ "relu6_float32", { 0, 0, 0, 0, 0.25f, 0.75f, 3, 6 } },
+		{ "relu_n1_to_1_float32",
+		  { -1, -1, -0.5f, 0, 0.25f, 0.75f, 1, 1 } },
+		{ "relu_0_to_1_float32", { 0, 0, 0, 0, 0.25f, 0.75f, 1, 1 } },
+	};
+
+	for (size_t i = 0; i < COUNT(ops); i++) {
+		opver_tensor *input = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32,
+						2, dims8, in);
+		opver_tensor *output = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
+						 2, dims8, NULL);
+
+		cr_assert_eq(kh_run(&h, unary_node(ops[i].kernel, NULL, 0,
+						   input, output)),
+			     OPVER_OK, "%s: %s", ops[i].kernel, h.errors);
+		kh_expect_floats(output, ops[i].want, 8);
+	}
+}
+
+/*
+ * int8 RELU6 from scale 0.1, zero point -10 to scale 0.05, zero point
+ * -100: each step doubles (0.1 / 0.05) around the zero points, and the
+ * clamp is [-100 + round(0 / 0.05), -100 + round(6 / 0.05)] = [-100, 20].
+ * q = -128: 2 x (-118) - 100 = -336, clamped to -100 (real 0).
+ * q = 0: 2 x 10 - 100 = -80 (real 1).
+ * q = 50: 2 x 60 - 100 = 20 (real 6, the bound).
+ * q = 51: 22, clamped to 20.
+ */
+Test(relu, int8_requantizes_then_clamps)
+{
+	static const int8_t in[] = { -128, -10, 0, 50, 51, 127 };
+	static const int8_t want[] = { -100, -100, -80, 20, 20, 20 };
+	static const int32_t dims[] = { 6 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_INT8, 1, dims,
+					   in, 0.1f, -10);
+	opver_tensor *output = kh_quantized(&h, "out", OPVER_TYPE_INT8, 1,
+					    dims, NULL, 0.05f, -100);
+
+	cr_assert_eq(kh_run(&h, unary_node("relu6_quantized", NULL, 0, input,
+					   output)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int8s(output, want, COUNT(want));
+}
+
+/*
+ * uint8 RELU_N1_TO_1, scale 0.02 zero point 128 in, scale 0.01 zero point
+ * 100 out: the clamp is [100 - 100, 100 + 100] = [0, 200], and each step
+ * doubles.  q = 0: 2 x (-128) + 100 = -156 -> 0; q = 120: -16 + 100 = 84;
+ * q = 129: 102; q = 255: 354 -> 200.
+ */
+Test(relu, uint8_relu_n1_to_1)
+{
+	static const uint8_t in[] = { 0, 120, 128, 129, 255 };
+	static const uint8_t want[] = { 0, 84, 100, 102, 200 };
+	static const int32_t dims[] = { 5 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_UINT8, 1, dims,
+					   in, 0.02f, 128);
+	opver_tensor *output = kh_quantized(&h, "out", OPVER_TYPE_UINT8, 1,
+					    dims, NULL, 0.01f, 100);
+
+	cr_assert_eq(kh_run(&h, unary_node("relu_n1_to_1_quantized", NULL, 0,
+					   input, output)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(output, want, COUNT(want));
+}
+
+/*
+ * int16 RELU with the same scale in and out (multiplier 1): negative
+ * values become the zero point 0, others pass; RELU's unbounded top is
+ * the type's limit.  A rescale of 3 (scale 3e-4 to 1e-4) saturates:
+ * 20000 x 3 = 60000 -> 32767; 5 x 3 = 15.
+ */
+Test(relu, int16_passes_positives_and_saturates)
+{
+	static const int16_t in[] = { -32768, -1, 0, 5, 20000 };
+	static const int16_t same[] = { 0, 0, 0, 5, 20000 };
+	static const int16_t tripled[] = { 0, 0, 0, 15, 32767 };
+	static const int32_t dims[] = { 5 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_INT16, 1, dims,
+					   in, 3e-4f, 0);
+	opver_tensor *output = kh_quantized(&h, "out", OPVER_TYPE_INT16, 1,
+					    dims, NULL, 3e-4f, 0);
+
+	cr_assert_eq(kh_run(&h, unary_node("relu_quantized", NULL, 0, input,
+					   output)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(output, same, COUNT(same));
+	output = kh_quantized(&h, "out", OPVER_TYPE_INT16, 1, dims, NULL, 1e-4f,
+			      0);
+	cr_assert_eq(kh_run(&h, unary_node("relu_quantized", NULL, 0, input,
+					   output)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(output, tripled, COUNT(tripled));
+}
+
+Test(relu, empty_tensors_run)
+{
+	static const int32_t dims[] = { 0, 3 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_INT8, 2, dims,
+					   NULL, 0.1f, 0);
+	opver_tensor *output = kh_quantized(&h, "out", OPVER_TYPE_INT8, 2,
+					    dims, NULL, 0.1f, 0);
+
+	cr_assert_eq(kh_run(&h, unary_node("relu_quantized", NULL, 0, input,
+					   output)),
+		     OPVER_OK, "%s", h.errors);
+}
+
+static const int32_t dims4[] = { 4 };
+
+/* TFLite has no int16 RELU_N1_TO_1. */
+Test(relu, rejects_a_type_the_op_lacks)
+{
+	opver_tensor *i16 = kh_quantized(&h, "in", OPVER_TYPE_INT16, 1, dims4,
+					 NULL, 0.1f, 0);
+
+	kh_expect_rejected(&h, unary_node("relu_n1_to_1_quantized", NULL, 0,
+					  i16, i16),
+			   OPVER_ERROR_UNSUPPORTED, "input 'in' has type INT16");
+}
+
+Test(relu, rejects_an_output_of_another_type)
+{
+	opver_tensor *i8 = kh_quantized(&h, "in", OPVER_TYPE_INT8, 1, dims4,
+					NULL, 0.1f, 0);
+	opver_tensor *u8 = kh_quantized(&h, "out", OPVER_TYPE_UINT8, 1, dims4,
+					NULL, 0.1f, 0);
+
+	kh_expect_rejected(&h, unary_node("relu_quantized", NULL, 0, i8, u8),
+			   OPVER_ERROR_UNSUPPORTED, "output 'out'");
+}
+
+Test(relu, rejects_an_output_of_another_shape)
+{
+	static const int32_t dims5[] = { 5 };
+	opver_tensor *i8 = kh_quantized(&h, "in", OPVER_TYPE_INT8, 1, dims4,
+					NULL, 0.1f, 0);
+	opver_tensor *longer = kh_quantized(&h, "longer", OPVER_TYPE_INT8, 1,
+					    dims5, NULL, 0.1f, 0);
+
+	kh_expect_rejected(&h, unary_node("relu_quantized", NULL, 0, i8,
+					  longer),
+			   OPVER_ERROR_INVALID_MODEL, "shape");
+}
+
+Test(relu, rejects_unquantized_integers)
+{
+	opver_tensor *plain = kh_tensor(&h, "plain", OPVER_TYPE_INT8, 1, dims4,
+					NULL);
+	opver_tensor *i8 = kh_quantized(&h, "out", OPVER_TYPE_INT8, 1, dims4,
+					NULL, 0.1f, 0);
+
+	kh_expect_rejected(&h, unary_node("relu_quantized", NULL, 0, plain,
+					  i8),
+			   OPVER_ERROR_INVALID_MODEL, "not quantized");
+}
+
+Test(relu, rejects_a_missing_input)
+{
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32, 1, dims4,
+				      NULL);
+
+	kh_expect_rejected(&h, kh_node(&h, kh_kernel(&h, "relu_float32"), 1,
+				       NULL, 0, 0, NULL, KH_TENSORS(out)),
+			   OPVER_ERROR_INVALID_MODEL, "one input");
+}
+
+/* ------------------------------------------------ lookup-table activations */
+
+TestSuite(lut, .init = setup, .fini = teardown);
+
+/* Runs kernel `name` on a 1-D quantized tensor of `count` elements. */
+static opver_tensor *run_quantized(const char *name, const void *params,
+				   size_t params_size, opver_type type,
+				   const void *in, int32_t count,
+				   float in_scale, int32_t in_zero,
+				   float out_scale, int32_t out_zero)
+{
+	const int32_t dims[] = { count };
+	opver_tensor *input = kh_quantized(&h, "in", type, 1, dims, in,
+					   in_scale, in_zero);
+	opver_tensor *output = kh_quantized(&h, "out", type, 1, dims, NULL,
+					    out_scale, out_zero);
+
+	cr_assert_eq(kh_run(&h, unary_node(name, params, params_size, input,
+					   output)),
+		     OPVER_OK, "%s: %s", name, h.errors);
+	return output;
+}
+
+/*
+ * int8 LOGISTIC, input scale 1/16: x = q / 16, output q = round(256 / (1 +
+ * exp(-x))) - 128.  x = 0: 128 - 128 = 0; x = 1: round(187.15) - 128 = 59;
+ * x = -1: round(68.85) - 128 = -59; x = 7.94: round(255.9) = 256 -> 128,
+ * clamped to 127; x = -8: round(0.086) - 128 = -128.
+ */
+Test(lut, int8_logistic_by_hand)
+{
+	static const int8_t in[] = { 0, 16, -16, 127, -128 };
+	static const int8_t want[] = { 0, 59, -59, 127, -128 };
+
+	kh_expect_int8s(run_quantized("logistic_lut8", NULL, 0,
+				      OPVER_TYPE_INT8, in, 5, 1.0f / 16, 0,
+				      1.0f / 256, -128),
+			want, COUNT(want));
+}
+
+/*
+ * uint8 TANH, input scale 0.05 zero point 128, output scale 1/128 zero
+ * point 128: x = 1 gives round(128 tanh 1 = 97.48) + 128 = 225, x = -1 31;
+ * x = 6.35 gives 128 + 128 = 256 -> 255; x = -6.4 gives 0.
+ */
+Test(lut, uint8_tanh_by_hand)
+{
+	static const uint8_t in[] = { 128, 148, 108, 255, 0 };
+	static const uint8_t want[] = { 128, 225, 31, 255, 0 };
+
+	expect_uint8s(run_quantized("tanh_lut8", NULL, 0, OPVER_TYPE_UINT8, in,
+				    5, 0.05f, 128, 1.0f / 128, 128),
+		      want, COUNT(want));
+}
+
+/*
+ * int8 ELU, input scale 0.1, output scale 0.05 zero point -50: x = -12.8
+ * gives about -1 = -20 steps -> -70; x = -1 gives (e^-1 - 1) / 0.05 =
+ * -12.64 -> -13 -> -63; x = 1 gives 20 -> -30; x = 12.7 gives 254 - 50,
+ * clamped to 127.
+ */
+Test(lut, int8_elu_by_hand)
+{
+	static const int8_t in[] = { -128, -10, 0, 10, 127 };
+	static const int8_t want[] = { -70, -63, -50, -30, 127 };
+
+	kh_expect_int8s(run_quantized("elu_lut8", NULL, 0, OPVER_TYPE_INT8, in,
+				      5, 0.1f, 0, 0.05f, -50),
+			want, COUNT(want));
+}
+
+/*
+ * uint8 GELU, input scale 0.05 zero point 100, output scale 0.03 zero
+ * point 20.  Exact: gelu(1) = 0.84134 = 28.04 steps -> 48; gelu(-1) =
+ * -0.15866 = -5.29 -> 15; gelu(-5) = -1.4e-6 -> 20; gelu(7.75) = 258.3
+ * steps -> 255.  The tanh form gives 28.04 and -5.29 steps too here, and
+ * -7.6e-6 at -5: the same outputs.
+ */
+Test(lut, uint8_gelu_by_hand_both_forms)
+{
+	static const uint8_t in[] = { 100, 120, 80, 0, 255 };
+	static const uint8_t want[] = { 20, 48, 15, 20, 255 };
+
+	for (int32_t approximate = 0; approximate <= 1; approximate++) {
+		const opver_gelu_params params = { .approximate = approximate };
+
+		expect_uint8s(run_quantized("gelu_lut8", &params,
+					    sizeof(params), OPVER_TYPE_UINT8,
+					    in, 5, 0.05f, 100, 0.03f, 20),
+			      want, COUNT(want));
+	}
+}
+
+/* Every int8 input of LOGISTIC against the double-precision function
+ * with the same rounding: the float table may differ only where the
+ * scaled value lies within float error of a half step, which none of
+ * these inputs do (checked: the exact value is never within 1e-3 of a
+ * half). */
+Test(lut, int8_logistic_every_input_matches_double)
+{
+	int8_t in[256], want[256];
+	const float scale = 0.0625f;
+
+	for (int i = 0; i < 256; i++) {
+		const double x = scale * (i - 128);
+		const double steps = 256.0 / (1.0 + exp(-x));
+		const double frac = steps - floor(steps);
+
+		in[i] = (int8_t)(i - 128);
+		cr_assert(fabs(frac - 0.5) > 1e-3, "input %d is a tie", i);
+		want[i] = (int8_t)fmin(round(steps) - 128, 127);
+	}
+	kh_expect_int8s(run_quantized("logistic_lut8", NULL, 0,
+				      OPVER_TYPE_INT8, in, 256, scale, 0,
+				      1.0f / 256, -128),
+			want, 256);
+}
+
+Test(lut, float32_against_libm_in_double)
+{
+	static const float in[] = { -6.0f, -1.0f, -0.25f, 0.0f, 0.5f, 3.0f };
+	const int32_t dims[] = { COUNT(in) };
+	static const char *const kernels[] = {
+		"logistic_float32", "tanh_float32", "elu_float32",
+		"gelu_float32",
+	};
+
+	for (size_t k = 0; k < COUNT(kernels); k++) {
+		opver_tensor *input = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, 1,
+						dims, in);
+		opver_tensor *output = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
+						 1, dims, NULL);
+		const opver_gelu_params exact = { 0 };
+		const float *got = output->data;
+
+		cr_assert_eq(kh_run(&h, unary_node(kernels[k], &exact,
+						   k == 3 ? sizeof(exact) : 0,
+						   input, output)),
+			     OPVER_OK, "%s: %s", kernels[k], h.errors);
+		for (size_t i = 0; i < COUNT(in); i++) {
+			const double x = in[i];
+			const double want =
+				k == 0	 ? 1.0 / (1.0 + exp(-x))
+				: k == 1 ? tanh(x)
+				: k == 2 ? (x < 0 ? expm1(x) : x)
+					 : 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+
+			cr_expect(fabs(got[i] - want) <= 1e-6,
+				  "%s(%g): got %.9g, want %.9g", kernels[k], x,
+				  (double)got[i], want);
+		}
+	}
+}
+
+Test(lut, float32_gelu_approximate_is_the_tanh_form)
+{
+	static const float in[] = { -1.0f, 1.0f };
+	static const float tanh_form[] = { -0.158808009f, 0.841191991f };
+	const opver_gelu_params params = { .approximate = 1 };
+	const int32_t dims[] = { 2 };
+	opver_tensor *input = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, 1, dims,
+					in);
+	opver_tensor *output = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32, 1,
+					 dims, NULL);
+	const float *got = output->data;
+
+	cr_assert_eq(kh_run(&h, unary_node("gelu_float32", &params,
+					   sizeof(params), input, output)),
+		     OPVER_OK, "%s", h.errors);
+	for (int i = 0; i < 2; i++)
+		cr_expect(fabsf(got[i] - tanh_form[i]) <= 1e-6f,
+			  "got %.9g, want %.9g", (double)got[i],
+			  (double)tanh_form[i]);
+}
+
+Test(lut, logistic_needs_an_output_scale_of_1_256)
+{
+	const int32_t dims[] = { 3 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_INT8, 1, dims,
+					   NULL, 0.1f, 0);
+	opver_tensor *output = kh_quantized(&h, "out", OPVER_TYPE_INT8, 1,
+					    dims, NULL, 1.0f / 128, -128);
+
+	kh_expect_rejected(&h, unary_node("logistic_lut8", NULL, 0, input,
+					  output),
+			   OPVER_ERROR_INVALID_MODEL, "exactly 1/256");
+}
+
+/* TFLite's ELU takes no uint8. */
+Test(lut, elu_takes_no_uint8)
+{
+	const int32_t dims[] = { 3 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_UINT8, 1, dims,
+					   NULL, 0.1f, 128);
+
+	kh_expect_rejected(&h, unary_node("elu_lut8", NULL, 0, input, input),
+			   OPVER_ERROR_UNSUPPORTED, "type UINT8");
+}
+
+/* ------------------------------------------------------------ LEAKY_RELU */
+
+TestSuite(leaky_relu, .init = setup, .fini = teardown);
+
+/*
+ * int8, scale 0.1 in and out: steps at or above the zero point pass
+ * (identity multiplier 1), those below are alpha x (q - 0), rounded half
+ * away from zero: alpha 0.25: -9 -> -2.25 -> -2, -50 -> -12.5 -> -13,
+ * -128 -> -32; alpha 3: -9 -> -27, -50 -> -150, clamped to -128; alpha
+ * -0.5: -9 -> 4.5 -> 5, -6 -> 3.
+ */
+Test(leaky_relu, int8_by_hand)
+{
+	static const int8_t in[] = { -128, -50, -9, -6, 0, 7, 127 };
+	static const struct {
+		float alpha;
+		int8_t want[7];
+	} cases[] = {
+		{ 0.25f, { -32, -13, -2, -2, 0, 7, 127 } },
+		{ 3.0f, { -128, -128, -27, -18, 0, 7, 127 } },
+		{ -0.5f, { 64, 25, 5, 3, 0, 7, 127 } },
+	};
+
+	for (size_t i = 0; i < COUNT(cases); i++) {
+		const opver_leaky_relu_params params = { cases[i].alpha };
+
+		kh_expect_int8s(run_quantized("leaky_relu_quantized", &params,
+					      sizeof(params), OPVER_TYPE_INT8,
+					      in, 7, 0.1f, 0, 0.1f, 0),
+				cases[i].want, 7);
+	}
+}
+
+/* int16, scale 2e-4 in, 1e-4 out: positives double (saturating), alpha
+ * 0.1 gives 0.2 per step below 0: -1000 -> -200. */
+Test(leaky_relu, int16_by_hand)
+{
+	static const int16_t in[] = { -32768, -1000, 0, 1000, 20000 };
+	static const int16_t want[] = { -6554, -200, 0, 2000, 32767 };
+	const opver_leaky_relu_params params = { 0.1f };
+	const int32_t dims[] = { 5 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_INT16, 1, dims,
+					   in, 2e-4f, 0);
+	opver_tensor *output = kh_quantized(&h, "out", OPVER_TYPE_INT16, 1,
+					    dims, NULL, 1e-4f, 0);
+
+	cr_assert_eq(kh_run(&h, unary_node("leaky_relu_quantized", &params,
+					   sizeof(params), input, output)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(output, want, COUNT(want));
+}
+
+Test(leaky_relu, float32_by_hand)
+{
+	static const float in[] = { -2.0f, -0.5f, 0.0f, 3.0f };
+	static const float want[] = { -0.4f, -0.1f, 0.0f, 3.0f };
+	const opver_leaky_relu_params params = { 0.2f };
+	const int32_t dims[] = { 4 };
+	opver_tensor *input = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, 1, dims,
+					in);
+	opver_tensor *output = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32, 1,
+					 dims, NULL);
+
+	cr_assert_eq(kh_run(&h, unary_node("leaky_relu_float32", &params,
+					   sizeof(params), input, output)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_floats(output, want, 4);
+}
+
+/* ------------------------------------------------------------ HARD_SWISH */
+
+TestSuite(hard_swish, .init = setup, .fini = teardown);
+
+static double hard_swish_double(double x)
+{
+	return x * fmin(6.0, fmax(0.0, x + 3.0)) / 6.0;
+}
+
+/*
+ * int8, scale 0.05 in and out: x = 5 (q 100) is above 3, so the output is
+ * x itself, 100 (worked through the fixed point: hires 12800, preshift
+ * 6400, reluish saturated to 32767, 6399 >> 6 rounded = 100); x = -5 is
+ * below -3, output 0.  Every other input within one step of the real
+ * function: the int16 fixed point loses a little.
+ */
+Test(hard_swish, int8_by_hand_and_within_a_step_of_the_function)
+{
+	int8_t in[256];
+	const int8_t *got;
+	opver_tensor *output;
+
+	for (int i = 0; i < 256; i++)
+		in[i] = (int8_t)(i - 128);
+	output = run_quantized("hard_swish_quantized", NULL, 0,
+			       OPVER_TYPE_INT8, in, 256, 0.05f, 0, 0.05f, 0);
+	got = output->data;
+	cr_expect_eq(got[128 + 100], 100);
+	cr_expect_eq(got[128 - 100], 0);
+	cr_expect_eq(got[128], 0);
+	for (int i = 0; i < 256; i++) {
+		const double want = fmin(
+			127.0, round(hard_swish_double(0.05 * in[i]) / 0.05));
+
+		cr_expect(fabs(got[i] - want) <= 1.0, "q %d: got %d, want %g",
+			  in[i], got[i], want);
+	}
+}
+
+/* A wide uint8 input (scale 0.5: the reluish rescale shifts left) stays
+ * within a step of the function too. */
+Test(hard_swish, uint8_wide_input_within_a_step)
+{
+	uint8_t in[256];
+	const uint8_t *got;
+	opver_tensor *output;
+
+	for (int i = 0; i < 256; i++)
+		in[i] = (uint8_t)i;
+	output = run_quantized("hard_swish_quantized", NULL, 0,
+			       OPVER_TYPE_UINT8, in, 256, 0.5f, 128, 0.25f, 20);
+	got = output->data;
+	for (int i = 0; i < 256; i++) {
+		const double want = fmin(
+			255.0,
+			fmax(0.0, round(hard_swish_double(0.5 * (i - 128)) /
+					0.25) +
+					  20));
+
+		cr_expect(fabs(got[i] - want) <= 1.0, "q %d: got %d, want %g",
+			  i, got[i], want);
+	}
+}
+
+Test(hard_swish, rejects_an_output_scale_below_input_scale_over_128)
+{
+	const int32_t dims[] = { 2 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_INT8, 1, dims,
+					   NULL, 1.0f, 0);
+	opver_tensor *output = kh_quantized(&h, "out", OPVER_TYPE_INT8, 1,
+					    dims, NULL, 1.0f / 512, 0);
+
+	kh_expect_rejected(&h, unary_node("hard_swish_quantized", NULL, 0,
+					  input, output),
+			   OPVER_ERROR_INVALID_MODEL, "128 x the output scale");
+}

@@ -1,0 +1,163 @@
+/*
+ * cases_activation.c - the one-input activations: RELU, RELU6,
+ * RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, LEAKY_RELU, HARD_SWISH, ELU
+ * and GELU; and PRELU, whose second input is a constant alpha broadcast
+ * along the input.
+ *
+ * Variants cross each op's tensor types (float32 v1; int8, uint8 and int16
+ * at the versions TFLite's rules give them) with the rank (1-4) and, for
+ * GELU, approximate; LEAKY_RELU draws alpha, slopes above 1 and below 0
+ * included.  Each case draws the shape (dimensions 1-5), the quantization
+ * and the data.  Float inputs reach past every clamp bound ([-8, 8]).
+ * Output quantization is the one TFLite fixes where it fixes one:
+ * LOGISTIC scale 1/256 (zero point -128 for int8, 0 for uint8), TANH
+ * scale 1/128 (zero point 0 for int8, 128 for uint8); elsewhere it is
+ * drawn, wide enough to hold most outputs and narrow enough that some
+ * saturate.  HARD_SWISH's inputs of rank 3 and 4 are wider (scales 0.3 to
+ * 1).  int16 tensors are symmetric.
+ */
+#include "cases.h"
+
+#define MAX_RANK 4
+#define MAX_TYPES 4
+
+/* The types an op takes, in variant order. */
+typedef struct activation_types {
+	int32_t count;
+	opver_type types[MAX_TYPES];
+} activation_types;
+
+static activation_types types_of(int32_t op)
+{
+	switch (op) {
+	case OPVER_OP_RELU:
+	case OPVER_OP_RELU6:
+	case OPVER_OP_LEAKY_RELU:
+		return (activation_types){ 4, { OPVER_TYPE_FLOAT32,
+						OPVER_TYPE_INT8,
+						OPVER_TYPE_UINT8,
+						OPVER_TYPE_INT16 } };
+	case OPVER_OP_ELU:
+		return (activation_types){ 2, { OPVER_TYPE_FLOAT32,
+						OPVER_TYPE_INT8 } };
+	default:
+		return (activation_types){ 3, { OPVER_TYPE_FLOAT32,
+						OPVER_TYPE_INT8,
+						OPVER_TYPE_UINT8 } };
+	}
+}
+
+/* A drawn per-tensor quantization for `type`: 8-bit values span about
+ * +-2.5 to +-13 around a drawn zero point (`wide`: +-40 to +-130), int16
+ * about +-3 to +-13. */
+static bool quantize_drawn(cf_case *c, int32_t t, opver_type type,
+			   bool wide, cf_rng *rng)
+{
+	const float scale = wide ? cf_rng_float(rng, 0.3f, 1.0f)
+				 : cf_rng_float(rng, 0.02f, 0.1f);
+
+	switch (type) {
+	case OPVER_TYPE_INT8:
+		return cf_case_quantize(c, t, scale, cf_rng_int(rng, -40, 40));
+	case OPVER_TYPE_UINT8:
+		return cf_case_quantize(c, t, scale, cf_rng_int(rng, 88, 168));
+	default: /* INT16 */
+		return cf_case_quantize(c, t, cf_rng_float(rng, 1e-4f, 4e-4f),
+					0);
+	}
+}
+
+/* The output quantization TFLite fixes for `op` on `type`; false when it
+ * fixes none. */
+static bool fixed_output(int32_t op, opver_type type, float *scale,
+			 int32_t *zero_point)
+{
+	const bool uint8 = type == OPVER_TYPE_UINT8;
+
+	switch (op) {
+	case OPVER_OP_LOGISTIC:
+		*scale = 1.0f / 256;
+		*zero_point = uint8 ? 0 : -128;
+		return true;
+	case OPVER_OP_TANH:
+		*scale = 1.0f / 128;
+		*zero_point = uint8 ? 128 : 0;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool fill_input(cf_case *c, int32_t t, opver_type type, cf_rng *rng)
+{
+	switch (type) {
+	case OPVER_TYPE_FLOAT32:
+		return cf_case_fill(c, t, rng, -8, 8, false);
+	case OPVER_TYPE_INT8:
+		return cf_case_fill(c, t, rng, -128, 127, false);
+	case OPVER_TYPE_UINT8:
+		return cf_case_fill(c, t, rng, 0, 255, false);
+	default:
+		return cf_case_fill(c, t, rng, -32768, 32767, false);
+	}
+}
+
+/* Variant: type, then rank, then (GELU) approximate. */
+static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	const activation_types types = types_of(c->op);
+	const opver_type type = types.types[variant % types.count];
+	const int32_t rank = variant / types.count % MAX_RANK + 1;
+	int32_t dims[MAX_RANK], input, output, zero_point;
+	float scale;
+	bool ok = true;
+
+	for (int32_t d = 0; d < rank; d++)
+		dims[d] = cf_rng_int(rng, 1, 5);
+	input = cf_case_tensor(c, type, rank, dims);
+	output = cf_case_tensor(c, type, rank, dims);
+	cf_case_input(c, input);
+	c->output = output;
+	/* HARD_SWISH's wide inputs (rank 3 and 4) take the left-shift
+	 * branch of its fixed point. */
+	if (type != OPVER_TYPE_FLOAT32) {
+		ok = quantize_drawn(c, input, type,
+				    c->op == OPVER_OP_HARD_SWISH && rank > 2,
+				    rng) &&
+		     (fixed_output(c->op, type, &scale, &zero_point)
+			      ? cf_case_quantize(c, output, scale, zero_point)
+			      : quantize_drawn(c, output, type, false, rng));
+	}
+	ok = ok && fill_input(c, input, type, rng);
+	if (c->op == OPVER_OP_LEAKY_RELU) {
+		c->has_params = true;
+		c->params.leaky_relu.alpha = cf_rng_float(rng, -0.5f, 2.0f);
+		cf_case_param(c, "alpha=%.9g",
+			      (double)c->params.leaky_relu.alpha);
+	} else if (c->op == OPVER_OP_GELU) {
+		c->has_params = true;
+		c->params.gelu.approximate =
+			variant / (types.count * MAX_RANK) % 2;
+		cf_case_param(c, "approximate=%d",
+			      (int)c->params.gelu.approximate);
+	}
+	return ok;
+}
+
+#define ACTIVATION_CASES(name, op_name, variants) \
+	const cf_generator name = {              \
+		.op = OPVER_OP_##op_name,        \
+		.num_variants = (variants),      \
+		.generate = generate,            \
+	}
+
+ACTIVATION_CASES(cf_relu_cases, RELU, 4 * MAX_RANK);
+ACTIVATION_CASES(cf_relu6_cases, RELU6, 4 * MAX_RANK);
+ACTIVATION_CASES(cf_relu_n1_to_1_cases, RELU_N1_TO_1, 3 * MAX_RANK);
+ACTIVATION_CASES(cf_relu_0_to_1_cases, RELU_0_TO_1, 3 * MAX_RANK);
+ACTIVATION_CASES(cf_logistic_cases, LOGISTIC, 3 * MAX_RANK);
+ACTIVATION_CASES(cf_tanh_cases, TANH, 3 * MAX_RANK);
+ACTIVATION_CASES(cf_elu_cases, ELU, 2 * MAX_RANK);
+ACTIVATION_CASES(cf_gelu_cases, GELU, 3 * MAX_RANK * 2);
+ACTIVATION_CASES(cf_leaky_relu_cases, LEAKY_RELU, 4 * MAX_RANK);
+ACTIVATION_CASES(cf_hard_swish_cases, HARD_SWISH, 3 * MAX_RANK);
