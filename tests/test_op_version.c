@@ -808,6 +808,10 @@ Test(reshape, every_reshape_is_version_1)
 	n.inputs[1] = TENSOR(INT32, vector_2);
 	expect(build(&n, OPVER_OP_RESHAPE, &params, sizeof(params), 2, 1), 1,
 	       "RESHAPE a single version");
+	unary_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8);
+	n.inputs[1] = TENSOR(INT32, vector_2);
+	expect(build(&n, OPVER_OP_RESHAPE, &params, sizeof(params), 2, 1), 1,
+	       "RESHAPE a single version");
 	expect(build(&n, OPVER_OP_RESHAPE, NULL, 0, 0, 0), 1,
 	       "RESHAPE a single version");
 }
@@ -820,6 +824,9 @@ Test(softmax, versions_follow_the_input_type)
 	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
 	expect(build(&n, OPVER_OP_SOFTMAX, &params, sizeof(params), 1, 1), 1,
 	       "float32 tensors");
+	unary_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8);
+	expect(build(&n, OPVER_OP_SOFTMAX, &params, sizeof(params), 1, 1), 1,
+	       "uint8 tensors");
 	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
 	expect(build(&n, OPVER_OP_SOFTMAX, &params, sizeof(params), 1, 1), 2,
 	       "int8 input");
@@ -1318,6 +1325,20 @@ Test(quantize, per_tensor_int8_is_version_1)
 
 	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8);
 	expect(UNARY(&n, OPVER_OP_QUANTIZE), 1, "float32 and int8 tensors");
+}
+
+/* TFLite's first quantization: uint8 from float and to and from int8 are
+ * version 1 (only int16 outputs and per-channel scales come later). */
+Test(quantize, uint8_is_version_1)
+{
+	test_node n;
+
+	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_UINT8);
+	expect(UNARY(&n, OPVER_OP_QUANTIZE), 1, "float32 and uint8 tensors");
+	unary_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_INT8);
+	expect(UNARY(&n, OPVER_OP_QUANTIZE), 1, "uint8 and int8 tensors");
+	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_UINT8);
+	expect(UNARY(&n, OPVER_OP_QUANTIZE), 1, "int8 and uint8 tensors");
 }
 
 Test(quantize, int16_output_is_version_2)

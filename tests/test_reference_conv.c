@@ -24,6 +24,7 @@
 #define CONV_INT8 "conv_2d_int8"
 #define CONV_HYBRID "conv_2d_hybrid"
 #define CONV_INT16X8 "conv_2d_int16x8"
+#define CONV_UINT8 "conv_2d_uint8"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -919,6 +920,218 @@ ParameterizedTest(struct conv_case *c, conv_int8, shapes)
 					   t.output)),
 		     OPVER_OK, "%s", h.errors);
 	expect_int8s(t.output, expected, t.outputs);
+	case_free(&t);
+}
+
+/* ---------------------------------------------------------------- uint8 */
+
+TestSuite(conv_uint8, .init = setup, .fini = teardown);
+
+static void expect_uint8s(const opver_tensor *tensor, const uint8_t *want,
+			  size_t count)
+{
+	const uint8_t *got = tensor->data;
+
+	cr_assert_eq(opver_tensor_elements(tensor), count);
+	for (size_t i = 0; i < count; i++)
+		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
+			     got[i], want[i]);
+}
+
+Test(conv_uint8, filter_zero_point_is_subtracted)
+{
+	/*
+	 * conv_int8's per_tensor_filter_with_bias in TFLite's legacy uint8
+	 * quantization, every zero point 128 but the output's:
+	 * input scale 0.5: q (130, 132, 134, 128) is (1, 2, 3, 0)
+	 * filter scale 0.25: o0 q (132, 128, 124, 136) is (1, 0, -1, 2),
+	 *                    o1 q (130, 130, 130, 130) is 0.5 each
+	 * bias scale 0.125: (4, -3); output scale 1, zero point 3.
+	 * o0: 4*2 + 0 - 4*6 + 8*0 = -16, + 4 = -12; x 0.125 = -1.5 -> -2
+	 *     (away from zero), + 3 = 1.
+	 * o1: 2*(2 + 4 + 6 + 0) = 24, - 3 = 21; high mul 10.5 -> 11,
+	 *     11 / 4 -> 3, + 3 = 6.
+	 */
+	opver_tensor *in = quantized("input", OPVER_TYPE_UINT8,
+				     KH_DIMS(1, 2, 2, 1),
+				     (uint8_t[]){ 130, 132, 134, 128 }, 0.5f,
+				     128);
+	opver_tensor *f = quantized("filter", OPVER_TYPE_UINT8,
+				    KH_DIMS(2, 2, 2, 1),
+				    (uint8_t[]){ 132, 128, 124, 136, 130, 130,
+						 130, 130 },
+				    0.25f, 128);
+	opver_tensor *b = quantized("bias", OPVER_TYPE_INT32, KH_DIMS(2),
+				    (int32_t[]){ 4, -3 }, 0.125f, 0);
+	opver_tensor *out = quantized("output", OPVER_TYPE_UINT8,
+				      KH_DIMS(1, 1, 1, 2), NULL, 1.0f, 3);
+	opver_conv_params p =
+		conv_params(OPVER_PADDING_VALID, 1, 1, OPVER_ACTIVATION_NONE);
+
+	cr_assert_eq(kh_run(&h, conv_node(CONV_UINT8, 1, &p,
+					   KH_TENSORS(in, f, b), out)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 1, 6 }, 2);
+	cr_expect_eq(h.num_errors, 0);
+}
+
+Test(conv_uint8, rescale_rounds_the_scale_product_to_float)
+{
+	/*
+	 * TFLite's legacy rescale: float(input scale x filter scale) /
+	 * output scale in double, multiplier 1562937613 with shift -6 here.
+	 * The product kept in double (as the int8 kernels compute it) gives
+	 * 1562937666, and turns the sum 45 x 255 = 11475 into 131, not 130
+	 * (the real value is 130.4999...).
+	 */
+	opver_tensor *in = quantized("input", OPVER_TYPE_UINT8,
+				     KH_DIMS(1, 1, 1, 1), (uint8_t[]){ 45 },
+				     0.0578598827123642f, 0);
+	opver_tensor *f = quantized("filter", OPVER_TYPE_UINT8,
+				    KH_DIMS(1, 1, 1, 1), (uint8_t[]){ 255 },
+				    0.05591966584324837f, 0);
+	opver_tensor *out = quantized("output", OPVER_TYPE_UINT8,
+				      KH_DIMS(1, 1, 1, 1), NULL,
+				      0.28451836109161377f, 0);
+	opver_conv_params p =
+		conv_params(OPVER_PADDING_VALID, 1, 1, OPVER_ACTIVATION_NONE);
+
+	cr_assert_eq(kh_run(&h, conv_node(CONV_UINT8, 1, &p,
+					   KH_TENSORS(in, f), out)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 130 }, 1);
+}
+
+Test(conv_uint8, clamps_to_the_activation_and_the_type)
+{
+	/*
+	 * All scales 1 (RELU6 on output scale 1/16, zero point 10:
+	 * [10, 10 + 96 = 106]).  input zero point 100: q (101, 103) is
+	 * (1, 3); filter zero point 50, q (52, 49, 40, 60, 250, 250) is
+	 * (2, -1), (-10, 10), (200, 200); output scale 1/16 multiplies by
+	 * 16: o0 (2 - 3) x 16 = -16 -> 10 (RELU6's 0); o1 (-10 + 30) x 16
+	 * = 320 -> 106 (6); o2 800 x 16 -> 106.  Without activation the
+	 * type clamps: -6, 330, 12810 -> 0, 255, 255.
+	 */
+	opver_tensor *in = quantized("input", OPVER_TYPE_UINT8,
+				     KH_DIMS(1, 1, 1, 2),
+				     (uint8_t[]){ 101, 103 }, 1.0f, 100);
+	opver_tensor *f = quantized("filter", OPVER_TYPE_UINT8,
+				    KH_DIMS(3, 1, 1, 2),
+				    (uint8_t[]){ 52, 49, 40, 60, 250, 250 },
+				    1.0f, 50);
+	opver_tensor *out = quantized("output", OPVER_TYPE_UINT8,
+				      KH_DIMS(1, 1, 1, 3), NULL, 0.0625f, 10);
+	opver_conv_params p =
+		conv_params(OPVER_PADDING_VALID, 1, 1, OPVER_ACTIVATION_RELU6);
+
+	cr_assert_eq(kh_run(&h, conv_node(CONV_UINT8, 1, &p,
+					   KH_TENSORS(in, f), out)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 10, 106, 106 }, 3);
+	p.activation = OPVER_ACTIVATION_NONE;
+	cr_assert_eq(kh_run(&h, conv_node(CONV_UINT8, 1, &p,
+					   KH_TENSORS(in, f), out)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 0, 255, 255 }, 3);
+}
+
+Test(conv_uint8, rejects_a_per_channel_filter)
+{
+	opver_tensor *in = quantized("input", OPVER_TYPE_UINT8,
+				     KH_DIMS(1, 1, 1, 1), (uint8_t[]){ 1 },
+				     1.0f, 0);
+	opver_tensor *f = kh_tensor(&h, "filter", OPVER_TYPE_UINT8,
+				    KH_DIMS(2, 1, 1, 1), (uint8_t[]){ 1, 2 });
+	opver_tensor *out = quantized("output", OPVER_TYPE_UINT8,
+				      KH_DIMS(1, 1, 1, 2), NULL, 1.0f, 0);
+	opver_conv_params p =
+		conv_params(OPVER_PADDING_VALID, 1, 1, OPVER_ACTIVATION_NONE);
+
+	kh_quantize_per_channel(&h, f, 0, 2, (float[]){ 1.0f, 2.0f },
+				(int64_t[]){ 0, 0 });
+	cr_assert_neq(kh_prepare(&h, conv_node(CONV_UINT8, 1, &p,
+					       KH_TENSORS(in, f), out)),
+		      OPVER_OK);
+	cr_expect(strstr(h.errors, "filter") != NULL, "%s", h.errors);
+}
+
+Test(conv_uint8, rejects_a_bias_scale_off_the_product)
+{
+	/* input 0.5 x filter 0.25 = 0.125; a bias at 0.5 is off by 0.375
+	 * output steps (scale 1), far beyond TFLite's 0.02. */
+	opver_tensor *in = quantized("input", OPVER_TYPE_UINT8,
+				     KH_DIMS(1, 1, 1, 1), (uint8_t[]){ 1 },
+				     0.5f, 0);
+	opver_tensor *f = quantized("filter", OPVER_TYPE_UINT8,
+				    KH_DIMS(1, 1, 1, 1), (uint8_t[]){ 1 },
+				    0.25f, 0);
+	opver_tensor *b = quantized("bias", OPVER_TYPE_INT32, KH_DIMS(1),
+				    (int32_t[]){ 1 }, 0.5f, 0);
+	opver_tensor *out = quantized("output", OPVER_TYPE_UINT8,
+				      KH_DIMS(1, 1, 1, 1), NULL, 1.0f, 0);
+	opver_conv_params p =
+		conv_params(OPVER_PADDING_VALID, 1, 1, OPVER_ACTIVATION_NONE);
+
+	cr_assert_eq(kh_prepare(&h, conv_node(CONV_UINT8, 1, &p,
+					      KH_TENSORS(in, f, b), out)),
+		     OPVER_ERROR_INVALID_MODEL);
+	cr_expect(strstr(h.errors, "must agree") != NULL, "%s", h.errors);
+}
+
+ParameterizedTestParameters(conv_uint8, shapes)
+{
+	return cr_make_param_array(struct conv_case, shape_cases,
+				   COUNT(shape_cases));
+}
+
+/*
+ * conv_int8's shapes in uint8: input scale 0.5 and filter scale 2 over
+ * output scale 1 make the multiplier exactly 1, so the result is the
+ * integer sum of (filter - 130) * (input - 120), plus bias and the output
+ * zero point 100, clamped to [0, 255].
+ */
+ParameterizedTest(struct conv_case *c, conv_uint8, shapes)
+{
+	struct case_tensors t;
+	opver_conv_params p = case_params(c);
+	uint8_t *in, *f, expected[4096];
+	int32_t *b;
+
+	case_build(c, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8, OPVER_TYPE_INT32,
+		   &t);
+	cr_assert_leq(t.outputs, COUNT(expected));
+	kh_quantize(&h, t.input, 0.5f, 120);
+	kh_quantize(&h, t.output, 1.0f, 100);
+	kh_quantize(&h, t.filter, 2.0f, 130);
+	if (t.bias != NULL)
+		kh_quantize(&h, t.bias, 1.0f, 0);
+	in = t.input->data;
+	f = t.filter->data;
+	for (size_t i = 0; i < t.inputs; i++) {
+		in[i] = (uint8_t)(i * 7 % 23 + 109);
+		t.input_values[i] = in[i] - 120;
+	}
+	for (size_t i = 0; i < t.filters; i++) {
+		f[i] = (uint8_t)(i * 5 % 3 + 129);
+		t.filter_values[i] = f[i] - 130;
+	}
+	if (t.bias != NULL) {
+		b = t.bias->data;
+		for (int32_t o = 0; o < c->out_channels; o++)
+			t.bias_values[o] = b[o] = o % 5 - 2;
+	}
+	naive_conv(c, t.input_values, t.filter_values,
+		   t.bias != NULL ? t.bias_values : NULL, t.expected);
+	for (size_t i = 0; i < t.outputs; i++)
+		expected[i] = (uint8_t)fmin(255.0, fmax(0.0,
+							t.expected[i] + 100));
+	cr_assert_eq(kh_run(&h, conv_node(CONV_UINT8, 6, &p,
+					   KH_TENSORS(t.input, t.filter,
+						      t.bias),
+					   t.output)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(t.output, expected, t.outputs);
 	case_free(&t);
 }
 

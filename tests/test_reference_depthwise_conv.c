@@ -16,6 +16,7 @@
 
 #define DW_FLOAT32 "depthwise_conv_2d_float32"
 #define DW_INT8 "depthwise_conv_2d_int8"
+#define DW_UINT8 "depthwise_conv_2d_uint8"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -358,7 +359,7 @@ struct dw_shape_case {
 	bool bias;
 };
 
-ParameterizedTestParameters(dw_shapes, float32_and_int8)
+ParameterizedTestParameters(dw_shapes, float32_int8_and_uint8)
 {
 	static struct dw_shape_case cases[] = {
 		{ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, OPVER_PADDING_VALID, false },
@@ -445,7 +446,8 @@ static void naive_depthwise(const struct dw_shape_case *c, const double *in,
  * output 1) and an input zero point of 3, with values small enough that
  * no sum needs clamping: the output is sum + bias + output zero point.
  */
-ParameterizedTest(struct dw_shape_case *c, dw_shapes, float32_and_int8)
+ParameterizedTest(struct dw_shape_case *c, dw_shapes,
+		  float32_int8_and_uint8)
 {
 	const int32_t depth = c->channels * c->multiplier;
 	const size_t n_in = (size_t)c->batches * c->height * c->width *
@@ -546,6 +548,31 @@ ParameterizedTest(struct dw_shape_case *c, dw_shapes, float32_and_int8)
 	node = dw_node(DW_INT8, 3, &p, KH_TENSORS(in, f, b), out);
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
 	expect_int8s(out, want_q, n_out);
+
+	/* uint8, TFLite's legacy quantization: the same real values with
+	 * input zero point 123, filter zero point 128 and output zero point
+	 * 128, so the same sums, in [8, 248]. */
+	for (size_t i = 0; i < n_in; i++)
+		((uint8_t *)in_q)[i] = (uint8_t)(in_q[i] + 120);
+	for (size_t i = 0; i < n_f; i++)
+		((uint8_t *)f_q)[i] = (uint8_t)(f_q[i] + 128);
+	in = kh_tensor(&h, "input", OPVER_TYPE_UINT8,
+		       KH_DIMS(c->batches, c->height, c->width, c->channels),
+		       in_q);
+	kh_quantize(&h, in, 0.5f, 123);
+	f = kh_tensor(&h, "filter", OPVER_TYPE_UINT8,
+		      KH_DIMS(1, c->filter_height, c->filter_width, depth),
+		      f_q);
+	kh_quantize(&h, f, 2.0f, 128);
+	out = kh_tensor(&h, "output", OPVER_TYPE_UINT8,
+			KH_DIMS(c->batches, out_h, out_w, depth), NULL);
+	kh_quantize(&h, out, 1.0f, 128);
+	node = dw_node(DW_UINT8, 1, &p, KH_TENSORS(in, f, b), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	for (size_t i = 0; i < n_out; i++)
+		cr_expect_eq(((const uint8_t *)out->data)[i], want[i] + 128,
+			     "element %zu: got %d, want %g", i,
+			     ((const uint8_t *)out->data)[i], want[i] + 128);
 
 	free(in_d);
 	free(f_d);
@@ -745,6 +772,95 @@ Test(dw_int8, ignores_the_bias_quantization)
 	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
 	/* 1 * 3 + 10, 2 * 4 - 20 */
 	expect_int8s(out, (int8_t[]){ 13, -12 }, 2);
+}
+
+/* ---------------------------------------------------------------- uint8 */
+
+TestSuite(dw_uint8, .init = setup, .fini = teardown);
+
+static opver_tensor *uint8_tensor(const char *name, int32_t rank,
+				  const int32_t *dims, const uint8_t *data,
+				  float scale, int64_t zero_point)
+{
+	opver_tensor *t =
+		kh_tensor(&h, name, OPVER_TYPE_UINT8, rank, dims, data);
+
+	kh_quantize(&h, t, scale, zero_point);
+	return t;
+}
+
+Test(dw_uint8, padding_contributes_nothing_and_the_filter_zero_point_counts)
+{
+	/*
+	 * SAME 3x3 filter on a 1x1 input q 140, zero point 130 (10): only
+	 * the centre tap, q 133 at zero point 128 (5), lands inside: 50.
+	 * Scales input 0.5, filter 2, bias 1, output 1: the rescale is 1.
+	 * 50 + bias 7 + output zero point 60 = 117.  Padding read as q 0 would
+	 * add 8 x (0 - 130) x 2 more; ignoring the filter zero point would
+	 * give 10 x 133.
+	 */
+	opver_tensor *in = uint8_tensor("input", KH_DIMS(1, 1, 1, 1),
+					(uint8_t[]){ 140 }, 0.5f, 130);
+	opver_tensor *f = uint8_tensor("filter", KH_DIMS(1, 3, 3, 1),
+				       (uint8_t[]){ 1, 2, 3, 4, 133, 6, 7, 8,
+						    9 },
+				       2.0f, 128);
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_INT32, KH_DIMS(1),
+				    (int32_t[]){ 7 });
+	opver_tensor *out = uint8_tensor("output", KH_DIMS(1, 1, 1, 1), NULL,
+					 1.0f, 60);
+	opver_depthwise_conv_params p = dw_params(OPVER_PADDING_SAME);
+	opver_node *node;
+
+	kh_quantize(&h, b, 1.0f, 0);
+	node = dw_node(DW_UINT8, 1, &p, KH_TENSORS(in, f, b), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	cr_expect_eq(((const uint8_t *)out->data)[0], 117);
+}
+
+Test(dw_uint8, multiplier_2_with_relu6_and_rounding)
+{
+	/*
+	 * Two input channels q (12, 8) at zero point 10: (2, -2); filter
+	 * scale 0.25 and zero point 100, q (104, 96, 101, 110): output
+	 * channels 0, 1 read channel 0 with (4, -4), 2, 3 read channel 1
+	 * with (1, 10).  Sums 8, -8, -2, -20; input scale 0.5 x 0.25 over
+	 * output scale 0.25 is 0.5: 4, -4, -1, -10 (exact), + zero point
+	 * 20 = 24, 16, 19, 10; RELU6 clamps to [20, 20 + 24 = 44].
+	 */
+	opver_tensor *in = uint8_tensor("input", KH_DIMS(1, 1, 1, 2),
+					(uint8_t[]){ 12, 8 }, 0.5f, 10);
+	opver_tensor *f = uint8_tensor("filter", KH_DIMS(1, 1, 1, 4),
+				       (uint8_t[]){ 104, 96, 101, 110 }, 0.25f,
+				       100);
+	opver_tensor *out = uint8_tensor("output", KH_DIMS(1, 1, 1, 4), NULL,
+					 0.25f, 20);
+	opver_depthwise_conv_params p = dw_params(OPVER_PADDING_VALID);
+	static const uint8_t want[] = { 24, 20, 20, 20 };
+	opver_node *node;
+
+	p.activation = OPVER_ACTIVATION_RELU6;
+	node = dw_node(DW_UINT8, 1, &p, KH_TENSORS(in, f), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(((const uint8_t *)out->data)[i], want[i],
+			     "element %d", i);
+}
+
+Test(dw_uint8, rejects_a_per_channel_filter)
+{
+	opver_tensor *in = uint8_tensor("input", KH_DIMS(1, 1, 1, 2),
+					(uint8_t[]){ 1, 2 }, 1.0f, 0);
+	opver_tensor *f = kh_tensor(&h, "filter", OPVER_TYPE_UINT8,
+				    KH_DIMS(1, 1, 1, 2), (uint8_t[]){ 3, 4 });
+	opver_tensor *out = uint8_tensor("output", KH_DIMS(1, 1, 1, 2), NULL,
+					 1.0f, 0);
+	opver_depthwise_conv_params p = dw_params(OPVER_PADDING_VALID);
+
+	kh_quantize_per_channel(&h, f, 3, 2, (float[]){ 1.0f, 2.0f },
+				(int64_t[]){ 0, 0 });
+	expect_rejected(dw_node(DW_UINT8, 1, &p, KH_TENSORS(in, f), out),
+			OPVER_ERROR_UNSUPPORTED, "filter");
 }
 
 /* ------------------------------------------------------ prepare rejects */

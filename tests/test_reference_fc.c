@@ -20,6 +20,7 @@
 #define FC_FLOAT32 "fully_connected_float32"
 #define FC_INT8 "fully_connected_int8"
 #define FC_HYBRID "fully_connected_hybrid"
+#define FC_UINT8 "fully_connected_uint8"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -836,6 +837,99 @@ Test(fc_int8, keep_num_dims)
 }
 
 /* --------------------------------------------------------------- hybrid */
+
+TestSuite(fc_uint8, .init = setup, .fini = teardown);
+
+static opver_tensor *uint8_tensor(const char *name, int32_t rank,
+				  const int32_t *dims, const uint8_t *data,
+				  float scale, int64_t zero_point)
+{
+	opver_tensor *t =
+		kh_tensor(&h, name, OPVER_TYPE_UINT8, rank, dims, data);
+
+	kh_quantize(&h, t, scale, zero_point);
+	return t;
+}
+
+static void expect_uint8s(const opver_tensor *tensor, const uint8_t *want,
+			  size_t count)
+{
+	const uint8_t *got = tensor->data;
+
+	cr_assert_eq(opver_tensor_elements(tensor), count);
+	for (size_t i = 0; i < count; i++)
+		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
+			     got[i], want[i]);
+}
+
+Test(fc_uint8, zero_points_and_bias)
+{
+	/*
+	 * fc_int8's nonzero_zero_points_and_bias, every value shifted by
+	 * 128 and every zero point with it: input zero point 127, weights
+	 * 130, output 131.  Same sums (12, 24), same outputs + 128.
+	 */
+	opver_tensor *in = uint8_tensor("input", KH_DIMS(1, 3),
+					(uint8_t[]){ 129, 131, 127 }, 0.5f,
+					127);
+	opver_tensor *w = uint8_tensor("weights", KH_DIMS(2, 3),
+				       (uint8_t[]){ 134, 130, 126, 138, 134,
+						    132 },
+				       0.25f, 130);
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_INT32, KH_DIMS(2),
+				    (int32_t[]){ 4, -8 });
+	opver_tensor *out = uint8_tensor("output", KH_DIMS(1, 2), NULL, 1.0f,
+					 131);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	kh_quantize(&h, b, 0.125f, 0);
+	node = fc_node(FC_UINT8, 1, &p, KH_TENSORS(in, w, b), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 133, 134 }, 2);
+}
+
+Test(fc_uint8, saturates_and_clamps_to_the_activation)
+{
+	/*
+	 * Scales 1; input (255, 1) at zero point 0, weights (2, 0) and
+	 * (0, 0) at zero point 1, so (1, -1) and (-1, -1): sums 254 and
+	 * -256, plus the output zero point 10: 264 and -246, clamped to
+	 * 255 and 0 by the type.  RELU6 at output scale 1: [10, 16].
+	 */
+	opver_tensor *in = uint8_tensor("input", KH_DIMS(1, 2),
+					(uint8_t[]){ 255, 1 }, 1.0f, 0);
+	opver_tensor *w = uint8_tensor("weights", KH_DIMS(2, 2),
+				       (uint8_t[]){ 2, 0, 0, 0 }, 1.0f, 1);
+	opver_tensor *out = uint8_tensor("output", KH_DIMS(1, 2), NULL, 1.0f,
+					 10);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	node = fc_node(FC_UINT8, 6, &p, KH_TENSORS(in, w), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 255, 0 }, 2);
+	p.activation = OPVER_ACTIVATION_RELU6;
+	node = fc_node(FC_UINT8, 6, &p, KH_TENSORS(in, w), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 16, 10 }, 2);
+}
+
+Test(fc_uint8, rejects_per_channel_weights)
+{
+	opver_tensor *in = uint8_tensor("input", KH_DIMS(1, 1),
+					(uint8_t[]){ 1 }, 1.0f, 0);
+	opver_tensor *w = kh_tensor(&h, "weights", OPVER_TYPE_UINT8,
+				    KH_DIMS(2, 1), (uint8_t[]){ 1, 2 });
+	opver_tensor *out = uint8_tensor("output", KH_DIMS(1, 2), NULL, 1.0f,
+					 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+
+	kh_quantize_per_channel(&h, w, 0, 2, (float[]){ 1.0f, 2.0f },
+				(int64_t[]){ 0, 0 });
+	expect_rejected(fc_node(FC_UINT8, 6, &p, KH_TENSORS(in, w), out),
+			OPVER_ERROR_UNSUPPORTED, "weights");
+}
 
 TestSuite(fc_hybrid, .init = setup, .fini = teardown);
 

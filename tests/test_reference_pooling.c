@@ -77,9 +77,9 @@ static void expect_floats(const opver_tensor *tensor, const float *want,
 /* Integer tensors of any width, compared as int32. */
 static int32_t element(const opver_tensor *tensor, size_t i)
 {
-	return tensor->type == OPVER_TYPE_INT8
-		       ? ((const int8_t *)tensor->data)[i]
-		       : ((const int16_t *)tensor->data)[i];
+	return tensor->type == OPVER_TYPE_INT8	  ? ((const int8_t *)tensor->data)[i]
+	       : tensor->type == OPVER_TYPE_UINT8 ? ((const uint8_t *)tensor->data)[i]
+						  : ((const int16_t *)tensor->data)[i];
 }
 
 static void expect_ints(const opver_tensor *tensor, const int32_t *want,
@@ -119,6 +119,7 @@ static void run_both_pools(const opver_pool_params *p, opver_tensor *in,
 {
 	const char *type = in->type == OPVER_TYPE_FLOAT32 ? "float32"
 			   : in->type == OPVER_TYPE_INT8  ? "int8"
+			   : in->type == OPVER_TYPE_UINT8 ? "uint8"
 							  : "int16";
 	char avg_kernel[32], max_kernel[32];
 
@@ -390,6 +391,44 @@ Test(pool_quantized, int16_extremes)
 	run_both_pools(&p, in, KH_DIMS(1, 1, 4, 1), &avg_out, &max_out);
 	expect_ints(avg_out, (int32_t[]){ 32767, -32768, -32768, 32767 }, 4);
 	expect_ints(max_out, (int32_t[]){ 32767, -32768, -32767, 32767 }, 4);
+}
+
+/*
+ * uint8 pairs, 1 x 2 windows of stride 2: averages (1, 2) 1.5 -> 2,
+ * (0, 1) 0.5 -> 1, (254, 255) 254.5 -> 255 (the sum 509 stays exact),
+ * (0, 0) 0, (3, 4) 3.5 -> 4, (255, 255) 255: halves round up, as TFLite's
+ * uint8 kernel does.  Maxima 2, 1, 255, 0, 4, 255.
+ */
+Test(pool_quantized, uint8_averages_round_half_up)
+{
+	static const uint8_t x[] = { 1, 2, 0, 1, 254, 255, 0, 0, 3, 4, 255,
+				     255 };
+	opver_tensor *in = quantized("input", OPVER_TYPE_UINT8,
+				     KH_DIMS(1, 1, 12, 1), x, 0.5f, 0);
+	opver_tensor *avg_out, *max_out;
+	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 1, 2, 1, 2,
+					  OPVER_ACTIVATION_NONE);
+
+	run_both_pools(&p, in, KH_DIMS(1, 1, 6, 1), &avg_out, &max_out);
+	expect_ints(avg_out, (int32_t[]){ 2, 1, 255, 0, 4, 255 }, 6);
+	expect_ints(max_out, (int32_t[]){ 2, 1, 255, 0, 4, 255 }, 6);
+}
+
+/* RELU6 at scale 0.5 and zero point 128 clamps uint8 to [128, 140]:
+ * averages (100, 110) 105, (130, 131) 130.5 -> 131, (200, 150) 175 ->
+ * 128, 131, 140; maxima 110, 131, 200 -> 128, 131, 140. */
+Test(pool_quantized, uint8_activation_around_the_zero_point)
+{
+	static const uint8_t x[] = { 100, 110, 130, 131, 200, 150 };
+	opver_tensor *in = quantized("input", OPVER_TYPE_UINT8,
+				     KH_DIMS(1, 1, 6, 1), x, 0.5f, 128);
+	opver_tensor *avg_out, *max_out;
+	opver_pool_params p = pool_params(OPVER_PADDING_VALID, 1, 2, 1, 2,
+					  OPVER_ACTIVATION_RELU6);
+
+	run_both_pools(&p, in, KH_DIMS(1, 1, 3, 1), &avg_out, &max_out);
+	expect_ints(avg_out, (int32_t[]){ 128, 131, 140 }, 3);
+	expect_ints(max_out, (int32_t[]){ 128, 131, 140 }, 3);
 }
 
 /*

@@ -37,6 +37,17 @@ static opver_node *unary_node(const char *kernel, int32_t version,
 		       KH_TENSORS(in), KH_TENSORS(out));
 }
 
+static void expect_uint8s(const opver_tensor *tensor, const uint8_t *want,
+			  size_t count)
+{
+	const uint8_t *got = tensor->data;
+
+	cr_assert_eq(opver_tensor_elements(tensor), count);
+	for (size_t i = 0; i < count; i++)
+		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
+			     got[i], want[i]);
+}
+
 /* ------------------------------------------------------ float32 -> int */
 
 TestSuite(quantize_float32, .init = setup, .fini = teardown);
@@ -129,6 +140,26 @@ Test(quantize_float32, divides_in_float_as_tflite)
 					   out)),
 		     OPVER_OK, "%s", h.errors);
 	kh_expect_int8s(out, (int8_t[]){ 6, 5, 4, -5 }, 4);
+}
+
+Test(quantize_float32, to_uint8_with_a_zero_point)
+{
+	/*
+	 * Scale 0.5, zero point 128: q = round(x / 0.5) + 128.
+	 *   1.25 -> 2.5 -> 3 -> 131     -1.25 -> -3 -> 125
+	 *   63.5 -> 127 -> 255          64 -> 256 -> 255
+	 *   -64 -> -128 -> 0            -70 -> -12 -> 0;  NaN -> 0
+	 */
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, KH_DIMS(7),
+				     (float[]){ 1.25f, -1.25f, 63.5f, 64, -64,
+						-70, NAN });
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_UINT8,
+					 KH_DIMS(7), NULL, 0.5f, 128);
+
+	cr_assert_eq(kh_run(&h, unary_node("quantize_float32_uint8", 1, in,
+					   out)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 131, 125, 255, 255, 0, 0, 0 }, 7);
 }
 
 Test(quantize_float32, per_channel_along_the_last_axis)
@@ -268,6 +299,44 @@ Test(requantize, int16_to_int16)
 	kh_expect_int16s(out, (int16_t[]){ 1500, -4, 32767 }, 3);
 }
 
+Test(requantize, uint8_to_int8_and_back_shifts_by_128)
+{
+	/* Same scale, zero points 128 and 0: q - 128, and back. */
+	opver_tensor *u = kh_quantized(&h, "u", OPVER_TYPE_UINT8, KH_DIMS(4),
+				       (uint8_t[]){ 0, 127, 128, 255 }, 0.1f,
+				       128);
+	opver_tensor *s8 = kh_quantized(&h, "s8", OPVER_TYPE_INT8, KH_DIMS(4),
+					NULL, 0.1f, 0);
+	opver_tensor *back = kh_quantized(&h, "back", OPVER_TYPE_UINT8,
+					  KH_DIMS(4), NULL, 0.1f, 128);
+
+	cr_assert_eq(kh_run(&h, unary_node("quantize_uint8_int8", 1, u, s8)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int8s(s8, (int8_t[]){ -128, -1, 0, 127 }, 4);
+	cr_assert_eq(kh_run(&h, unary_node("quantize_int8_uint8", 1, s8,
+					   back)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(back, (uint8_t[]){ 0, 127, 128, 255 }, 4);
+}
+
+Test(requantize, uint8_to_uint8_rescales_and_clamps)
+{
+	/* Scales 1 and 4, zero points 100 and 10: (x - 100) / 4 + 10,
+	 * rounded twice as TFLite (rescale 0.25: 2^30, shift -1).
+	 *   105 -> 1.25 -> 2 (twice rounded up) -> 12;  94 -> -1.5 -> -2
+	 *   -> 8;  0 -> -25 -> -15, clamped to 0;  255 -> 38.75 -> 39 -> 49 */
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_UINT8, KH_DIMS(4),
+					(uint8_t[]){ 105, 94, 0, 255 }, 1.0f,
+					100);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_UINT8,
+					 KH_DIMS(4), NULL, 4.0f, 10);
+
+	cr_assert_eq(kh_run(&h, unary_node("quantize_uint8_uint8", 1, in,
+					   out)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 12, 8, 0, 49 }, 4);
+}
+
 /* ---------------------------------------------------------- dequantize */
 
 TestSuite(dequantize, .init = setup, .fini = teardown);
@@ -357,6 +426,63 @@ Test(dequantize, int8_per_channel)
 }
 
 /* ------------------------------------------------------ prepare rejects */
+
+Test(dequantize, uint8)
+{
+	/* Scale 0.5, zero point 128: 0 -> -64, 255 -> 63.5, 128 -> 0 */
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_UINT8, KH_DIMS(3),
+					(uint8_t[]){ 0, 255, 128 }, 0.5f, 128);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(3), NULL);
+
+	cr_assert_eq(kh_run(&h, unary_node("dequantize_uint8_float32", 1, in,
+					   out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_floats(out, (float[]){ -64, 63.5f, 0 }, 3);
+}
+
+Test(dequantize, float16_converts_exactly)
+{
+	/*
+	 * IEEE binary16 bit patterns: 1 (0x3c00), -2 (0xc000), 65504, the
+	 * largest (0x7bff), 2^-14, the smallest normal (0x0400), 2^-24, the
+	 * smallest subnormal (0x0001), -0 (0x8000), 1/3 rounded to half
+	 * (0x3555: 0.333251953125), infinity (0x7c00).
+	 */
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT16, KH_DIMS(8),
+				     (uint16_t[]){ 0x3c00, 0xc000, 0x7bff,
+						   0x0400, 0x0001, 0x8000,
+						   0x3555, 0x7c00 });
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(8), NULL);
+	const float *got;
+
+	cr_assert_eq(kh_run(&h, unary_node("dequantize_float16_float32", 3,
+					   in, out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_floats(out,
+			 (float[]){ 1, -2, 65504, 0x1p-14f, 0x1p-24f, -0.0f,
+				    0.333251953125f, INFINITY },
+			 8);
+	got = out->data;
+	cr_expect(signbit(got[5]), "-0 keeps its sign");
+}
+
+Test(dequantize, float16_nan_stays_nan)
+{
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT16, KH_DIMS(2),
+				     (uint16_t[]){ 0x7e00, 0xfc00 });
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(2), NULL);
+	const float *got;
+
+	cr_assert_eq(kh_run(&h, unary_node("dequantize_float16_float32", 3,
+					   in, out)),
+		     OPVER_OK, "%s", h.errors);
+	got = out->data;
+	cr_expect(isnan(got[0]));
+	cr_expect(isinf(got[1]) && got[1] < 0);
+}
 
 TestSuite(quantize_prepare, .init = setup, .fini = teardown);
 
@@ -553,6 +679,20 @@ ParameterizedTestParameters(quantize_manifest, kernels)
 		  OPVER_TYPE_INT8, OPVER_TYPE_FLOAT32, 3 },
 		{ "dequantize_int16_float32", OPVER_OP_DEQUANTIZE,
 		  OPVER_TYPE_INT16, OPVER_TYPE_FLOAT32, 3 },
+		/* uint8: TFLite's version 1 types, per tensor */
+		{ "quantize_float32_uint8", OPVER_OP_QUANTIZE,
+		  OPVER_TYPE_FLOAT32, OPVER_TYPE_UINT8, 5 },
+		{ "quantize_uint8_uint8", OPVER_OP_QUANTIZE, OPVER_TYPE_UINT8,
+		  OPVER_TYPE_UINT8, 2 },
+		{ "quantize_uint8_int8", OPVER_OP_QUANTIZE, OPVER_TYPE_UINT8,
+		  OPVER_TYPE_INT8, 2 },
+		{ "quantize_int8_uint8", OPVER_OP_QUANTIZE, OPVER_TYPE_INT8,
+		  OPVER_TYPE_UINT8, 2 },
+		{ "dequantize_uint8_float32", OPVER_OP_DEQUANTIZE,
+		  OPVER_TYPE_UINT8, OPVER_TYPE_FLOAT32, 3 },
+		/* float16: version 3 */
+		{ "dequantize_float16_float32", OPVER_OP_DEQUANTIZE,
+		  OPVER_TYPE_FLOAT16, OPVER_TYPE_FLOAT32, 3 },
 	};
 
 	return cr_make_param_array(struct kernel_case, cases, COUNT(cases));

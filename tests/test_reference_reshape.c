@@ -90,6 +90,22 @@ Test(reshape, from_the_option)
 }
 
 /* -1 stands for 6 / (1 x 2) = 3. */
+/* MobileNet-v1-quant's last RESHAPE: uint8 [1, 1, 1, 4] to [1, 4], its
+ * quantization kept (the kernel copies the stored bytes). */
+Test(reshape, uint8_bytes_are_copied)
+{
+	static const uint8_t q[] = { 0, 128, 200, 255 };
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_UINT8,
+					KH_DIMS(1, 1, 1, 4), q, 0.0039f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_UINT8,
+					 KH_DIMS(1, 4), NULL, 0.0039f, 0);
+	opver_reshape_params p = new_shape(2, (const int32_t[]){ 1, 4 });
+
+	cr_assert_eq(kh_run(&h, reshape_node(&p, KH_TENSORS(in), out)),
+		     OPVER_OK, "%s", h.errors);
+	cr_expect_eq(memcmp(out->data, q, sizeof(q)), 0);
+}
+
 Test(reshape, infers_the_minus_one)
 {
 	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,

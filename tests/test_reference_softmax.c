@@ -20,6 +20,7 @@
 #define SOFTMAX_FLOAT32 "softmax_float32"
 #define SOFTMAX_INT8 "softmax_int8"
 #define SOFTMAX_INT16 "softmax_int16"
+#define SOFTMAX_UINT8 "softmax_uint8"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -538,7 +539,7 @@ Test(softmax_int8, rejects_a_beta_too_small_for_fixed_point)
 
 	expect_rejected(softmax_node(SOFTMAX_INT8, 1.0f, in, out),
 			OPVER_ERROR_UNSUPPORTED,
-			"int8 SOFTMAX needs beta x input scale x 2^26 > 1");
+			"INT8 SOFTMAX needs beta x input scale x 2^26 > 1");
 }
 
 Test(softmax_int8, rejects_the_default_beta_of_zero)
@@ -564,6 +565,97 @@ Test(softmax_int8, rejects_an_unquantized_input)
 }
 
 /* ---------------------------------------------------------------- int16 */
+
+/* ---------------------------------------------------------------- uint8 */
+
+TestSuite(softmax_uint8, .init = setup, .fini = teardown);
+
+static opver_tensor *uint8_output(int32_t rank, const int32_t *dims)
+{
+	return quantized("output", OPVER_TYPE_UINT8, rank, dims, NULL,
+			 1.0f / 256.0f, 0);
+}
+
+/* softmax_int8's all_equal_rows at the uint8 output zero point 0: 256/n
+ * steps, rounded; 1 (n = 1) is 256 steps, clamped to 255. */
+ParameterizedTestParameters(softmax_uint8, all_equal_rows)
+{
+	static struct equal_case cases[] = {
+		{ 1, 255 }, { 2, 128 },  { 3, 85 },   { 4, 64 },
+		{ 5, 51 },  { 8, 32 },   { 10, 26 },  { 100, 3 },
+		{ 256, 1 }, { 600, 0 },  { 5000, 0 },
+	};
+
+	return cr_make_param_array(struct equal_case, cases, COUNT(cases));
+}
+
+ParameterizedTest(struct equal_case *c, softmax_uint8, all_equal_rows)
+{
+	uint8_t *x = calloc((size_t)c->n, 1);
+	opver_tensor *in, *out;
+
+	cr_assert_not_null(x);
+	for (int32_t i = 0; i < c->n; i++)
+		x[i] = 200;
+	in = quantized("input", OPVER_TYPE_UINT8, KH_DIMS(1, c->n), x, 0.1f,
+		       3);
+	free(x);
+	out = uint8_output(KH_DIMS(1, c->n));
+	cr_assert_eq(kh_run(&h, softmax_node(SOFTMAX_UINT8, 1.0f, in, out)),
+		     OPVER_OK, "%s", h.errors);
+	for (int32_t i = 0; i < c->n; i++)
+		cr_expect_eq(((uint8_t *)out->data)[i], c->want,
+			     "n %d, element %d: got %d, want %d", c->n, i,
+			     ((uint8_t *)out->data)[i], c->want);
+}
+
+/*
+ * The uint8 kernel is the int8 kernel's arithmetic at another zero point:
+ * rows of uint8 values x + 128 give the int8 outputs of rows x, + 128,
+ * over the whole input range (differences from 0 to 255).
+ */
+Test(softmax_uint8, is_the_int8_arithmetic_shifted_by_128)
+{
+	enum { ROWS = 16, DEPTH = 24 };
+	int8_t x[ROWS * DEPTH];
+	uint8_t u[ROWS * DEPTH];
+	uint32_t state = 7;
+	opver_tensor *in8, *out8, *in_u, *out_u;
+
+	for (size_t i = 0; i < COUNT(x); i++) {
+		x[i] = (int8_t)next_int(&state, -128, 127);
+		u[i] = (uint8_t)(x[i] + 128);
+	}
+	in8 = quantized("input", OPVER_TYPE_INT8, KH_DIMS(ROWS, DEPTH), x,
+			0.0625f, -3);
+	out8 = int8_output(KH_DIMS(ROWS, DEPTH));
+	in_u = quantized("input", OPVER_TYPE_UINT8, KH_DIMS(ROWS, DEPTH), u,
+			 0.0625f, 125);
+	out_u = uint8_output(KH_DIMS(ROWS, DEPTH));
+	cr_assert_eq(kh_run(&h, softmax_node(SOFTMAX_INT8, 0.7f, in8, out8)),
+		     OPVER_OK, "%s", h.errors);
+	cr_assert_eq(kh_run(&h, softmax_node(SOFTMAX_UINT8, 0.7f, in_u,
+					     out_u)),
+		     OPVER_OK, "%s", h.errors);
+	for (size_t i = 0; i < COUNT(x); i++)
+		cr_expect_eq(((uint8_t *)out_u->data)[i],
+			     ((int8_t *)out8->data)[i] + 128,
+			     "element %zu: uint8 %d, int8 %d", i,
+			     ((uint8_t *)out_u->data)[i],
+			     ((int8_t *)out8->data)[i]);
+}
+
+Test(softmax_uint8, rejects_an_output_zero_point_other_than_0)
+{
+	opver_tensor *in = quantized("input", OPVER_TYPE_UINT8, KH_DIMS(1, 4),
+				     NULL, 0.1f, 0);
+	opver_tensor *out = quantized("output", OPVER_TYPE_UINT8,
+				      KH_DIMS(1, 4), NULL, 1.0f / 256.0f, 128);
+
+	expect_rejected(softmax_node(SOFTMAX_UINT8, 1.0f, in, out),
+			OPVER_ERROR_INVALID_MODEL,
+			"UINT8 SOFTMAX needs an output scale of 1/256 and zero point 0");
+}
 
 TestSuite(softmax_int16, .init = setup, .fini = teardown);
 
@@ -852,7 +944,7 @@ Test(softmax_prepare, rejects_two_inputs)
 Test(softmax_prepare, kernels_cover_versions_1_to_3)
 {
 	static const char *names[] = { SOFTMAX_FLOAT32, SOFTMAX_INT8,
-				       SOFTMAX_INT16 };
+				       SOFTMAX_INT16, SOFTMAX_UINT8 };
 
 	for (size_t i = 0; i < COUNT(names); i++) {
 		const opver_kernel *k = kh_kernel(&h, names[i]);

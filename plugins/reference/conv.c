@@ -10,6 +10,10 @@
  *                    filter * (input - input zero point) summed in int32,
  *                    then requantize.h's output stage (TFLite's
  *                    ConvPerChannel)
+ *   conv_2d_uint8    the int8 kernel's code on TFLite's legacy asymmetric
+ *                    quantization: the filter per tensor with a zero point
+ *                    subtracted too, one rescale computed as TFLite's
+ *                    uint8 Conv (ref_requantize_tensor)
  *   conv_2d_hybrid   float input, int8 filter: each batch of the input is
  *                    quantized on the fly (hybrid.h), the int32 sum scaled
  *                    back to float, bias added, clamped.  Symmetric
@@ -24,7 +28,7 @@
  *                    32 bits, as TFLite's int32-bias instantiation does
  *
  * Version ranges (TFLite's op_version rules for CONV_2D):
- *   1  float                      5  hybrid, per-channel filter
+ *   1  float, uint8               5  hybrid, per-channel filter
  *   2  hybrid, per-tensor filter  6  grouped convolution: implemented
  *   3  int8                       7  int4 filter: no kernel here takes it
  *   4  int16 activations          8  quantized_bias_type (int16): honoured
@@ -54,10 +58,10 @@ typedef struct conv_float32_data {
 	float activation_max;
 } conv_float32_data;
 
-typedef struct conv_int8_data {
+typedef struct conv_quantized_data {
 	conv_geometry geometry;
 	ref_requantize requantize;
-} conv_int8_data;
+} conv_quantized_data;
 
 typedef struct conv_int16x8_data {
 	conv_geometry geometry;
@@ -204,9 +208,11 @@ static opver_status conv_check_bias_zero_points(const opver_context *ctx,
 }
 
 /*
- * The output stage of the int8 and int16x8 kernels: the input and output
- * quantization (`symmetric` for int16) and per-channel rescales of the
- * filter.  The bias's zero points must be 0.
+ * The output stage of the int8, uint8 and int16x8 kernels: the input and
+ * output quantization (`symmetric` for int16) and per-channel rescales of
+ * the filter, or for uint8 TFLite's legacy per-tensor rescale, whose filter
+ * has a zero point (ref_requantize_tensor).  The bias's zero points must
+ * be 0.
  */
 static opver_status conv_requantize(const opver_context *ctx,
 				    const opver_conv_params *params,
@@ -222,11 +228,14 @@ static opver_status conv_requantize(const opver_context *ctx,
 				   &output_scale, r);
 	if (status == OPVER_OK)
 		status = conv_check_bias_zero_points(ctx, t->bias);
-	if (status == OPVER_OK)
-		status = ref_requantize_channels(ctx, t->filter,
-						 CONV_CHANNEL_AXIS, channels,
-						 input_scale, output_scale, r);
-	return status;
+	if (status != OPVER_OK)
+		return status;
+	if (t->input->type == OPVER_TYPE_UINT8)
+		return ref_requantize_tensor(ctx, "filter", t->filter, t->bias,
+					     channels, input_scale,
+					     output_scale, r);
+	return ref_requantize_channels(ctx, t->filter, CONV_CHANNEL_AXIS,
+				       channels, input_scale, output_scale, r);
 }
 
 /* ------------------------------------------------------------- float32 */
@@ -272,18 +281,21 @@ static opver_status conv_float32_invoke(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-/* ---------------------------------------------------------------- int8 */
+/* ---------------------------------------------------------- int8, uint8 */
 
-static opver_status conv_int8_prepare(const opver_context *ctx,
-				      opver_node *node)
+/* The int8 and uint8 kernels' prepare; `types` is the kernel's
+ * signature. */
+static opver_status conv_quantized_prepare(const opver_context *ctx,
+					   opver_node *node,
+					   const opver_type_signature *types)
 {
-	conv_int8_data *data = node->op_data;
+	conv_quantized_data *data = node->op_data;
 	opver_conv_params params;
 	ref_filter_tensors t;
 	opver_status status;
 
-	status = conv_prepare_common(ctx, node, ref_conv_2d_int8.signatures,
-				     &params, &t, &data->geometry);
+	status = conv_prepare_common(ctx, node, types, &params, &t,
+				     &data->geometry);
 	if (status == OPVER_OK)
 		status = conv_requantize(ctx, &params, &t,
 					 data->geometry.out_depth, false,
@@ -291,31 +303,47 @@ static opver_status conv_int8_prepare(const opver_context *ctx,
 	return status;
 }
 
-static opver_status conv_int8_invoke(const opver_context *ctx,
-				     opver_node *node)
-{
-	const conv_int8_data *data = node->op_data;
-	const conv_geometry *g = &data->geometry;
-	const ref_requantize *r = &data->requantize;
-	const size_t positions = conv_positions(g);
-	const int8_t *input = node->inputs[REF_FILTER_INPUT]->data;
-	const int8_t *filter = node->inputs[REF_FILTER_FILTER]->data;
-	const int32_t *bias = ref_bias_data(node);
-	int8_t *output = node->outputs[0]->data;
-
-	(void)ctx;
-	for (size_t p = 0; p < positions; p++) {
-		const ref_window_position w = conv_window_at(g, p);
-
-		for (int32_t o = 0; o < g->out_depth; o++)
-			*output++ = (int8_t)ref_requantize_apply(
-				r, (size_t)o,
-				conv_sum_int8(g, &w, input, filter, o,
-					      r->input_offset),
-				bias);
+/*
+ * Defines name_prepare and name_invoke, the callbacks of the kernel whose
+ * input, filter and output are `type` (int8_t, uint8_t), its manifest
+ * entry `kernel`, summing with `sum` (conv_window.h).
+ */
+#define CONV_QUANTIZED_DEFINE(name, kernel, type, sum)                        \
+	static opver_status name##_prepare(const opver_context *ctx,            \
+					   opver_node *node)                  \
+	{                                                                     \
+		return conv_quantized_prepare(ctx, node, kernel.signatures);  \
+	}                                                                     \
+                                                                              \
+	static opver_status name##_invoke(const opver_context *ctx,             \
+					  opver_node *node)                   \
+	{                                                                     \
+		const conv_quantized_data *data = node->op_data;              \
+		const conv_geometry *g = &data->geometry;                     \
+		const ref_requantize *r = &data->requantize;                  \
+		const size_t positions = conv_positions(g);                   \
+		const type *input = node->inputs[REF_FILTER_INPUT]->data;     \
+		const type *filter = node->inputs[REF_FILTER_FILTER]->data;   \
+		const int32_t *bias = ref_bias_data(node);                    \
+		type *output = node->outputs[0]->data;                        \
+                                                                              \
+		(void)ctx;                                                   \
+		for (size_t p = 0; p < positions; p++) {                      \
+			const ref_window_position w = conv_window_at(g, p);   \
+                                                                              \
+			for (int32_t o = 0; o < g->out_depth; o++)            \
+				*output++ = (type)ref_requantize_apply(       \
+					r, (size_t)o,                         \
+					sum(g, &w, input, filter, o,          \
+					    r->input_offset,                  \
+					    r->filter_offset),                \
+					bias);                                \
+		}                                                             \
+		return OPVER_OK;                                              \
 	}
-	return OPVER_OK;
-}
+
+CONV_QUANTIZED_DEFINE(conv_int8, ref_conv_2d_int8, int8_t, conv_sum_int8)
+CONV_QUANTIZED_DEFINE(conv_uint8, ref_conv_2d_uint8, uint8_t, conv_sum_uint8)
 
 /* ------------------------------------------------------------- int16x8 */
 
@@ -514,7 +542,8 @@ static opver_status conv_hybrid_invoke(const opver_context *ctx,
 				conv_hybrid_scale(
 					data, o,
 					conv_sum_int8(g, &w, s.quantized_input,
-						      filter, o, input_offset),
+						      filter, o, input_offset,
+						      0),
 					s.batch_scales[w.batch]),
 				bias, (size_t)o, data->activation_min,
 				data->activation_max);
@@ -537,8 +566,17 @@ const opver_kernel ref_conv_2d_int8 = {
 	OPVER_KERNEL("conv_2d_int8", CONV_2D, 1, 8),
 	REF_SIGNATURES(REF_FILTER_SIGNATURE(INT8, INT8, OPVER_T(INT32), INT8)),
 	REF_KERNEL_TRAITS,
-	.op_data_size = sizeof(conv_int8_data),
+	.op_data_size = sizeof(conv_quantized_data),
 	.prepare = conv_int8_prepare, .invoke = conv_int8_invoke,
+};
+
+const opver_kernel ref_conv_2d_uint8 = {
+	OPVER_KERNEL("conv_2d_uint8", CONV_2D, 1, 8),
+	REF_SIGNATURES(REF_FILTER_SIGNATURE(UINT8, UINT8, OPVER_T(INT32),
+					    UINT8)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(conv_quantized_data),
+	.prepare = conv_uint8_prepare, .invoke = conv_uint8_invoke,
 };
 
 const opver_kernel ref_conv_2d_hybrid = {

@@ -90,26 +90,36 @@ static inline float conv_sum_float32(const conv_geometry *g,
 	return total;
 }
 
-/* The sum of filter * (input + input_offset) over the window, modulo
- * 2^32. */
-static inline uint32_t conv_sum_int8(const conv_geometry *g,
-				     const ref_window_position *w, const int8_t *input,
-				     const int8_t *filter, int32_t channel,
-				     int32_t input_offset)
-{
-	const size_t group = conv_group_start(g, channel);
-	const size_t depth = (size_t)g->group_depth;
-	uint32_t total = 0;
+/*
+ * The sum of (filter + filter_offset) * (input + input_offset) over the
+ * window, modulo 2^32, for int8 (conv_sum_int8) and uint8 (conv_sum_uint8)
+ * tensors.  The offsets are minus zero points; the filter's is 0 but for
+ * uint8, whose legacy quantization is asymmetric.
+ */
+#define CONV_SUM_INTEGER_DEFINE(name, type, dot)                             \
+	static inline uint32_t name(const conv_geometry *g,                   \
+				    const ref_window_position *w,             \
+				    const type *input, const type *filter,    \
+				    int32_t channel, int32_t input_offset,    \
+				    int32_t filter_offset)                    \
+	{                                                                    \
+		const size_t group = conv_group_start(g, channel);            \
+		const size_t depth = (size_t)g->group_depth;                  \
+		uint32_t total = 0;                                           \
+                                                                             \
+		for (int32_t y = w->y_begin; y < w->y_end; y++)               \
+			for (int32_t x = w->x_begin; x < w->x_end; x++)       \
+				total += dot(input + conv_input_index(        \
+						     g, w, group, y, x),      \
+					     input_offset,                    \
+					     filter + conv_filter_index(      \
+						     g, channel, y, x),       \
+					     filter_offset, depth);           \
+		return total;                                                 \
+	}
 
-	for (int32_t y = w->y_begin; y < w->y_end; y++)
-		for (int32_t x = w->x_begin; x < w->x_end; x++)
-			total += ref_dot_int8(
-				input + conv_input_index(g, w, group, y, x),
-				input_offset,
-				filter + conv_filter_index(g, channel, y, x),
-				0, depth);
-	return total;
-}
+CONV_SUM_INTEGER_DEFINE(conv_sum_int8, int8_t, ref_dot_int8)
+CONV_SUM_INTEGER_DEFINE(conv_sum_uint8, uint8_t, ref_dot_uint8)
 
 /* The sum of filter * input over the window, in 64 bits: int16 activations
  * with an int64 bias keep all of it. */

@@ -1,24 +1,26 @@
 /*
- * depthwise_conv.c - DEPTHWISE_CONV_2D, float32 and int8, computed as
+ * depthwise_conv.c - DEPTHWISE_CONV_2D, float32, int8 and uint8, computed as
  * TensorFlow Lite's reference kernels compute it.  Each channel c of the
  * input [N, H, W, C] has M filters of its own, which give output channels
  * c * M .. c * M + M - 1 of the output [N, OH, OW, C * M]; the filter is
  * [1, KH, KW, C * M] and the optional bias [C * M].  Window points that fall
- * in the padding contribute nothing.  The int8 kernel accumulates filter x
- * (input - input zero point) in int32 (int8 filters are symmetric) and
- * ends in requantize.h's output stage: bias, a rescale per output channel
- * (the filter may be quantized per channel along dimension 3), output zero
- * point, clamp.
+ * in the padding contribute nothing.  The int8 and uint8 kernels, one
+ * implementation, accumulate (filter - filter zero point) x (input - input
+ * zero point) in int32 and end in requantize.h's output stage: bias, a
+ * rescale per output channel, output zero point, clamp.  int8 filters are
+ * symmetric, per tensor or per channel along dimension 3; uint8 is
+ * TFLite's legacy asymmetric quantization, the filter per tensor with a
+ * zero point and one rescale (ref_requantize_tensor).
  *
  * Version ranges (TFLite's op_version rules for DEPTHWISE_CONV_2D):
- *   1  float, uint8
+ *   1  float, uint8: the float32 and uint8 kernels
  *   2  dilation other than 1: implemented
  *   3  int8: implemented
  *   4  hybrid (float input, int8 filter): not these kernels' types
  *   5  int16: not these kernels' types
  *   6  hybrid with a per-channel filter: not these kernels' types
  *   7  int4 filter: not these kernels' types
- * Both kernels therefore cover 1..7.
+ * The three kernels therefore cover 1..7.
  */
 #include <stdint.h>
 
@@ -53,12 +55,12 @@ typedef struct dw_float32_data {
 	int32_t acc;
 } dw_float32_data;
 
-typedef struct dw_int8_data {
+typedef struct dw_quantized_data {
 	dw_geometry g;
 	ref_requantize requantize;
 	/* Scratch index: one output pixel's sums, out_depth of them. */
 	int32_t acc;
-} dw_int8_data;
+} dw_quantized_data;
 
 /* ------------------------------------------------------------- prepare */
 
@@ -273,100 +275,120 @@ static opver_status dw_float32_invoke(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-/* ---------------------------------------------------------------- int8 */
+/* ---------------------------------------------------------- int8, uint8 */
 
-static opver_status dw_int8_prepare(const opver_context *ctx,
-				    opver_node *node)
+/* The int8 and uint8 kernels' prepare; `types` is the kernel's
+ * signature. */
+static opver_status dw_quantized_prepare(const opver_context *ctx,
+					 opver_node *node,
+					 const opver_type_signature *types)
 {
-	dw_int8_data *data = node->op_data;
+	dw_quantized_data *data = node->op_data;
 	opver_depthwise_conv_params params;
 	ref_filter_tensors t;
 	float input_scale, output_scale;
 	opver_status status;
 
-	status = dw_prepare_common(ctx, node,
-				   ref_depthwise_conv_2d_int8.signatures,
-				   sizeof(uint32_t), &params, &t, &data->g,
-				   &data->acc);
+	status = dw_prepare_common(ctx, node, types, sizeof(uint32_t), &params,
+				   &t, &data->g, &data->acc);
 	if (status == OPVER_OK)
 		status = ref_requantize_io(ctx, t.input, t.output,
 					   params.activation, false,
 					   &input_scale, &output_scale,
 					   &data->requantize);
-	/* The bias's own quantization is not checked: TFLite uses the int32
-	 * values as they are (person_detect quantizes them oddly). */
-	if (status == OPVER_OK)
-		status = ref_requantize_channels(ctx, t.filter,
-						 DW_CHANNEL_AXIS,
-						 data->g.out_depth, input_scale,
-						 output_scale,
-						 &data->requantize);
-	return status;
+	if (status != OPVER_OK)
+		return status;
+	/* uint8: TFLite's legacy rescale, per tensor, with a filter zero
+	 * point and the bias scale checked. */
+	if (t.input->type == OPVER_TYPE_UINT8)
+		return ref_requantize_tensor(ctx, "filter", t.filter, t.bias,
+					     data->g.out_depth, input_scale,
+					     output_scale, &data->requantize);
+	/* int8: the bias's own quantization is not checked; TFLite uses the
+	 * int32 values as they are (person_detect quantizes them oddly). */
+	return ref_requantize_channels(ctx, t.filter, DW_CHANNEL_AXIS,
+				       data->g.out_depth, input_scale,
+				       output_scale, &data->requantize);
 }
 
-/* acc[c * M + m] += filter[c * M + m] * (in[c] + offset) for one window
- * point, modulo 2^32 as TFLite's int32 accumulator. */
-static void dw_accumulate_int8(uint32_t *acc, const int8_t *in,
-			       const int8_t *filter, int32_t in_depth,
-			       int32_t multiplier, int32_t input_offset)
-{
-	if (multiplier == 1) {
-		for (int32_t c = 0; c < in_depth; c++)
-			acc[c] += (uint32_t)((int32_t)filter[c] *
-					     ((int32_t)in[c] + input_offset));
-		return;
+/*
+ * Defines name_prepare and name_invoke, the callbacks of the kernel whose
+ * input, filter and output are `type` (int8_t, uint8_t), its manifest
+ * entry `kernel`.  For each window point, acc[c * M + m] += (filter[c * M
+ * + m] + filter offset) * (in[c] + input offset), modulo 2^32 as TFLite's
+ * int32 accumulator, in TFLite's order.
+ */
+#define DW_QUANTIZED_DEFINE(name, kernel, type)                               \
+	static opver_status name##_prepare(const opver_context *ctx,            \
+					   opver_node *node)                  \
+	{                                                                     \
+		return dw_quantized_prepare(ctx, node, kernel.signatures);    \
+	}                                                                     \
+                                                                              \
+	static void name##_accumulate(uint32_t *acc, const type *in,          \
+				      const type *filter,                     \
+				      const dw_geometry *g,                   \
+				      const ref_requantize *r)                \
+	{                                                                     \
+		if (g->multiplier == 1) { /* the common case, vectorized */   \
+			for (int32_t c = 0; c < g->in_depth; c++)             \
+				acc[c] += (uint32_t)(                         \
+					((int32_t)filter[c] +                 \
+					 r->filter_offset) *                  \
+					((int32_t)in[c] + r->input_offset));  \
+			return;                                               \
+		}                                                             \
+		for (int32_t c = 0; c < g->in_depth; c++) {                   \
+			const int32_t x = (int32_t)in[c] + r->input_offset;   \
+			uint32_t *a = acc + (size_t)c * g->multiplier;        \
+			const type *f = filter + (size_t)c * g->multiplier;   \
+                                                                              \
+			for (int32_t m = 0; m < g->multiplier; m++)           \
+				a[m] += (uint32_t)(((int32_t)f[m] +           \
+						    r->filter_offset) * x);   \
+		}                                                             \
+	}                                                                     \
+                                                                              \
+	static opver_status name##_invoke(const opver_context *ctx,             \
+					  opver_node *node)                   \
+	{                                                                     \
+		const dw_quantized_data *data = node->op_data;                \
+		const dw_geometry *g = &data->g;                              \
+		const ref_requantize *r = &data->requantize;                  \
+		const size_t positions = dw_positions(g);                     \
+		const type *input = node->inputs[REF_FILTER_INPUT]->data;     \
+		const type *filter = node->inputs[REF_FILTER_FILTER]->data;   \
+		const int32_t *bias = ref_bias_data(node);                    \
+		type *out = node->outputs[0]->data;                           \
+		uint32_t *acc = ref_scratch(ctx, data->acc);                  \
+                                                                              \
+		if (acc == NULL)                                              \
+			return OPVER_ERROR;                                   \
+		for (size_t p = 0; p < positions; p++) {                      \
+			const ref_window_position px =                        \
+				ref_window_at(&g->rows, &g->cols, p);         \
+                                                                              \
+			for (int32_t c = 0; c < g->out_depth; c++)            \
+				acc[c] = 0;                                   \
+			for (int32_t ky = px.y_begin; ky < px.y_end; ky++)    \
+				for (int32_t kx = px.x_begin; kx < px.x_end;  \
+				     kx++)                                    \
+					name##_accumulate(                    \
+						acc,                          \
+						input + dw_input_index(       \
+							g, &px, ky, kx),      \
+						filter + dw_filter_index(     \
+							g, ky, kx),           \
+						g, r);                        \
+			for (int32_t c = 0; c < g->out_depth; c++)            \
+				*out++ = (type)ref_requantize_apply(          \
+					r, (size_t)c, acc[c], bias);          \
+		}                                                             \
+		return OPVER_OK;                                              \
 	}
-	for (int32_t c = 0; c < in_depth; c++) {
-		const int32_t x = (int32_t)in[c] + input_offset;
-		uint32_t *a = acc + (size_t)c * multiplier;
-		const int8_t *f = filter + (size_t)c * multiplier;
 
-		for (int32_t m = 0; m < multiplier; m++)
-			a[m] += (uint32_t)((int32_t)f[m] * x);
-	}
-}
-
-/* The sums of one output pixel, every channel, into acc. */
-static void dw_int8_sums(const dw_geometry *g, const ref_window_position *px,
-			 const int8_t *input, const int8_t *filter,
-			 int32_t input_offset, uint32_t *acc)
-{
-	for (int32_t c = 0; c < g->out_depth; c++)
-		acc[c] = 0;
-	for (int32_t ky = px->y_begin; ky < px->y_end; ky++)
-		for (int32_t kx = px->x_begin; kx < px->x_end; kx++)
-			dw_accumulate_int8(
-				acc, input + dw_input_index(g, px, ky, kx),
-				filter + dw_filter_index(g, ky, kx),
-				g->in_depth, g->multiplier, input_offset);
-}
-
-static opver_status dw_int8_invoke(const opver_context *ctx,
-				   opver_node *node)
-{
-	const dw_int8_data *data = node->op_data;
-	const dw_geometry *g = &data->g;
-	const ref_requantize *r = &data->requantize;
-	const size_t positions = dw_positions(g);
-	const int8_t *input = node->inputs[REF_FILTER_INPUT]->data;
-	const int8_t *filter = node->inputs[REF_FILTER_FILTER]->data;
-	const int32_t *bias = ref_bias_data(node);
-	int8_t *out = node->outputs[0]->data;
-	uint32_t *acc = ref_scratch(ctx, data->acc);
-
-	if (acc == NULL)
-		return OPVER_ERROR;
-	for (size_t p = 0; p < positions; p++) {
-		const ref_window_position px =
-			ref_window_at(&g->rows, &g->cols, p);
-
-		dw_int8_sums(g, &px, input, filter, r->input_offset, acc);
-		for (int32_t c = 0; c < g->out_depth; c++)
-			*out++ = (int8_t)ref_requantize_apply(r, (size_t)c,
-							      acc[c], bias);
-	}
-	return OPVER_OK;
-}
+DW_QUANTIZED_DEFINE(dw_int8, ref_depthwise_conv_2d_int8, int8_t)
+DW_QUANTIZED_DEFINE(dw_uint8, ref_depthwise_conv_2d_uint8, uint8_t)
 
 /* ------------------------------------------------------------- manifest */
 
@@ -383,6 +405,15 @@ const opver_kernel ref_depthwise_conv_2d_int8 = {
 	OPVER_KERNEL("depthwise_conv_2d_int8", DEPTHWISE_CONV_2D, 1, 7),
 	REF_SIGNATURES(REF_FILTER_SIGNATURE(INT8, INT8, OPVER_T(INT32), INT8)),
 	REF_KERNEL_TRAITS,
-	.op_data_size = sizeof(dw_int8_data),
+	.op_data_size = sizeof(dw_quantized_data),
 	.prepare = dw_int8_prepare, .invoke = dw_int8_invoke,
+};
+
+const opver_kernel ref_depthwise_conv_2d_uint8 = {
+	OPVER_KERNEL("depthwise_conv_2d_uint8", DEPTHWISE_CONV_2D, 1, 7),
+	REF_SIGNATURES(REF_FILTER_SIGNATURE(UINT8, UINT8, OPVER_T(INT32),
+					    UINT8)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(dw_quantized_data),
+	.prepare = dw_uint8_prepare, .invoke = dw_uint8_invoke,
 };

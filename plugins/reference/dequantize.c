@@ -1,7 +1,8 @@
 /*
- * dequantize.c - DEQUANTIZE, int8 and int16 to float32, computed as
- * TensorFlow Lite's reference kernel computes it: scale x (q - zero point),
- * with one scale per tensor, or (int8) one per channel.
+ * dequantize.c - DEQUANTIZE to float32, computed as TensorFlow Lite's
+ * reference kernel computes it: from int8, uint8 and int16, scale x (q -
+ * zero point), with one scale per tensor, or (int8) one per channel; from
+ * float16 (the weights of fp16-quantized models), the exact conversion.
  *
  * TFLite multiplies in double and rounds the product to float.  That
  * product, of a float and an integer below 2^17, is exact in double, so
@@ -9,15 +10,18 @@
  * here is bit for bit the same.
  *
  * Version ranges (TFLite's op_version rules for DEQUANTIZE):
- *   1  uint8: not these kernels' types
+ *   1  uint8
  *   2  int8
  *   3  int16, float16
  *   4  added in TFLite 2.2.0, but no published rule ever returns it and
  *      what it adds is unknown here: a gap these kernels do not claim
  *   5  int8 per channel: implemented
  *   6  int4: not these kernels' types
- * Both kernels therefore cover 1..3.
+ * Every kernel therefore covers 1..3.
  */
+#include <math.h>
+#include <string.h>
+
 #include "kernels.h"
 #include "node_checks.h"
 #include "quantization.h"
@@ -58,6 +62,13 @@ static opver_status dequantize_int16_prepare(const opver_context *ctx,
 	return dequantize_prepare(ctx, node, OPVER_TYPE_INT16, false);
 }
 
+/* TFLite dequantizes uint8 per tensor only. */
+static opver_status dequantize_uint8_prepare(const opver_context *ctx,
+					     opver_node *node)
+{
+	return dequantize_prepare(ctx, node, OPVER_TYPE_UINT8, false);
+}
+
 /* Defines `name`, the invoke of the kernel that dequantizes `in_type`,
  * walking the input's channels (one when quantized per tensor). */
 #define DEQUANTIZE_INVOKE_DEFINE(name, in_type)                              \
@@ -86,6 +97,65 @@ static opver_status dequantize_int16_prepare(const opver_context *ctx,
 
 DEQUANTIZE_INVOKE_DEFINE(dequantize_int8_invoke, int8_t)
 DEQUANTIZE_INVOKE_DEFINE(dequantize_int16_invoke, int16_t)
+DEQUANTIZE_INVOKE_DEFINE(dequantize_uint8_invoke, uint8_t)
+
+/* ------------------------------------------------------------- float16 */
+
+typedef struct dequantize_float16_data {
+	size_t count;
+} dequantize_float16_data;
+
+/* float16 carries no quantization: any the model gives it is ignored, as
+ * TFLite does. */
+static opver_status dequantize_float16_prepare(const opver_context *ctx,
+					       opver_node *node)
+{
+	dequantize_float16_data *data = node->op_data;
+	opver_status status;
+
+	status = ref_check_unary(ctx, node, OPVER_TYPE_FLOAT16,
+				 OPVER_TYPE_FLOAT32,
+				 "DEQUANTIZE takes one input and one output");
+	if (status == OPVER_OK)
+		data->count = opver_tensor_elements(node->inputs[0]);
+	return status;
+}
+
+/* The float32 of IEEE 754 binary16 `h`: exact, as every float16 is a
+ * float32; infinities stay infinite and NaNs keep their payload. */
+static inline float half_to_float(uint16_t h)
+{
+	const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+	const uint32_t exponent = (h >> 10) & 0x1fu;
+	const uint32_t mantissa = h & 0x3ffu;
+	uint32_t bits;
+	float f;
+
+	if (exponent == 0) {
+		/* zero or subnormal: mantissa x 2^-24 */
+		f = ldexpf((float)mantissa, -24);
+		return sign != 0 ? -f : f;
+	}
+	if (exponent == 0x1f)
+		bits = sign | 0x7f800000u | (mantissa << 13);
+	else /* rebias the exponent from 15 to 127 */
+		bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+	memcpy(&f, &bits, sizeof(f));
+	return f;
+}
+
+static opver_status dequantize_float16_invoke(const opver_context *ctx,
+					      opver_node *node)
+{
+	const dequantize_float16_data *data = node->op_data;
+	const uint16_t *in = node->inputs[0]->data;
+	float *out = node->outputs[0]->data;
+
+	(void)ctx;
+	for (size_t i = 0; i < data->count; i++)
+		out[i] = half_to_float(in[i]);
+	return OPVER_OK;
+}
 
 /* ------------------------------------------------------------- manifest */
 
@@ -104,4 +174,22 @@ const opver_kernel ref_dequantize_int16_float32 = {
 	.op_data_size = sizeof(dequantize_data),
 	.prepare = dequantize_int16_prepare,
 	.invoke = dequantize_int16_invoke,
+};
+
+const opver_kernel ref_dequantize_uint8_float32 = {
+	OPVER_KERNEL("dequantize_uint8_float32", DEQUANTIZE, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(UINT8, FLOAT32)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(dequantize_data),
+	.prepare = dequantize_uint8_prepare,
+	.invoke = dequantize_uint8_invoke,
+};
+
+const opver_kernel ref_dequantize_float16_float32 = {
+	OPVER_KERNEL("dequantize_float16_float32", DEQUANTIZE, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(FLOAT16, FLOAT32)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(dequantize_float16_data),
+	.prepare = dequantize_float16_prepare,
+	.invoke = dequantize_float16_invoke,
 };

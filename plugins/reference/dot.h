@@ -24,20 +24,26 @@ static inline float ref_dot_float(float total, const float *a,
 }
 
 /*
- * The sum of (a[i] + a_offset) * (b[i] + b_offset) modulo 2^32.  The
- * offsets are minus zero points, so each factor is at most 255 in
- * magnitude and each product fits an int32.
+ * The sum of (a[i] + a_offset) * (b[i] + b_offset) modulo 2^32, for int8
+ * (ref_dot_int8) and uint8 (ref_dot_uint8) operands: one body, so the two
+ * quantization schemes share their arithmetic.  The offsets are minus zero
+ * points, so each factor is at most 255 in magnitude and each product fits
+ * an int32.
  */
-static inline uint32_t ref_dot_int8(const int8_t *a, int32_t a_offset,
-				    const int8_t *b, int32_t b_offset,
-				    size_t n)
-{
-	uint32_t total = 0;
+#define REF_DOT_INTEGER_DEFINE(name, type)                                   \
+	static inline uint32_t name(const type *a, int32_t a_offset,          \
+				    const type *b, int32_t b_offset,          \
+				    size_t n)                                 \
+	{                                                                    \
+		uint32_t total = 0;                                          \
+                                                                             \
+		for (size_t i = 0; i < n; i++)                               \
+			total += (uint32_t)(((int32_t)a[i] + a_offset) *     \
+					    ((int32_t)b[i] + b_offset));     \
+		return total;                                                \
+	}
 
-	for (size_t i = 0; i < n; i++)
-		total += (uint32_t)(((int32_t)a[i] + a_offset) *
-				    ((int32_t)b[i] + b_offset));
-	return total;
-}
+REF_DOT_INTEGER_DEFINE(ref_dot_int8, int8_t)
+REF_DOT_INTEGER_DEFINE(ref_dot_uint8, uint8_t)
 
 #endif /* OPVER_REFERENCE_DOT_H */

@@ -3,17 +3,20 @@
  * TensorFlow Lite's reference kernels compute it: each row of the input
  * (flattened to [batches, depth]) is multiplied by the weights [units,
  * depth], the bias is added, and the fused activation clamps the result.
- * The int8 kernel accumulates (input - input zero point) * (weights - weights
- * zero point) in int32 and ends in requantize.h's output stage: bias,
- * TFLite's multiplier and shift (one per unit when the weights are
- * quantized per channel), output zero point, clamp.  The hybrid kernel
+ * The int8 and uint8 kernels, one implementation, accumulate (input -
+ * input zero point) * (weights - weights zero point) in int32 and end in
+ * requantize.h's output stage: bias, TFLite's multiplier and shift (one per
+ * unit when int8 weights are quantized per channel), output zero point,
+ * clamp.  uint8 is TFLite's legacy asymmetric quantization: weights per
+ * tensor with a zero point, and the bias scale checked, as for per-tensor
+ * int8 weights (ref_requantize_tensor).  The hybrid kernel
  * (float input and output, int8 weights) quantizes each input row to int8
  * on the fly (hybrid.h), symmetrically or, with asymmetric_quantize_inputs,
  * with a zero point of its own, accumulates in int32 and scales the sum
  * back to float with the row's scale times the unit's weights scale.
  *
  * Version ranges (TFLite's op_version rules for FULLY_CONNECTED):
- *   1  float, uint8
+ *   1  float, uint8: the float32 and uint8 kernels
  *   2  shuffled 4x16 int8 weights: a uint8-only layout, rejected here
  *   3  hybrid (float input, int8 weights): the hybrid kernel
  *   4  int8: the int8 kernel
@@ -21,13 +24,11 @@
  *   6  no bias input: implemented
  *   7  int16: not these kernels' types
  *   8  sparse weights: not expressible in opver_tensor, so not claimed
- * The three kernels therefore cover 1..7.  Later versions (9: asymmetric
+ * The four kernels therefore cover 1..7.  Later versions (9: asymmetric
  * hybrid inputs, 12: hybrid per-channel weights) sit above 8 and so are not
  * claimed either, although the hybrid kernel computes both when a model
  * stores a lower version.
  */
-#include <math.h>
-
 #include "dot.h"
 #include "filter_node.h"
 #include "hybrid.h"
@@ -56,13 +57,12 @@ typedef struct fc_float32_data {
 	float activation_max;
 } fc_float32_data;
 
-typedef struct fc_int8_data {
+typedef struct fc_quantized_data {
 	fc_shape shape;
-	int32_t weights_offset; /* minus the weights zero point */
 	/* One rescale per unit, the same for every unit when the weights
-	 * are quantized per tensor. */
+	 * are quantized per tensor; the weights offset too. */
 	ref_requantize requantize;
-} fc_int8_data;
+} fc_quantized_data;
 
 typedef struct fc_hybrid_data {
 	fc_shape shape;
@@ -232,85 +232,20 @@ static opver_status fc_float32_invoke(const opver_context *ctx,
 
 /* ---------------------------------------------------------------- int8 */
 
-/* TFLite's check that the bias was quantized with input scale x weights
- * scale, to within what shifts an output by at most 0.02 of a step. */
-static opver_status fc_check_bias_scale(const opver_context *ctx,
-					const opver_tensor *bias,
-					float input_scale,
-					float weights_scale,
-					float output_scale)
+/* The int8 and uint8 kernels' prepare; `types` is the kernel's
+ * signature. */
+static opver_status fc_quantized_prepare(const opver_context *ctx,
+					 opver_node *node,
+					 const opver_type_signature *types)
 {
-	const double product = (double)input_scale * (double)weights_scale;
-	const double bias_scale = bias->quant.count > 0 ?
-					  (double)bias->quant.scale[0] : 0.0;
-
-	if (fabs(product - bias_scale) / (double)output_scale <= 0.02)
-		return OPVER_OK;
-	OPVER_REPORT(ctx,
-		     "bias '%s' has scale %g, but input scale x weights scale is %g; they must agree",
-		     bias->name, bias_scale, product);
-	return OPVER_ERROR_INVALID_MODEL;
-}
-
-/*
- * The rescale of weights quantized per tensor, the same for every unit,
- * computed as TFLite's per-tensor kernel does: the scales' product rounded
- * to float, then divided by the output scale in double.  The weights may
- * have a zero point; the bias scale must match.
- */
-static opver_status fc_tensor_rescale(const opver_context *ctx,
-				      const ref_filter_tensors *t,
-				      float input_scale, float output_scale,
-				      fc_int8_data *data)
-{
-	ref_requantize *r = &data->requantize;
-	float weights_scale, product_scale;
-	int32_t weights_zero;
-	double real_multiplier;
-	opver_status status;
-
-	status = ref_per_tensor_quantization(ctx, "weights", t->filter,
-					     &weights_scale, &weights_zero);
-	if (status == OPVER_OK && t->bias != NULL)
-		status = fc_check_bias_scale(ctx, t->bias, input_scale,
-					     weights_scale, output_scale);
-	if (status == OPVER_OK)
-		status = ref_requantize_allocate(ctx, data->shape.units, r);
-	if (status != OPVER_OK)
-		return status;
-	/* As TFLite: the scales' product rounded to float, divided in
-	 * double; where the float product overflows (TFLite's result is then
-	 * undefined), the product in double. */
-	product_scale = input_scale * weights_scale;
-	real_multiplier = (isfinite(product_scale)
-				   ? (double)product_scale
-				   : (double)input_scale * (double)weights_scale) /
-			  (double)output_scale;
-	status = ref_quantize_rescale(
-		ctx, real_multiplier, &r->multipliers[0], &r->shifts[0],
-		"input scale x weights scale / output scale");
-	if (status != OPVER_OK)
-		return status;
-	for (size_t u = 1; u < data->shape.units; u++) {
-		r->multipliers[u] = r->multipliers[0];
-		r->shifts[u] = r->shifts[0];
-	}
-	data->weights_offset = -weights_zero;
-	return OPVER_OK;
-}
-
-static opver_status fc_int8_prepare(const opver_context *ctx,
-				    opver_node *node)
-{
-	fc_int8_data *data = node->op_data;
+	fc_quantized_data *data = node->op_data;
 	opver_fully_connected_params params;
 	ref_filter_tensors t;
 	float input_scale, output_scale;
 	opver_status status;
 
-	status = fc_prepare_common(ctx, node,
-				   ref_fully_connected_int8.signatures,
-				   &params, &t, &data->shape);
+	status = fc_prepare_common(ctx, node, types, &params, &t,
+				   &data->shape);
 	if (status == OPVER_OK)
 		status = ref_requantize_io(ctx, t.input, t.output,
 					   params.activation, false,
@@ -318,39 +253,58 @@ static opver_status fc_int8_prepare(const opver_context *ctx,
 					   &data->requantize);
 	if (status != OPVER_OK)
 		return status;
-	/* Per channel, as TFLite's FullyConnectedPerChannel: symmetric
-	 * weights, one rescale per unit, and no check of the bias scale. */
-	if (t.filter->quant.count > 1)
+	/* Per channel (int8 only), as TFLite's FullyConnectedPerChannel:
+	 * symmetric weights, one rescale per unit, and no check of the bias
+	 * scale. */
+	if (t.input->type == OPVER_TYPE_INT8 && t.filter->quant.count > 1)
 		return ref_requantize_channels(ctx, t.filter, FC_UNIT_AXIS,
 					       (int32_t)data->shape.units,
 					       input_scale, output_scale,
 					       &data->requantize);
-	return fc_tensor_rescale(ctx, &t, input_scale, output_scale, data);
+	return ref_requantize_tensor(ctx, "weights", t.filter, t.bias,
+				     (int32_t)data->shape.units, input_scale,
+				     output_scale, &data->requantize);
 }
 
-static opver_status fc_int8_invoke(const opver_context *ctx,
-				   opver_node *node)
-{
-	const fc_int8_data *data = node->op_data;
-	const ref_requantize *r = &data->requantize;
-	const size_t depth = data->shape.depth, units = data->shape.units;
-	const int8_t *input = node->inputs[REF_FILTER_INPUT]->data;
-	const int8_t *weights = node->inputs[REF_FILTER_FILTER]->data;
-	const int32_t *bias = ref_bias_data(node);
-	int8_t *output = node->outputs[0]->data;
+/*
+ * Defines name_prepare and name_invoke, the callbacks of the kernel whose
+ * input, weights and output are `type` (int8_t, uint8_t), its manifest
+ * entry `kernel`, summing with `dot` (dot.h).
+ */
+#define FC_QUANTIZED_DEFINE(name, kernel, type, dot)                         \
+	static opver_status name##_prepare(const opver_context *ctx,            \
+					   opver_node *node)                  \
+	{                                                                     \
+		return fc_quantized_prepare(ctx, node, kernel.signatures);    \
+	}                                                                     \
+                                                                              \
+	static opver_status name##_invoke(const opver_context *ctx,             \
+					  opver_node *node)                   \
+	{                                                                     \
+		const fc_quantized_data *data = node->op_data;                \
+		const ref_requantize *r = &data->requantize;                  \
+		const size_t depth = data->shape.depth;                       \
+		const type *input = node->inputs[REF_FILTER_INPUT]->data;     \
+		const type *weights = node->inputs[REF_FILTER_FILTER]->data;  \
+		const int32_t *bias = ref_bias_data(node);                    \
+		type *output = node->outputs[0]->data;                        \
+                                                                              \
+		(void)ctx;                                                   \
+		for (size_t b = 0; b < data->shape.batches; b++)              \
+			for (size_t u = 0; u < data->shape.units; u++)        \
+				*output++ = (type)ref_requantize_apply(       \
+					r, u,                                 \
+					dot(input + b * depth,                \
+					    r->input_offset,                  \
+					    weights + u * depth,              \
+					    r->filter_offset, depth),         \
+					bias);                                \
+		return OPVER_OK;                                              \
+	}
 
-	(void)ctx;
-	for (size_t b = 0; b < data->shape.batches; b++)
-		for (size_t u = 0; u < units; u++)
-			*output++ = (int8_t)ref_requantize_apply(
-				r, u,
-				ref_dot_int8(input + b * depth,
-					     r->input_offset,
-					     weights + u * depth,
-					     data->weights_offset, depth),
-				bias);
-	return OPVER_OK;
-}
+FC_QUANTIZED_DEFINE(fc_int8, ref_fully_connected_int8, int8_t, ref_dot_int8)
+FC_QUANTIZED_DEFINE(fc_uint8, ref_fully_connected_uint8, uint8_t,
+		    ref_dot_uint8)
 
 /* -------------------------------------------------------------- hybrid */
 
@@ -437,8 +391,17 @@ const opver_kernel ref_fully_connected_int8 = {
 	OPVER_KERNEL("fully_connected_int8", FULLY_CONNECTED, 1, 7),
 	REF_SIGNATURES(REF_FILTER_SIGNATURE(INT8, INT8, OPVER_T(INT32), INT8)),
 	REF_KERNEL_TRAITS,
-	.op_data_size = sizeof(fc_int8_data),
+	.op_data_size = sizeof(fc_quantized_data),
 	.prepare = fc_int8_prepare, .invoke = fc_int8_invoke,
+};
+
+const opver_kernel ref_fully_connected_uint8 = {
+	OPVER_KERNEL("fully_connected_uint8", FULLY_CONNECTED, 1, 7),
+	REF_SIGNATURES(REF_FILTER_SIGNATURE(UINT8, UINT8, OPVER_T(INT32),
+					    UINT8)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(fc_quantized_data),
+	.prepare = fc_uint8_prepare, .invoke = fc_uint8_invoke,
 };
 
 const opver_kernel ref_fully_connected_hybrid = {

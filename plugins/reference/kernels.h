@@ -64,14 +64,18 @@ extern const opver_kernel ref_conv_2d_float32;
 extern const opver_kernel ref_conv_2d_int8;
 extern const opver_kernel ref_conv_2d_hybrid;
 extern const opver_kernel ref_conv_2d_int16x8;
+extern const opver_kernel ref_conv_2d_uint8;
 
 /* depthwise_conv.c */
 extern const opver_kernel ref_depthwise_conv_2d_float32;
 extern const opver_kernel ref_depthwise_conv_2d_int8;
+extern const opver_kernel ref_depthwise_conv_2d_uint8;
 
 /* dequantize.c */
 extern const opver_kernel ref_dequantize_int8_float32;
 extern const opver_kernel ref_dequantize_int16_float32;
+extern const opver_kernel ref_dequantize_uint8_float32;
+extern const opver_kernel ref_dequantize_float16_float32;
 
 /* div.c */
 extern const opver_kernel ref_div_float32;
@@ -82,6 +86,7 @@ extern const opver_kernel ref_div_uint8;
 extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
 extern const opver_kernel ref_fully_connected_hybrid;
+extern const opver_kernel ref_fully_connected_uint8;
 
 /* maximum_minimum.c */
 extern const opver_kernel ref_maximum_float32;
@@ -115,6 +120,10 @@ extern const opver_kernel ref_quantize_int8_int8;
 extern const opver_kernel ref_quantize_int16_int8;
 extern const opver_kernel ref_quantize_int8_int16;
 extern const opver_kernel ref_quantize_int16_int16;
+extern const opver_kernel ref_quantize_float32_uint8;
+extern const opver_kernel ref_quantize_uint8_uint8;
+extern const opver_kernel ref_quantize_uint8_int8;
+extern const opver_kernel ref_quantize_int8_uint8;
 
 /*
  * For per-element helpers called from kernel loops: inlined even where the
@@ -131,9 +140,11 @@ extern const opver_kernel ref_quantize_int16_int16;
 extern const opver_kernel ref_average_pool_2d_float32;
 extern const opver_kernel ref_average_pool_2d_int8;
 extern const opver_kernel ref_average_pool_2d_int16;
+extern const opver_kernel ref_average_pool_2d_uint8;
 extern const opver_kernel ref_max_pool_2d_float32;
 extern const opver_kernel ref_max_pool_2d_int8;
 extern const opver_kernel ref_max_pool_2d_int16;
+extern const opver_kernel ref_max_pool_2d_uint8;
 
 /* relu.c: float32, and one kernel for the integer types each takes */
 extern const opver_kernel ref_relu_float32;
@@ -152,6 +163,7 @@ extern const opver_kernel ref_reshape;
 extern const opver_kernel ref_softmax_float32;
 extern const opver_kernel ref_softmax_int8;
 extern const opver_kernel ref_softmax_int16;
+extern const opver_kernel ref_softmax_uint8;
 
 /* squared_difference.c */
 extern const opver_kernel ref_squared_difference_float32;

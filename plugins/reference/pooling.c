@@ -1,6 +1,6 @@
 /*
- * pooling.c - AVERAGE_POOL_2D and MAX_POOL_2D, float32, int8 and int16,
- * computed as TensorFlow Lite's reference kernels compute them.  Each
+ * pooling.c - AVERAGE_POOL_2D and MAX_POOL_2D, float32, int8, uint8 and
+ * int16, computed as TensorFlow Lite's reference kernels compute them.  Each
  * output element [n, y, x, c] is the average or the maximum of channel c
  * over the input window of output pixel (y, x), clamped to the fused
  * activation's range.  A window hanging over the input's edge (SAME
@@ -9,7 +9,9 @@
  *
  * Quantized pooling needs input and output to share scale and zero point,
  * so it works on the stored integers: the maximum directly, the average as
- * an int32 sum divided by the count, rounded half away from zero.
+ * an int32 sum divided by the count, rounded half away from zero (uint8
+ * sums are never negative, so that is TFLite's uint8 rounding, half up,
+ * too): one implementation for the three integer types.
  *
  * Version ranges (TFLite's op_version rules, the same for both ops):
  *   1  float32, uint8
@@ -32,10 +34,11 @@ typedef struct pool_data {
 	ref_window height; /* in, filter, stride, out and pad of dimension 1 */
 	ref_window width;  /* of dimension 2 */
 	size_t element_size;
+	int32_t type; /* of input and output, for the integer kernels */
 	/* float32 kernels: the activation's clamp */
 	float float_min;
 	float float_max;
-	/* int8 and int16 kernels: the activation's clamp, the type's lowest
+	/* integer kernels: the activation's clamp, the type's lowest
 	 * value (where a maximum starts), and the scratch of one int32 per
 	 * channel that invoke works in */
 	int32_t quantized_min;
@@ -250,7 +253,7 @@ static opver_status max_float32_invoke(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-/* --------------------------------------------------------- int8, int16 */
+/* -------------------------------------------------- int8, uint8, int16 */
 
 /*
  * Input and output must share the quantization: TFLite pools the stored
@@ -320,7 +323,8 @@ static opver_status pool_integer_prepare(const opver_context *ctx,
 				  ? data->width.filter
 				  : data->width.in);
 	if (node->op == OPVER_OP_AVERAGE_POOL_2D &&
-	    largest_window * -(int64_t)type_min + largest_window / 2 >
+	    largest_window * (type_max > -type_min ? type_max : -type_min) +
+			    largest_window / 2 >
 		    INT32_MAX) {
 		OPVER_REPORT(ctx,
 			     "a window of %lld %s elements could overflow the int32 sum",
@@ -328,8 +332,9 @@ static opver_status pool_integer_prepare(const opver_context *ctx,
 			     ctx->host->type_name(type));
 		return OPVER_ERROR_UNSUPPORTED;
 	}
-	data->element_size = type == OPVER_TYPE_INT8 ? sizeof(int8_t)
-						     : sizeof(int16_t);
+	data->type = type;
+	data->element_size = type == OPVER_TYPE_INT16 ? sizeof(int16_t)
+						      : sizeof(int8_t);
 	data->lowest = type_min;
 	return ref_request_scratch(ctx, (size_t)data->channels,
 				   sizeof(int32_t), "channel sums", &data->work);
@@ -347,60 +352,59 @@ static opver_status pool_int16_prepare(const opver_context *ctx,
 	return pool_integer_prepare(ctx, node, OPVER_TYPE_INT16);
 }
 
-/* The row helpers branch on the element size once per row, so each loop
- * stays a plain vectorizable one. */
+static opver_status pool_uint8_prepare(const opver_context *ctx,
+				       opver_node *node)
+{
+	return pool_integer_prepare(ctx, node, OPVER_TYPE_UINT8);
+}
+
+/*
+ * Runs the statements after `T` with T the C type of the integer elements
+ * of opver type `type` (int8, uint8, int16).  The row helpers below branch
+ * on it once per row, so each loop stays a plain vectorizable one.
+ */
+#define POOL_FOR_TYPE(type, T, ...)                  \
+	switch (type) {                              \
+	case OPVER_TYPE_INT8: {                      \
+		typedef int8_t T;                    \
+		__VA_ARGS__;                         \
+		break;                               \
+	}                                            \
+	case OPVER_TYPE_UINT8: {                     \
+		typedef uint8_t T;                   \
+		__VA_ARGS__;                         \
+		break;                               \
+	}                                            \
+	default: {                                   \
+		typedef int16_t T;                   \
+		__VA_ARGS__;                         \
+		break;                               \
+	}                                            \
+	}
 
 /* sums[c] += in[c] */
 static inline void add_row(int32_t *sums, const void *in, size_t count,
-			   size_t element_size)
+			   int32_t type)
 {
-	if (element_size == sizeof(int8_t)) {
-		const int8_t *values = in;
-
-		for (size_t c = 0; c < count; c++)
-			sums[c] += values[c];
-	} else {
-		const int16_t *values = in;
-
-		for (size_t c = 0; c < count; c++)
-			sums[c] += values[c];
-	}
+	POOL_FOR_TYPE(type, T, const T *values = in;
+		      for (size_t c = 0; c < count; c++) sums[c] += values[c])
 }
 
 /* maxima[c] = max(maxima[c], in[c]) */
 static inline void max_row(int32_t *maxima, const void *in, size_t count,
-			   size_t element_size)
+			   int32_t type)
 {
-	if (element_size == sizeof(int8_t)) {
-		const int8_t *values = in;
-
-		for (size_t c = 0; c < count; c++)
-			maxima[c] = values[c] > maxima[c] ? values[c]
-							  : maxima[c];
-	} else {
-		const int16_t *values = in;
-
-		for (size_t c = 0; c < count; c++)
-			maxima[c] = values[c] > maxima[c] ? values[c]
-							  : maxima[c];
-	}
+	POOL_FOR_TYPE(type, T, const T *values = in;
+		      for (size_t c = 0; c < count; c++) maxima[c] =
+			      values[c] > maxima[c] ? values[c] : maxima[c])
 }
 
 /* out[c] = values[c], each already in the output type's range. */
 static inline void store_row(void *out, const int32_t *values, size_t count,
-			     size_t element_size)
+			     int32_t type)
 {
-	if (element_size == sizeof(int8_t)) {
-		int8_t *o = out;
-
-		for (size_t c = 0; c < count; c++)
-			o[c] = (int8_t)values[c];
-	} else {
-		int16_t *o = out;
-
-		for (size_t c = 0; c < count; c++)
-			o[c] = (int16_t)values[c];
-	}
+	POOL_FOR_TYPE(type, T, T *o = out;
+		      for (size_t c = 0; c < count; c++) o[c] = (T)values[c])
 }
 
 static void average_integer_pixel(const pool_data *data, int32_t *work,
@@ -416,7 +420,7 @@ static void average_integer_pixel(const pool_data *data, int32_t *work,
 	for (int32_t y = rows.start; y < rows.end; y++)
 		for (int32_t x = cols.start; x < cols.end; x++)
 			add_row(sums, pool_input_pixel(data, image, y, x),
-				channels, data->element_size);
+				channels, data->type);
 	for (size_t c = 0; c < channels; c++) {
 		/* Rounded half away from zero; C division truncates. */
 		const int32_t average =
@@ -426,7 +430,7 @@ static void average_integer_pixel(const pool_data *data, int32_t *work,
 		sums[c] = ref_clamp_int32(average, data->quantized_min,
 					  data->quantized_max);
 	}
-	store_row(out, sums, channels, data->element_size);
+	store_row(out, sums, channels, data->type);
 }
 
 static void max_integer_pixel(const pool_data *data, int32_t *work,
@@ -441,11 +445,11 @@ static void max_integer_pixel(const pool_data *data, int32_t *work,
 	for (int32_t y = rows.start; y < rows.end; y++)
 		for (int32_t x = cols.start; x < cols.end; x++)
 			max_row(maxima, pool_input_pixel(data, image, y, x),
-				channels, data->element_size);
+				channels, data->type);
 	for (size_t c = 0; c < channels; c++)
 		maxima[c] = ref_clamp_int32(maxima[c], data->quantized_min,
 					    data->quantized_max);
-	store_row(out, maxima, channels, data->element_size);
+	store_row(out, maxima, channels, data->type);
 }
 
 static opver_status average_integer_invoke(const opver_context *ctx,
@@ -494,6 +498,9 @@ const opver_kernel ref_average_pool_2d_int8 =
 const opver_kernel ref_average_pool_2d_int16 =
 	POOL_KERNEL("average_pool_2d_int16", AVERAGE_POOL_2D, INT16,
 		    pool_int16_prepare, average_integer_invoke);
+const opver_kernel ref_average_pool_2d_uint8 =
+	POOL_KERNEL("average_pool_2d_uint8", AVERAGE_POOL_2D, UINT8,
+		    pool_uint8_prepare, average_integer_invoke);
 const opver_kernel ref_max_pool_2d_float32 =
 	POOL_KERNEL("max_pool_2d_float32", MAX_POOL_2D, FLOAT32,
 		    pool_float32_prepare, max_float32_invoke);
@@ -503,3 +510,6 @@ const opver_kernel ref_max_pool_2d_int8 =
 const opver_kernel ref_max_pool_2d_int16 =
 	POOL_KERNEL("max_pool_2d_int16", MAX_POOL_2D, INT16,
 		    pool_int16_prepare, max_integer_invoke);
+const opver_kernel ref_max_pool_2d_uint8 =
+	POOL_KERNEL("max_pool_2d_uint8", MAX_POOL_2D, UINT8,
+		    pool_uint8_prepare, max_integer_invoke);

@@ -2,12 +2,14 @@
  * quantize.c - QUANTIZE, computed as TensorFlow Lite's reference kernels
  * compute it:
  *
- *   float32 -> int8, int16 (AffineQuantize): x / scale in float, rounded
- *       half away from zero, plus the zero point, clamped to the output
- *       type; one scale per tensor or one per channel.
- *   int8, int16 -> int8, int16 (Requantize): (x - input zero point)
- *       rescaled by input scale / output scale with TFLite's multiplier and
- *       shift, plus the output zero point, clamped to the output type.
+ *   float32 -> int8, uint8, int16 (AffineQuantize): x / scale in float,
+ *       rounded half away from zero, plus the zero point, clamped to the
+ *       output type; one scale per tensor or one per channel.
+ *   int8, uint8, int16 -> int8, uint8, int16 (Requantize), for the pairs
+ *       TFLite has (from uint8, to int8 or uint8; to uint8, from int8 or
+ *       uint8): (x - input zero point) rescaled by input scale / output
+ *       scale with TFLite's multiplier and shift, plus the output zero
+ *       point, clamped to the output type.
  *
  * Version ranges (TFLite's op_version rules for QUANTIZE):
  *   1  float32 -> int8 or uint8, and requantizing
@@ -118,6 +120,7 @@ static opver_status quantize_float32_prepare(const opver_context *ctx,
 
 QUANTIZE_FLOAT32_DEFINE(quantize_float32_int8, int8_t, OPVER_TYPE_INT8)
 QUANTIZE_FLOAT32_DEFINE(quantize_float32_int16, int16_t, OPVER_TYPE_INT16)
+QUANTIZE_FLOAT32_DEFINE(quantize_float32_uint8, uint8_t, OPVER_TYPE_UINT8)
 
 /* ---------------------------------------------------------- requantize */
 
@@ -211,6 +214,12 @@ REQUANTIZE_DEFINE(requantize_int8_int16, int8_t, OPVER_TYPE_INT8, int16_t,
 		  OPVER_TYPE_INT16)
 REQUANTIZE_DEFINE(requantize_int16_int16, int16_t, OPVER_TYPE_INT16, int16_t,
 		  OPVER_TYPE_INT16)
+REQUANTIZE_DEFINE(requantize_uint8_uint8, uint8_t, OPVER_TYPE_UINT8, uint8_t,
+		  OPVER_TYPE_UINT8)
+REQUANTIZE_DEFINE(requantize_uint8_int8, uint8_t, OPVER_TYPE_UINT8, int8_t,
+		  OPVER_TYPE_INT8)
+REQUANTIZE_DEFINE(requantize_int8_uint8, int8_t, OPVER_TYPE_INT8, uint8_t,
+		  OPVER_TYPE_UINT8)
 
 /* ------------------------------------------------------------- manifest */
 
@@ -243,3 +252,15 @@ const opver_kernel ref_quantize_int8_int16 =
 const opver_kernel ref_quantize_int16_int16 =
 	QUANTIZE_KERNEL("quantize_int16_int16", INT16, INT16, 2,
 			requantize_data, requantize_int16_int16);
+const opver_kernel ref_quantize_float32_uint8 =
+	QUANTIZE_KERNEL("quantize_float32_uint8", FLOAT32, UINT8, 5,
+			quantize_float32_data, quantize_float32_uint8);
+const opver_kernel ref_quantize_uint8_uint8 =
+	QUANTIZE_KERNEL("quantize_uint8_uint8", UINT8, UINT8, 2,
+			requantize_data, requantize_uint8_uint8);
+const opver_kernel ref_quantize_uint8_int8 =
+	QUANTIZE_KERNEL("quantize_uint8_int8", UINT8, INT8, 2,
+			requantize_data, requantize_uint8_int8);
+const opver_kernel ref_quantize_int8_uint8 =
+	QUANTIZE_KERNEL("quantize_int8_uint8", INT8, UINT8, 2,
+			requantize_data, requantize_int8_uint8);

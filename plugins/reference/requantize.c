@@ -3,6 +3,8 @@
  * stage (requantize.h): the tensors' quantization checked, and each output
  * channel's rescale as TFLite's multiplier and shift.
  */
+#include <math.h>
+
 #include "node_memory.h"
 #include "requantize.h"
 
@@ -51,6 +53,7 @@ opver_status ref_requantize_io(const opver_context *ctx,
 	if (status != OPVER_OK)
 		return status;
 	r->input_offset = -input_zero;
+	r->filter_offset = 0;
 	r->output_offset = output_zero;
 	return OPVER_OK;
 }
@@ -89,6 +92,68 @@ opver_status ref_requantize_channels(const opver_context *ctx,
 			(int)c);
 	}
 	return status;
+}
+
+/* TFLite's check that the bias was quantized with input scale x filter
+ * scale, to within what shifts an output by at most 0.02 of a step. */
+static opver_status check_bias_scale(const opver_context *ctx,
+				     const char *role,
+				     const opver_tensor *bias,
+				     float input_scale, float filter_scale,
+				     float output_scale)
+{
+	const double product = (double)input_scale * (double)filter_scale;
+	const double bias_scale = bias->quant.count > 0 ?
+					  (double)bias->quant.scale[0] : 0.0;
+
+	if (fabs(product - bias_scale) / (double)output_scale <= 0.02)
+		return OPVER_OK;
+	OPVER_REPORT(ctx,
+		     "bias '%s' has scale %g, but input scale x %s scale is %g; they must agree",
+		     bias->name, bias_scale, role, product);
+	return OPVER_ERROR_INVALID_MODEL;
+}
+
+opver_status ref_requantize_tensor(const opver_context *ctx,
+				   const char *role,
+				   const opver_tensor *filter,
+				   const opver_tensor *bias, int32_t channels,
+				   float input_scale, float output_scale,
+				   ref_requantize *r)
+{
+	float filter_scale, product_scale;
+	int32_t filter_zero;
+	double real_multiplier;
+	opver_status status;
+
+	status = ref_per_tensor_quantization(ctx, role, filter, &filter_scale,
+					     &filter_zero);
+	if (status == OPVER_OK && bias != NULL)
+		status = check_bias_scale(ctx, role, bias, input_scale,
+					  filter_scale, output_scale);
+	if (status == OPVER_OK)
+		status = ref_requantize_allocate(ctx, (size_t)channels, r);
+	if (status != OPVER_OK)
+		return status;
+	/* As TFLite: the scales' product rounded to float, divided in
+	 * double; where the float product overflows (TFLite's result is then
+	 * undefined), the product in double. */
+	product_scale = input_scale * filter_scale;
+	real_multiplier = (isfinite(product_scale)
+				   ? (double)product_scale
+				   : (double)input_scale * (double)filter_scale) /
+			  (double)output_scale;
+	status = ref_quantize_rescale(
+		ctx, real_multiplier, &r->multipliers[0], &r->shifts[0],
+		"input scale x %s scale / output scale", role);
+	if (status != OPVER_OK)
+		return status;
+	for (int32_t c = 1; c < channels; c++) {
+		r->multipliers[c] = r->multipliers[0];
+		r->shifts[c] = r->shifts[0];
+	}
+	r->filter_offset = -filter_zero;
+	return OPVER_OK;
 }
 
 opver_status ref_requantize_wide(const opver_context *ctx,

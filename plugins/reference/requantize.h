@@ -4,7 +4,10 @@
  * integer kernels compute it: each output channel's sum, plus its bias, is
  * rescaled by input scale x filter scale[channel] / output scale with
  * TFLite's multiplier and shift, offset by the output zero point and
- * clamped to the fused activation's range.
+ * clamped to the fused activation's range.  uint8 tensors (TFLite's legacy
+ * asymmetric quantization) and FULLY_CONNECTED's per-tensor int8 weights
+ * take one rescale for all channels, computed as TFLite does for them,
+ * and a filter zero point (ref_requantize_tensor).
  *
  *   int32 sums (int8 activations; int16 with an int32 bias): the sum and
  *       the bias wrap modulo 2^32, as in TFLite's int32 accumulator
@@ -28,6 +31,9 @@
 
 typedef struct ref_requantize {
 	int32_t input_offset;  /* minus the input zero point */
+	/* Minus the filter zero point: 0 but for ref_requantize_tensor()'s
+	 * asymmetric filters. */
+	int32_t filter_offset;
 	int32_t output_offset; /* the output zero point */
 	int32_t activation_min;
 	int32_t activation_max;
@@ -65,6 +71,23 @@ opver_status ref_requantize_channels(const opver_context *ctx,
 				     const opver_tensor *filter, int32_t axis,
 				     int32_t channels, float input_scale,
 				     float output_scale, ref_requantize *r);
+
+/*
+ * The rescale of a filter quantized per tensor with any zero point, the
+ * same for all `channels`, as TFLite computes it for uint8 (its legacy
+ * GetQuantizedConvolutionMultipler) and for FULLY_CONNECTED's per-tensor
+ * int8 weights: input scale x filter scale rounded to float, then divided
+ * by the output scale in double.  The bias, when there is one, must have
+ * been quantized with that product, to within 0.02 of an output step, as
+ * TFLite checks.  Fills filter_offset.  Reports and fails otherwise,
+ * naming the filter by `role` ("filter", "weights").
+ */
+opver_status ref_requantize_tensor(const opver_context *ctx,
+				   const char *role,
+				   const opver_tensor *filter,
+				   const opver_tensor *bias, int32_t channels,
+				   float input_scale, float output_scale,
+				   ref_requantize *r);
 
 /*
  * Whether int16 activations take the wide arithmetic: from the bias's

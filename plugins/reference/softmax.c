@@ -1,13 +1,15 @@
 /*
- * softmax.c - SOFTMAX along the last dimension, float32, int8 and int16,
- * computed as TensorFlow Lite's reference kernels compute it.
+ * softmax.c - SOFTMAX along the last dimension, float32, int8, uint8 and
+ * int16, computed as TensorFlow Lite's reference kernels compute it.
  *
  *   float32  exp(beta * (x - row max)) divided by the row's sum.
- *   int8     gemmlowp fixed point: the difference from the row max, scaled
- *            by beta * input scale into Q5.26, exp() in Q0.31, the sum in
- *            Q12.19, its reciprocal, and a rounding shift to the output,
- *            whose quantization TFLite fixes at scale 1/256, zero point
- *            -128.  Differences too negative for Q5.26 give exp 0.
+ *   int8, uint8
+ *            one implementation, gemmlowp fixed point: the difference
+ *            from the row max, scaled by beta * input scale into Q5.26,
+ *            exp() in Q0.31, the sum in Q12.19, its reciprocal, and a
+ *            rounding shift to the output, whose quantization TFLite fixes
+ *            at scale 1/256 and the type's lowest value as zero point
+ *            (-128, 0).  Differences too negative for Q5.26 give exp 0.
  *   int16    two 513-entry lookup tables with linear interpolation, exp()
  *            over [-10, 0] and 1 / (1 + x) over [0, 1], built at prepare;
  *            input and output symmetric, output scale 1/32768.
@@ -42,7 +44,7 @@ typedef struct softmax_float32_data {
  * (Q12.19), as TFLite's reference kernel. */
 enum { SOFTMAX_DIFF_INTEGER_BITS = 5, SOFTMAX_SUM_INTEGER_BITS = 12 };
 
-typedef struct softmax_int8_data {
+typedef struct softmax_quantized_data {
 	softmax_shape shape;
 	/* beta * input scale in Q5.26 per input step: multiplier, left shift */
 	int32_t diff_multiplier;
@@ -50,7 +52,10 @@ typedef struct softmax_int8_data {
 	/* The most negative difference from the row max whose scaled value
 	 * fits Q5.26; smaller ones count as exp 0. */
 	int32_t diff_min;
-} softmax_int8_data;
+	/* The output type's range; its lowest value is the zero point. */
+	int32_t output_min;
+	int32_t output_max;
+} softmax_quantized_data;
 
 /* Entries of an int16 lookup table: 512 intervals and their end. */
 enum { SOFTMAX_LUT_SIZE = 513 };
@@ -182,25 +187,29 @@ static opver_status softmax_float32_invoke(const opver_context *ctx,
 
 /* ----------------------------------------------------------------- int8 */
 
-static opver_status softmax_int8_prepare(const opver_context *ctx,
-					 opver_node *node)
+/* The int8 and uint8 kernels' prepare, for tensors of `type`. */
+static opver_status softmax_quantized_prepare(const opver_context *ctx,
+					      opver_node *node,
+					      opver_type type)
 {
-	softmax_int8_data *data = node->op_data;
+	softmax_quantized_data *data = node->op_data;
 	const double max_multiplier = 2147483647.0;
 	float beta, input_scale;
 	int32_t input_zero;
 	double scaled_beta, radius;
 	opver_status status;
 
-	status = softmax_prepare_common(ctx, node, OPVER_TYPE_INT8, &beta,
-					&data->shape);
+	status = softmax_prepare_common(ctx, node, type, &beta, &data->shape);
 	if (status == OPVER_OK)
 		status = ref_per_tensor_quantization(ctx, "input",
 						     node->inputs[0],
 						     &input_scale, &input_zero);
-	if (status == OPVER_OK)
-		status = softmax_check_output(ctx, node->outputs[0],
-					      1.0 / 256.0, -128, "1/256");
+	if (status != OPVER_OK)
+		return status;
+	/* Outputs in steps of 1/256 from the type's lowest value. */
+	ref_type_range(type, &data->output_min, &data->output_max);
+	status = softmax_check_output(ctx, node->outputs[0], 1.0 / 256.0,
+				      data->output_min, "1/256");
 	if (status != OPVER_OK)
 		return status;
 
@@ -211,8 +220,9 @@ static opver_status softmax_int8_prepare(const opver_context *ctx,
 		      (double)(INT32_C(1) << (31 - SOFTMAX_DIFF_INTEGER_BITS));
 	if (!(scaled_beta > 1.0)) {
 		OPVER_REPORT(ctx,
-			     "beta %g x input scale %g is too small: int8 SOFTMAX needs beta x input scale x 2^26 > 1",
-			     (double)beta, (double)input_scale);
+			     "beta %g x input scale %g is too small: %s SOFTMAX needs beta x input scale x 2^26 > 1",
+			     (double)beta, (double)input_scale,
+			     ctx->host->type_name(type));
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	ref_quantize_multiplier(scaled_beta < max_multiplier ? scaled_beta
@@ -230,7 +240,7 @@ static opver_status softmax_int8_prepare(const opver_context *ctx,
 
 /* exp(beta * input scale * diff) in Q0.31 for diff_min <= diff <= 0.  The
  * left shift cannot overflow: |diff| * 2^shift <= 31 * 2^26 there. */
-static inline int32_t softmax_int8_exp(const softmax_int8_data *data,
+static inline int32_t softmax_quantized_exp(const softmax_quantized_data *data,
 				       int32_t diff)
 {
 	const int32_t shifted =
@@ -243,68 +253,97 @@ static inline int32_t softmax_int8_exp(const softmax_int8_data *data,
 
 /* The output of an element diff below the row max: its exp times the
  * reciprocal of the row's sum, shifted down by `exponent` to steps of
- * 1/256, offset by the zero point -128. */
-static inline int8_t softmax_int8_output(const softmax_int8_data *data,
-					 int32_t diff, int32_t reciprocal,
-					 int exponent)
+ * 1/256, offset by the output's zero point, its type's lowest value. */
+static inline int32_t softmax_quantized_output(const softmax_quantized_data *data,
+					       int32_t diff,
+					       int32_t reciprocal,
+					       int exponent)
 {
 	int32_t q = 0;
 
 	if (diff >= data->diff_min && exponent <= 31)
 		q = ref_rounding_divide_by_pot(
 			ref_saturating_rounding_doubling_high_mul(
-				reciprocal, softmax_int8_exp(data, diff)),
+				reciprocal, softmax_quantized_exp(data, diff)),
 			exponent);
-	return (int8_t)ref_clamp_int32(q - 128, INT8_MIN, INT8_MAX);
+	return ref_clamp_int32(q + data->output_min, data->output_min,
+			       data->output_max);
 }
 
-static opver_status softmax_int8_invoke(const opver_context *ctx,
-					opver_node *node)
-{
-	const softmax_int8_data *data = node->op_data;
-	const size_t depth = data->shape.depth;
-	const int32_t diff_min = data->diff_min;
-	const int8_t *input = node->inputs[0]->data;
-	int8_t *output = node->outputs[0]->data;
-
-	(void)ctx;
-	for (size_t r = 0; r < data->shape.rows; r++) {
-		const int8_t *in = input + r * depth;
-		int8_t *out = output + r * depth;
-		int32_t max = INT8_MIN, reciprocal;
-		int64_t sum = 0;
-		int bits_over_unit, exponent;
-
-		for (size_t c = 0; c < depth; c++)
-			max = in[c] > max ? in[c] : max;
-		/* In Q12.19: each Q0.31 exp divided by 2^12.  TFLite's int32
-		 * sum would overflow past 4095 exps of 1; saturated, it
-		 * gives outputs of step 0, as they should be (each
-		 * probability is below 1/4096). */
-		for (size_t c = 0; c < depth; c++) {
-			const int32_t diff = in[c] - max;
-
-			if (diff >= diff_min)
-				sum += ref_rounding_divide_by_pot(
-					softmax_int8_exp(data, diff),
-					SOFTMAX_SUM_INTEGER_BITS);
-		}
-		reciprocal = ref_reciprocal(sum < INT32_MAX ? (int32_t)sum
-							    : INT32_MAX,
-					    SOFTMAX_SUM_INTEGER_BITS,
-					    &bits_over_unit);
-		/* From Q0.31 to steps of 1/256.  The row max gives exp 1,
-		 * so the sum is at least 1 and bits_over_unit >= 0.  A sum
-		 * of 512 or more (exponent > 31, a shift TFLite does not
-		 * support) leaves every probability at most 1/512, which
-		 * rounds to step 0. */
-		exponent = bits_over_unit + 31 - 8;
-		for (size_t c = 0; c < depth; c++)
-			out[c] = softmax_int8_output(data, in[c] - max,
-						     reciprocal, exponent);
+/*
+ * Defines `name`, the softmax of one row of `type` elements (int8_t,
+ * uint8_t) into `out`.
+ */
+#define SOFTMAX_QUANTIZED_ROW_DEFINE(name, type)                              \
+	static void name(const softmax_quantized_data *data, const type *in,       \
+			 type *out)                                           \
+	{                                                                     \
+		const size_t depth = data->shape.depth;                       \
+		int32_t max = data->output_min, reciprocal;                   \
+		int64_t sum = 0;                                              \
+		int bits_over_unit, exponent;                                 \
+                                                                              \
+		for (size_t c = 0; c < depth; c++)                            \
+			max = in[c] > max ? in[c] : max;                      \
+		/* In Q12.19: each Q0.31 exp divided by 2^12.  TFLite's      \
+		 * int32 sum would overflow past 4095 exps of 1; saturated,  \
+		 * it gives outputs of step 0, as they should be (each       \
+		 * probability is below 1/4096). */                          \
+		for (size_t c = 0; c < depth; c++) {                          \
+			const int32_t diff = in[c] - max;                     \
+                                                                              \
+			if (diff >= data->diff_min)                           \
+				sum += ref_rounding_divide_by_pot(            \
+					softmax_quantized_exp(data, diff),         \
+					SOFTMAX_SUM_INTEGER_BITS);            \
+		}                                                             \
+		reciprocal = ref_reciprocal(sum < INT32_MAX ? (int32_t)sum    \
+							    : INT32_MAX,      \
+					    SOFTMAX_SUM_INTEGER_BITS,         \
+					    &bits_over_unit);                 \
+		/* From Q0.31 to steps of 1/256.  The row max gives exp 1,   \
+		 * so the sum is at least 1 and bits_over_unit >= 0.  A sum  \
+		 * of 512 or more (exponent > 31, a shift TFLite does not    \
+		 * support) leaves every probability at most 1/512, which    \
+		 * rounds to step 0. */                                      \
+		exponent = bits_over_unit + 31 - 8;                           \
+		for (size_t c = 0; c < depth; c++)                            \
+			out[c] = (type)softmax_quantized_output(              \
+				data, in[c] - max, reciprocal, exponent);     \
 	}
-	return OPVER_OK;
-}
+
+/*
+ * Defines name_prepare and name_invoke, the callbacks of the kernel whose
+ * input and output are `type` (int8_t, uint8_t), opver type `opver`.
+ */
+#define SOFTMAX_QUANTIZED_DEFINE(name, type, opver)                          \
+	static opver_status name##_prepare(const opver_context *ctx,           \
+					   opver_node *node)                 \
+	{                                                                    \
+		return softmax_quantized_prepare(ctx, node, opver);          \
+	}                                                                    \
+                                                                             \
+	static opver_status name##_invoke(const opver_context *ctx,            \
+					  opver_node *node)                  \
+	{                                                                    \
+		const softmax_quantized_data *data = node->op_data;               \
+		const size_t depth = data->shape.depth;                      \
+		const type *input = node->inputs[0]->data;                   \
+		type *output = node->outputs[0]->data;                       \
+                                                                             \
+		(void)ctx;                                                  \
+		for (size_t r = 0; r < data->shape.rows; r++)                \
+			name##_row(data, input + r * depth,       \
+					      output + r * depth);           \
+		return OPVER_OK;                                             \
+	}
+
+#define SOFTMAX_QUANTIZED_KERNEL(name, type, opver)   \
+	SOFTMAX_QUANTIZED_ROW_DEFINE(name##_row, type) \
+	SOFTMAX_QUANTIZED_DEFINE(name, type, opver)
+
+SOFTMAX_QUANTIZED_KERNEL(softmax_int8, int8_t, OPVER_TYPE_INT8)
+SOFTMAX_QUANTIZED_KERNEL(softmax_uint8, uint8_t, OPVER_TYPE_UINT8)
 
 /* ---------------------------------------------------------------- int16 */
 
@@ -496,8 +535,16 @@ const opver_kernel ref_softmax_int8 = {
 	OPVER_KERNEL("softmax_int8", SOFTMAX, 1, 3),
 	REF_SIGNATURES(REF_UNARY_SIGNATURE(INT8, INT8)),
 	REF_KERNEL_TRAITS,
-	.op_data_size = sizeof(softmax_int8_data),
+	.op_data_size = sizeof(softmax_quantized_data),
 	.prepare = softmax_int8_prepare, .invoke = softmax_int8_invoke,
+};
+
+const opver_kernel ref_softmax_uint8 = {
+	OPVER_KERNEL("softmax_uint8", SOFTMAX, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(UINT8, UINT8)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(softmax_quantized_data),
+	.prepare = softmax_uint8_prepare, .invoke = softmax_uint8_invoke,
 };
 
 const opver_kernel ref_softmax_int16 = {

@@ -6,6 +6,9 @@
  * appears):
  *
  *   float32 (v1); int8 with a per-tensor or a per-channel filter (v3);
+ *   uint8, TFLite's legacy asymmetric quantization: zero points near 128
+ *   on input, filter and output, the filter per tensor, random bytes for
+ *   data (v1);
  *   hybrid, float input and int8 filter, per tensor (v2) or per channel
  *   (v5); int16 activations with an int8 filter and an int64 bias, without
  *   quantized_bias_type (which the rules leave at v1) or with it INT64
@@ -22,11 +25,11 @@
 
 #include "cases.h"
 
-enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_CHANNEL, HYBRID_PER_TENSOR,
-       HYBRID_PER_CHANNEL, INT16X8, INT16X8_INT64_TYPE, INT16X8_INT32_TYPE,
-       NUM_KINDS };
+enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_CHANNEL, UINT8,
+       HYBRID_PER_TENSOR, HYBRID_PER_CHANNEL, INT16X8, INT16X8_INT64_TYPE,
+       INT16X8_INT32_TYPE, NUM_KINDS };
 static const char *const kind_names[NUM_KINDS] = {
-	"float32", "int8-per-tensor", "int8-per-channel",
+	"float32", "int8-per-tensor", "int8-per-channel", "uint8",
 	"hybrid-per-tensor", "hybrid-per-channel", "int16x8",
 	"int16x8-int64-bias", "int16x8-int32-bias",
 };
@@ -68,10 +71,13 @@ static bool quantize(cf_case *c, cf_rng *rng, int32_t kind, const int32_t *t,
 {
 	bool int16 = kind >= INT16X8;
 	bool hybrid = kind == HYBRID_PER_TENSOR || kind == HYBRID_PER_CHANNEL;
-	bool per_channel = kind != INT8_PER_TENSOR && kind != HYBRID_PER_TENSOR;
+	bool per_channel = kind != INT8_PER_TENSOR &&
+			   kind != HYBRID_PER_TENSOR && kind != UINT8;
 	int32_t n = per_channel ? channels : 1;
 	float input_scale = int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
 				    cf_rng_float(rng, 0.005f, 0.05f);
+	/* uint8's zero points lie around the middle of its range. */
+	int32_t zero = kind == UINT8 ? 128 : 0;
 	float scales[8], bias_scales[8], mean = 0;
 
 	for (int32_t i = 0; i < n; i++) {
@@ -80,7 +86,10 @@ static bool quantize(cf_case *c, cf_rng *rng, int32_t kind, const int32_t *t,
 		mean += scales[i] / (float)n;
 	}
 	if (!(per_channel ? cf_case_quantize_per_channel(c, t[1], 0, scales) :
-			    cf_case_quantize(c, t[1], scales[0], 0)))
+			    cf_case_quantize(c, t[1], scales[0],
+					     kind == UINT8 ?
+						     cf_rng_int(rng, 118, 138) :
+						     0)))
 		return false;
 	if (hybrid)
 		return true;
@@ -89,11 +98,11 @@ static bool quantize(cf_case *c, cf_rng *rng, int32_t kind, const int32_t *t,
 			    cf_case_quantize(c, t[2], bias_scales[0], 0)))
 		return false;
 	return cf_case_quantize(c, t[0], input_scale,
-				int16 ? 0 : cf_rng_int(rng, -10, 10)) &&
+				int16 ? 0 : cf_rng_int(rng, -10, 10) + zero) &&
 	       cf_case_quantize(c, t[3],
 				input_scale * mean * sqrtf((float)taps) *
 					(int16 ? 460.0f : 135.0f),
-				int16 ? 0 : cf_rng_int(rng, -10, 10));
+				int16 ? 0 : cf_rng_int(rng, -10, 10) + zero);
 }
 
 /*
@@ -152,8 +161,10 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	bool int16 = kind >= INT16X8;
 	bool hybrid = kind == HYBRID_PER_TENSOR || kind == HYBRID_PER_CHANNEL;
 	opver_type data = int8 ? OPVER_TYPE_INT8 :
+			  kind == UINT8 ? OPVER_TYPE_UINT8 :
 			  int16 ? OPVER_TYPE_INT16 : OPVER_TYPE_FLOAT32;
-	opver_type bias_type = int8 || kind == INT16X8_INT32_TYPE ?
+	opver_type bias_type = int8 || kind == UINT8 ||
+				       kind == INT16X8_INT32_TYPE ?
 				       OPVER_TYPE_INT32 :
 			       int16 ? OPVER_TYPE_INT64 : OPVER_TYPE_FLOAT32;
 	int32_t groups = grouped ? 2 : 1, group_depth = cf_rng_int(rng, 1, 4);

@@ -2,7 +2,9 @@
  * cases_depthwise_conv.c - DEPTHWISE_CONV_2D cases.
  *
  * Variants cross the tensor types (float32; int8 with a per-channel
- * filter; int8 with a per-tensor filter) with the dilation, the parameter
+ * filter; int8 with a per-tensor filter; uint8, TFLite's legacy asymmetric
+ * quantization, zero points near 128 everywhere and random bytes for data)
+ * with the dilation, the parameter
  * version 2 added (1x1, 2x1, 1x2, 3x2, width x height), the padding and
  * the clamp activations.  Each case draws the batch, the input size, the
  * filter size (at least 2 along a dilated axis, so that dilation changes
@@ -15,7 +17,8 @@
 
 #include "cases.h"
 
-enum { DW_FLOAT32, DW_INT8_PER_CHANNEL, DW_INT8_PER_TENSOR, DW_NUM_TYPES };
+enum { DW_FLOAT32, DW_INT8_PER_CHANNEL, DW_INT8_PER_TENSOR, DW_UINT8,
+       DW_NUM_TYPES };
 
 static const struct {
 	int32_t width, height;
@@ -40,12 +43,14 @@ static void draw_axis(cf_rng *rng, int32_t dilation, opver_padding padding,
 }
 
 /* int8 quantization: input and output asymmetric, filter symmetric per
- * channel or per tensor, int32 bias at input scale x filter scale.  The
- * output scale spreads a typical sum of `taps` products over a few dozen
- * steps, which keeps every multiplier below 1. */
+ * channel or per tensor, int32 bias at input scale x filter scale; uint8
+ * (`zero` 128): zero points around 128 on all three, the filter per
+ * tensor.  The output scale spreads a typical sum of `taps` products over
+ * a few dozen steps, which keeps every multiplier below 1. */
 static bool quantize_int8(cf_case *c, cf_rng *rng, bool per_channel,
-			  int32_t input, int32_t filter, int32_t bias,
-			  int32_t output, int32_t channels, int32_t taps)
+			  int32_t zero, int32_t input, int32_t filter,
+			  int32_t bias, int32_t output, int32_t channels,
+			  int32_t taps)
 {
 	float input_scale = cf_rng_float(rng, 0.005f, 0.05f);
 	float scales[8], bias_scales[8], mean = 0;
@@ -56,11 +61,14 @@ static bool quantize_int8(cf_case *c, cf_rng *rng, bool per_channel,
 		bias_scales[i] = input_scale * scales[i];
 		mean += scales[i] / (float)num_scales;
 	}
-	if (!cf_case_quantize(c, input, input_scale, cf_rng_int(rng, -10, 10)))
+	if (!cf_case_quantize(c, input, input_scale,
+			      cf_rng_int(rng, -10, 10) + zero))
 		return false;
 	if (per_channel ?
 		    !cf_case_quantize_per_channel(c, filter, 3, scales) :
-		    !cf_case_quantize(c, filter, scales[0], 0))
+		    !cf_case_quantize(c, filter, scales[0],
+				      zero != 0 ? cf_rng_int(rng, -10, 10) + zero
+						: 0))
 		return false;
 	if (bias >= 0 &&
 	    !(per_channel ?
@@ -69,7 +77,7 @@ static bool quantize_int8(cf_case *c, cf_rng *rng, bool per_channel,
 		return false;
 	return cf_case_quantize(c, output,
 				input_scale * mean * sqrtf((float)taps) * 135.0f,
-				cf_rng_int(rng, -10, 10));
+				cf_rng_int(rng, -10, 10) + zero);
 }
 
 /*
@@ -121,7 +129,9 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		cf_activation(variant / (DW_NUM_TYPES * DW_NUM_DILATIONS * 2));
 	opver_depthwise_conv_params *p = &c->params.depthwise;
 	bool quantized = type != DW_FLOAT32, has_bias;
-	opver_type data = quantized ? OPVER_TYPE_INT8 : OPVER_TYPE_FLOAT32;
+	opver_type data = type == DW_UINT8 ? OPVER_TYPE_UINT8 :
+			  quantized	   ? OPVER_TYPE_INT8 :
+					     OPVER_TYPE_FLOAT32;
 	int32_t in_dims[4], filter_dims[4], out_dims[4], bias_dims[1];
 	int32_t input, filter, bias = -1, output, depth, multiplier;
 
@@ -169,8 +179,9 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	c->output = output;
 
 	if (quantized) {
-		if (!quantize_int8(c, rng, type == DW_INT8_PER_CHANNEL, input,
-				   filter, bias, output, filter_dims[3],
+		if (!quantize_int8(c, rng, type == DW_INT8_PER_CHANNEL,
+				   type == DW_UINT8 ? 128 : 0, input, filter,
+				   bias, output, filter_dims[3],
 				   filter_dims[1] * filter_dims[2]) ||
 		    !cf_case_fill(c, input, rng, -128, 127, false) ||
 		    !cf_case_fill(c, filter, rng, -127, 127, true) ||
@@ -189,7 +200,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		      multiplier, cf_activation_name(activation),
 		      has_bias ? "yes" : "no");
 	if (quantized)
-		cf_case_param(c, "filter=%s",
+		cf_case_param(c, "type=%s filter=%s",
+			      opver_type_name(data),
 			      type == DW_INT8_PER_CHANNEL ? "per-channel"
 							  : "per-tensor");
 	return true;

@@ -5,7 +5,9 @@
  * keep_num_dims (version 5) and the clamp activations:
  *
  *   kinds  float32 (v1); int8 with weights quantized per tensor or per
- *          unit (v4); hybrid, float input and int8 weights, per tensor
+ *          unit (v4); uint8, TFLite's legacy asymmetric quantization,
+ *          zero points near 128 everywhere and random bytes for data
+ *          (v1); hybrid, float input and int8 weights, per tensor
  *          (v3), per tensor with asymmetric_quantize_inputs (v9) and per
  *          unit (v12)
  *   bias   present; omitted (input index -1, still three inputs); absent
@@ -20,11 +22,11 @@
 
 #include "cases.h"
 
-enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_UNIT, HYBRID_PER_TENSOR,
+enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_UNIT, UINT8, HYBRID_PER_TENSOR,
        HYBRID_ASYMMETRIC, HYBRID_PER_UNIT, NUM_KINDS };
 static const char *const kind_names[NUM_KINDS] = {
-	"float32", "int8-per-tensor", "int8-per-unit", "hybrid-per-tensor",
-	"hybrid-asymmetric", "hybrid-per-unit",
+	"float32", "int8-per-tensor", "int8-per-unit", "uint8",
+	"hybrid-per-tensor", "hybrid-asymmetric", "hybrid-per-unit",
 };
 
 enum { BIAS_PRESENT, BIAS_OMITTED, BIAS_ABSENT, NUM_BIAS_MODES };
@@ -32,11 +34,12 @@ static const char *const bias_names[NUM_BIAS_MODES] = {
 	"yes", "omitted", "absent",
 };
 
-/* Weights scales, one per unit or one for all, and the bias's (input
- * scale x weights scale; 0 input scale for a float bias). */
+/* Weights scales, one per unit or one for all, with zero point `zero`,
+ * and the bias's (input scale x weights scale; 0 input scale for a float
+ * bias). */
 static bool quantize_weights(cf_case *c, cf_rng *rng, bool per_unit,
-			     int32_t weights, int32_t bias, int32_t units,
-			     float input_scale, float *mean)
+			     int32_t zero, int32_t weights, int32_t bias,
+			     int32_t units, float input_scale, float *mean)
 {
 	float scales[8], bias_scales[8];
 	int32_t n = per_unit ? units : 1;
@@ -48,7 +51,7 @@ static bool quantize_weights(cf_case *c, cf_rng *rng, bool per_unit,
 		*mean += scales[i] / (float)n;
 	}
 	if (!(per_unit ? cf_case_quantize_per_channel(c, weights, 0, scales) :
-			 cf_case_quantize(c, weights, scales[0], 0)))
+			 cf_case_quantize(c, weights, scales[0], zero)))
 		return false;
 	if (bias < 0 || input_scale == 0)
 		return true;
@@ -95,10 +98,15 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	bool keep = variant / (NUM_KINDS * NUM_BIAS_MODES) % 2;
 	opver_activation activation =
 		cf_activation(variant / (NUM_KINDS * NUM_BIAS_MODES * 2));
-	bool int8 = kind == INT8_PER_TENSOR || kind == INT8_PER_UNIT;
+	/* int8: integer activations, int8 or uint8 */
+	bool int8 = kind == INT8_PER_TENSOR || kind == INT8_PER_UNIT ||
+		    kind == UINT8;
 	bool hybrid = kind >= HYBRID_PER_TENSOR;
 	bool per_unit = kind == INT8_PER_UNIT || kind == HYBRID_PER_UNIT;
-	opver_type data = int8 ? OPVER_TYPE_INT8 : OPVER_TYPE_FLOAT32;
+	int32_t zero = kind == UINT8 ? 128 : 0;
+	opver_type data = kind == UINT8 ? OPVER_TYPE_UINT8 :
+			  int8		? OPVER_TYPE_INT8 :
+					  OPVER_TYPE_FLOAT32;
 	int32_t units = cf_rng_int(rng, 2, 8), depth = cf_rng_int(rng, 1, 8);
 	int32_t in_rank = cf_rng_int(rng, 2, 3), in_dims[3], out_dims[3];
 	int32_t out_rank, rows = 1, weights_dims[2] = { units, depth };
@@ -127,7 +135,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		.asymmetric_quantize_inputs = kind == HYBRID_ASYMMETRIC,
 	};
 	input = cf_case_tensor(c, data, in_rank, in_dims);
-	weights = cf_case_tensor(c, int8 || hybrid ? OPVER_TYPE_INT8 : data, 2,
+	weights = cf_case_tensor(c, hybrid ? OPVER_TYPE_INT8 : data, 2,
 				 weights_dims);
 	if (bias_mode == BIAS_PRESENT)
 		bias = cf_case_tensor(c, int8 ? OPVER_TYPE_INT32 : data, 1,
@@ -142,17 +150,18 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	if (int8) {
 		input_scale = cf_rng_float(rng, 0.005f, 0.05f);
 		if (!cf_case_quantize(c, input, input_scale,
-				      cf_rng_int(rng, -10, 10)))
+				      cf_rng_int(rng, -10, 10) + zero))
 			return false;
 	}
 	if ((int8 || hybrid) &&
-	    !quantize_weights(c, rng, per_unit, weights, bias, units,
-			      input_scale, &mean))
+	    !quantize_weights(c, rng, per_unit,
+			      zero != 0 ? cf_rng_int(rng, -10, 10) + zero : 0,
+			      weights, bias, units, input_scale, &mean))
 		return false;
 	if (int8 &&
 	    !cf_case_quantize(c, output,
 			      input_scale * mean * sqrtf((float)depth) * 135.0f,
-			      cf_rng_int(rng, -10, 10)))
+			      cf_rng_int(rng, -10, 10) + zero))
 		return false;
 	if (int8) {
 		if (!cf_case_fill(c, input, rng, -128, 127, false) ||

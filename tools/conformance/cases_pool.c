@@ -1,8 +1,8 @@
 /*
  * cases_pool.c - AVERAGE_POOL_2D and MAX_POOL_2D cases.
  *
- * Variants cross the types (float32 v1, int8 v2, int16 v3) with the
- * padding and the clamp activations.  Each case draws the batch (1-2),
+ * Variants cross the types (float32 v1, int8 v2, int16 v3, uint8 v1) with
+ * the padding and the clamp activations.  Each case draws the batch (1-2),
  * the spatial sizes (1-9, large enough for the window with VALID), the
  * window (1-3 each way), the strides (1-3), the channels (2-8) and the
  * data.  Float cases reach past both bounds of every clamp activation.  Quantized pooling keeps the input's quantization, so input and
@@ -10,7 +10,7 @@
  */
 #include "cases.h"
 
-enum { FLOAT32, INT8, INT16, NUM_TYPES };
+enum { FLOAT32, INT8, INT16, UINT8, NUM_TYPES };
 
 /* Float cases: fills the window of output pixel 0 with 8 in the first
  * channel and -8 in the last, the ends of the data's range: that pixel's
@@ -46,6 +46,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	opver_activation activation = cf_activation(variant / (NUM_TYPES * 2));
 	static const opver_type types[NUM_TYPES] = {
 		OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_INT16,
+		OPVER_TYPE_UINT8,
 	};
 	opver_pool_params *p = &c->params.pool;
 	int32_t in_dims[4], out_dims[4], input, output;
@@ -78,15 +79,18 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	cf_case_input(c, input);
 	c->output = output;
 	if (kind != FLOAT32) {
-		scale = kind == INT8 ? cf_rng_float(rng, 0.01f, 0.1f) :
-				       cf_rng_float(rng, 1e-4f, 1e-3f);
-		zero_point = kind == INT8 ? cf_rng_int(rng, -20, 20) : 0;
+		scale = kind == INT16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
+					cf_rng_float(rng, 0.01f, 0.1f);
+		zero_point = kind == INT8  ? cf_rng_int(rng, -20, 20) :
+			     kind == UINT8 ? cf_rng_int(rng, 108, 148) :
+					     0;
 		if (!cf_case_quantize(c, input, scale, zero_point) ||
 		    !cf_case_quantize(c, output, scale, zero_point))
 			return false;
 	}
 	if (!(kind == FLOAT32 ? cf_case_fill(c, input, rng, -8, 8, false) :
 	      kind == INT8 ? cf_case_fill(c, input, rng, -128, 127, false) :
+	      kind == UINT8 ? cf_case_fill(c, input, rng, 0, 255, false) :
 			     cf_case_fill(c, input, rng, -32768, 32767, false)))
 		return false;
 	if (kind == FLOAT32)

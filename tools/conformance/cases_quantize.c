@@ -5,13 +5,17 @@
  * the output's range or saturate it:
  *   float32 -> int8 (v1) and int16 (v2), per tensor, or per channel (v3);
  *   requantizing int8 -> int8 and int16 -> int8 (v1), int8 -> int16 and
- *   int16 -> int16 (v2)
- * DEQUANTIZE variants cross int8 per tensor (v2), int16 (v3) and int8 per
- * channel (v5) with the rank.
+ *   int16 -> int16 (v2);
+ *   uint8, TFLite's legacy quantization (v1): float32 -> uint8, uint8 ->
+ *   uint8, uint8 -> int8 and int8 -> uint8
+ * DEQUANTIZE variants cross int8 per tensor (v2), int16 (v3), int8 per
+ * channel (v5), uint8 (v1) and float16 (v3, finite values) with the
+ * rank.
  *
  * Each case draws the shape (rank 1-4, dimensions 1-4, at least 2 along a
  * per-channel axis, which is drawn too), the quantization (int16 always
- * symmetric, as TFLite requires) and the data.
+ * symmetric, as TFLite requires; uint8 zero points around 128) and the
+ * data.
  */
 #include "cases.h"
 
@@ -30,19 +34,28 @@ static void draw_shape(cf_rng *rng, int32_t rank, int32_t *dims,
 	}
 }
 
-/* Quantization of one side: int16 symmetric with a fine scale, int8
- * asymmetric.  `coarse` multiplies the scale. */
+/* A zero point for an asymmetric 8-bit tensor of `type`: around 0 for
+ * int8, around 128 for uint8. */
+static int64_t zero_point_8(cf_rng *rng, opver_type type)
+{
+	return cf_rng_int(rng, -20, 20) + (type == OPVER_TYPE_UINT8 ? 128 : 0);
+}
+
+/* Quantization of one side: int16 symmetric with a fine scale, int8 and
+ * uint8 asymmetric.  `coarse` multiplies the scale. */
 static bool quantize_side(cf_case *c, cf_rng *rng, int32_t t, float coarse)
 {
-	bool int16 = c->tensors[t].type == OPVER_TYPE_INT16;
+	opver_type type = c->tensors[t].type;
+	bool int16 = type == OPVER_TYPE_INT16;
 
 	return cf_case_quantize(c, t,
 				coarse * (int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
 						  cf_rng_float(rng, 0.01f, 0.1f)),
-				int16 ? 0 : cf_rng_int(rng, -20, 20));
+				int16 ? 0 : zero_point_8(rng, type));
 }
 
-/* Uniform values over the whole range of t's integer type. */
+/* Uniform values over the whole range of t's integer type (uint8: random
+ * bytes). */
 static bool fill_full_range(cf_case *c, int32_t t, cf_rng *rng)
 {
 	return c->tensors[t].type == OPVER_TYPE_INT16 ?
@@ -53,7 +66,8 @@ static bool fill_full_range(cf_case *c, int32_t t, cf_rng *rng)
 /* ------------------------------------------------------------ QUANTIZE */
 
 enum { F32_I8, F32_I8_PER_CHANNEL, F32_I16, F32_I16_PER_CHANNEL, I8_I8,
-       I16_I8, I8_I16, I16_I16, NUM_CONVERSIONS };
+       I16_I8, I8_I16, I16_I16, F32_U8, U8_U8, U8_I8, I8_U8,
+       NUM_CONVERSIONS };
 static const struct {
 	opver_type input, output;
 	bool per_channel;
@@ -67,6 +81,10 @@ static const struct {
 	{ OPVER_TYPE_INT16, OPVER_TYPE_INT8, false, "requantize" },
 	{ OPVER_TYPE_INT8, OPVER_TYPE_INT16, false, "requantize" },
 	{ OPVER_TYPE_INT16, OPVER_TYPE_INT16, false, "requantize" },
+	{ OPVER_TYPE_FLOAT32, OPVER_TYPE_UINT8, false, "per-tensor" },
+	{ OPVER_TYPE_UINT8, OPVER_TYPE_UINT8, false, "requantize" },
+	{ OPVER_TYPE_UINT8, OPVER_TYPE_INT8, false, "requantize" },
+	{ OPVER_TYPE_INT8, OPVER_TYPE_UINT8, false, "requantize" },
 };
 
 static bool generate_quantize(int32_t variant, cf_rng *rng, cf_case *c)
@@ -83,7 +101,8 @@ static bool generate_quantize(int32_t variant, cf_rng *rng, cf_case *c)
 	cf_case_input(c, input);
 	c->output = output;
 	if (conversions[k].input == OPVER_TYPE_FLOAT32) {
-		bool int16 = conversions[k].output == OPVER_TYPE_INT16;
+		opver_type out = conversions[k].output;
+		bool int16 = out == OPVER_TYPE_INT16;
 		int32_t n = conversions[k].per_channel ? dims[axis] : 1;
 		/* The float span: inside the output's range, or 3x beyond. */
 		float steps = (int16 ? 30000.0f : 100.0f) * (saturate ? 3 : 1);
@@ -98,7 +117,7 @@ static bool generate_quantize(int32_t variant, cf_rng *rng, cf_case *c)
 			      cf_case_quantize_per_channel(c, output, axis,
 							   scales) :
 			      cf_case_quantize(c, output, scales[0],
-					       int16 ? 0 : cf_rng_int(rng, -20, 20))) ||
+					       int16 ? 0 : zero_point_8(rng, out))) ||
 		    !cf_case_fill(c, input, rng, -steps * widest,
 				  steps * widest, false))
 			return false;
@@ -123,7 +142,30 @@ const cf_generator cf_quantize_cases = {
 
 /* ---------------------------------------------------------- DEQUANTIZE */
 
-enum { DQ_INT8, DQ_INT16, DQ_INT8_PER_CHANNEL, NUM_DQ_KINDS };
+enum { DQ_INT8, DQ_INT16, DQ_INT8_PER_CHANNEL, DQ_UINT8, DQ_FLOAT16,
+       NUM_DQ_KINDS };
+static const opver_type dq_types[NUM_DQ_KINDS] = {
+	OPVER_TYPE_INT8, OPVER_TYPE_INT16, OPVER_TYPE_INT8, OPVER_TYPE_UINT8,
+	OPVER_TYPE_FLOAT16,
+};
+
+/* Random float16 bits made finite: an all-ones exponent (infinity, NaN)
+ * loses its top bit. */
+static bool fill_float16(cf_case *c, int32_t t, cf_rng *rng)
+{
+	uint16_t *bits;
+	size_t count = 1;
+
+	if (!cf_case_fill(c, t, rng, 0, 0, false))
+		return false;
+	bits = c->values[t];
+	for (int32_t d = 0; d < c->tensors[t].rank; d++)
+		count *= (size_t)c->tensors[t].dims[d];
+	for (size_t i = 0; i < count; i++)
+		if ((bits[i] & 0x7c00u) == 0x7c00u)
+			bits[i] &= (uint16_t)~0x4000u;
+	return true;
+}
 
 static bool generate_dequantize(int32_t variant, cf_rng *rng, cf_case *c)
 {
@@ -133,12 +175,14 @@ static bool generate_dequantize(int32_t variant, cf_rng *rng, cf_case *c)
 	float scales[4];
 
 	draw_shape(rng, rank, dims, k == DQ_INT8_PER_CHANNEL ? &axis : NULL);
-	input = cf_case_tensor(c, k == DQ_INT16 ? OPVER_TYPE_INT16 :
-						  OPVER_TYPE_INT8,
-			       rank, dims);
+	input = cf_case_tensor(c, dq_types[k], rank, dims);
 	output = cf_case_tensor(c, OPVER_TYPE_FLOAT32, rank, dims);
 	cf_case_input(c, input);
 	c->output = output;
+	if (k == DQ_FLOAT16) {
+		cf_case_param(c, "float16");
+		return fill_float16(c, input, rng);
+	}
 	if (k == DQ_INT8_PER_CHANNEL) {
 		for (int32_t i = 0; i < dims[axis]; i++)
 			scales[i] = cf_rng_float(rng, 0.01f, 0.1f);

@@ -1,21 +1,23 @@
 /*
  * cases_softmax.c - SOFTMAX cases.
  *
- * Variants cross the types (float32 v1, int8 v2, int16 v3) with the rank
+ * Variants cross the types (float32 v1, int8 v2, int16 v3, uint8 v1) with
+ * the rank
  * (1-4).  Each case draws the shape (last dimension 1-8, the others 1-3),
  * beta (0.3-2), the input quantization and the data.  The output
  * quantization is the one TFLite fixes: scale 1/256 and zero point -128
- * for int8, scale 1/32768 and zero point 0 for int16.
+ * for int8 (0 for uint8), scale 1/32768 and zero point 0 for int16.
  */
 #include "cases.h"
 
-enum { FLOAT32, INT8, INT16, NUM_TYPES };
+enum { FLOAT32, INT8, INT16, UINT8, NUM_TYPES };
 #define MAX_RANK 4
 
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	static const opver_type types[NUM_TYPES] = {
 		OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_INT16,
+		OPVER_TYPE_UINT8,
 	};
 	int32_t kind = variant % NUM_TYPES;
 	int32_t rank = variant / NUM_TYPES % MAX_RANK + 1, dims[MAX_RANK];
@@ -37,6 +39,12 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 				      cf_rng_int(rng, -20, 20)) &&
 		     cf_case_quantize(c, output, 1.0f / 256, -128) &&
 		     cf_case_fill(c, input, rng, -128, 127, false);
+		break;
+	case UINT8:
+		ok = cf_case_quantize(c, input, cf_rng_float(rng, 0.02f, 0.2f),
+				      cf_rng_int(rng, 108, 148)) &&
+		     cf_case_quantize(c, output, 1.0f / 256, 0) &&
+		     cf_case_fill(c, input, rng, 0, 255, false);
 		break;
 	case INT16:
 		/* Inputs up to about +-10, the span of TFLite's exp table. */
