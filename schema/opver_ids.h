@@ -136,7 +136,13 @@
 	\
 	X(RESHAPE_NEW_SHAPE, 0, "ReshapeOptions", "new_shape") \
 	\
-	X(MUL_ACTIVATION, 0, "MulOptions", "fused_activation_function")
+	X(MUL_ACTIVATION, 0, "MulOptions", "fused_activation_function") \
+	\
+	X(REDUCER_KEEP_DIMS, 0, "ReducerOptions", "keep_dims") \
+	\
+	X(ARG_MAX_OUTPUT_TYPE, 0, "ArgMaxOptions", "output_type") \
+	\
+	X(ARG_MIN_OUTPUT_TYPE, 0, "ArgMinOptions", "output_type")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -149,7 +155,10 @@
 	X(OPTIONS_ADD, 11, "BuiltinOptions", "AddOptions") \
 	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \
 	X(OPTIONS_MUL, 21, "BuiltinOptions", "MulOptions") \
+	X(OPTIONS_REDUCER, 27, "BuiltinOptions", "ReducerOptions") \
 	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
+	X(OPTIONS_ARG_MAX, 40, "BuiltinOptions", "ArgMaxOptions") \
+	X(OPTIONS_ARG_MIN, 57, "BuiltinOptions", "ArgMinOptions") \
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions")
 
 #define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,

@@ -40,6 +40,13 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_softmax_float32,
 	&ref_softmax_int8,
 	&ref_softmax_int16,
+	&ref_mean,
+	&ref_sum,
+	&ref_reduce_max,
+	&ref_reduce_min,
+	&ref_reduce_prod,
+	&ref_arg_max,
+	&ref_arg_min,
 };
 
 static const opver_plugin reference_plugin = {
