@@ -331,6 +331,13 @@ static const cf_generator *const generators[] = {
 	&cf_quantize_cases,
 	&cf_reshape_cases,
 	&cf_softmax_cases,
+	&cf_mean_cases,
+	&cf_sum_cases,
+	&cf_reduce_max_cases,
+	&cf_reduce_min_cases,
+	&cf_reduce_prod_cases,
+	&cf_arg_max_cases,
+	&cf_arg_min_cases,
 };
 
 const cf_generator *cf_generator_for(int32_t op)

@@ -57,6 +57,8 @@ typedef union cf_params {
 	opver_add_params add;
 	opver_mul_params mul;
 	opver_reshape_params reshape;
+	opver_reducer_params reducer;
+	opver_arg_min_max_params arg;
 } cf_params;
 
 typedef struct cf_case {
@@ -193,5 +195,12 @@ extern const cf_generator cf_mul_cases;               /* elementwise */
 extern const cf_generator cf_quantize_cases;          /* quantize */
 extern const cf_generator cf_reshape_cases;           /* reshape */
 extern const cf_generator cf_softmax_cases;           /* softmax */
+extern const cf_generator cf_mean_cases;              /* reduce */
+extern const cf_generator cf_sum_cases;               /* reduce */
+extern const cf_generator cf_reduce_max_cases;        /* reduce */
+extern const cf_generator cf_reduce_min_cases;        /* reduce */
+extern const cf_generator cf_reduce_prod_cases;       /* reduce */
+extern const cf_generator cf_arg_max_cases;           /* reduce */
+extern const cf_generator cf_arg_min_cases;           /* reduce */
 
 #endif /* OPVER_CONFORMANCE_CASES_H */
