@@ -1,8 +1,10 @@
 /*
  * reduce.c - MEAN, SUM, REDUCE_MAX, REDUCE_MIN and REDUCE_PROD over the
- * dimensions a constant int32 axis tensor names (negative ones counting
- * from the end, repeats allowed), float32, int32, int64, uint8, int8 and
- * int16, as TensorFlow Lite's reference kernels compute them.
+ * dimensions an int32 axis tensor names (negative ones counting from the
+ * end, repeats allowed), float32, int32, int64, uint8, int8 and int16, as
+ * TensorFlow Lite's reference kernels compute them.  A constant axis is
+ * planned in prepare; one the graph computes, in each invoke, which fails
+ * with a report when its axes do not give the output's (fixed) shape.
  *
  * One walker serves every op: prepare merges the input's dimensions into
  * runs that are all reduced or all kept, and invoke visits the input in
@@ -125,6 +127,8 @@ typedef enum reduce_method {
 
 typedef struct reduce_data {
 	reduce_plan plan;
+	/* 1 when the axis tensor is computed by the graph: invoke plans. */
+	int32_t runtime_axis;
 	int32_t op;
 	int32_t type;
 	int32_t method; /* a reduce_method */
@@ -147,23 +151,6 @@ static opver_status reduce_read_axis(const opver_context *ctx,
 				     bool reduced[], int32_t *num_axis,
 				     const int32_t **raw)
 {
-	opver_status status;
-
-	status = ref_expect_type(ctx, "axis", axis, OPVER_TYPE_INT32);
-	if (status != OPVER_OK)
-		return status;
-	if (axis->rank > 1) {
-		OPVER_REPORT(ctx,
-			     "axis '%s' has rank %d; it must be a scalar or a list",
-			     axis->name, (int)axis->rank);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	if (!axis->is_constant) {
-		OPVER_REPORT(ctx,
-			     "axis '%s' is not constant; this kernel needs the axes at prepare",
-			     axis->name);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
 	*num_axis = (int32_t)opver_tensor_elements(axis);
 	*raw = axis->data;
 	for (int32_t d = 0; d < rank; d++)
@@ -459,15 +446,51 @@ static opver_status reduce_prepare_integer(const opver_context *ctx,
 	}
 }
 
+/*
+ * Everything the axis values decide: the axes, the output's shape, the
+ * plan and the method with its constants.  In prepare for a constant
+ * axis; in invoke, on a copy of the node's data, for one the graph
+ * computes (TFLite's dynamic output, here of a shape fixed beforehand).
+ */
+static opver_status reduce_configure(const opver_context *ctx,
+				     const opver_node *node,
+				     reduce_data *data)
+{
+	const opver_tensor *input = node->inputs[REDUCE_INPUT];
+	opver_reducer_params params = OPVER_REDUCER_PARAMS_DEFAULTS;
+	bool reduced[REDUCE_MAX_DIMS];
+	const int32_t *axis;
+	int32_t num_axis;
+	opver_status status;
+
+	status = reduce_read_axis(ctx, node->inputs[REDUCE_AXIS], input->rank,
+				  reduced, &num_axis, &axis);
+	if (status != OPVER_OK)
+		return status;
+	opver_read_params(node, &params, sizeof(params));
+	status = reduce_check_output(ctx, input, reduced, params.keep_dims != 0,
+				     node->outputs[0]);
+	if (status != OPVER_OK)
+		return status;
+	data->op = node->op;
+	data->type = input->type;
+	reduce_plan_fill(input, reduced, &data->plan);
+	if (input->type == OPVER_TYPE_FLOAT32) {
+		data->method = node->op == OPVER_OP_MEAN ? REDUCE_MEAN_FLOAT
+							 : REDUCE_FOLD;
+		return OPVER_OK;
+	}
+	return reduce_prepare_integer(
+		ctx, node,
+		is_spatial_mean(input, params.keep_dims != 0, num_axis, axis),
+		data);
+}
+
 static opver_status reduce_prepare(const opver_context *ctx,
 				   opver_node *node)
 {
 	reduce_data *data = node->op_data;
-	opver_reducer_params params = OPVER_REDUCER_PARAMS_DEFAULTS;
-	const opver_tensor *input, *output;
-	bool reduced[REDUCE_MAX_DIMS];
-	const int32_t *axis;
-	int32_t num_axis;
+	const opver_tensor *input, *output, *axis;
 	opver_status status;
 
 	status = ref_check_arity(ctx, node, 2, 2, 1,
@@ -475,6 +498,7 @@ static opver_status reduce_prepare(const opver_context *ctx,
 	if (status != OPVER_OK)
 		return status;
 	input = node->inputs[REDUCE_INPUT];
+	axis = node->inputs[REDUCE_AXIS];
 	output = node->outputs[0];
 	if (output->type != input->type) {
 		OPVER_REPORT(ctx,
@@ -488,31 +512,26 @@ static opver_status reduce_prepare(const opver_context *ctx,
 			     input->name, (int)input->rank, REDUCE_MAX_DIMS);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
-	status = reduce_read_axis(ctx, node->inputs[REDUCE_AXIS], input->rank,
-				  reduced, &num_axis, &axis);
+	status = ref_expect_type(ctx, "axis", axis, OPVER_TYPE_INT32);
 	if (status != OPVER_OK)
 		return status;
-	opver_read_params(node, &params, sizeof(params));
-	status = reduce_check_output(ctx, input, reduced, params.keep_dims != 0,
-				     output);
-	if (status != OPVER_OK)
-		return status;
-	*data = (reduce_data){ .op = node->op, .type = input->type,
+	if (axis->rank > 1) {
+		OPVER_REPORT(ctx,
+			     "axis '%s' has rank %d; it must be a scalar or a list",
+			     axis->name, (int)axis->rank);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	*data = (reduce_data){ .runtime_axis = !axis->is_constant,
 			       .accumulators = -1 };
-	reduce_plan_fill(input, reduced, &data->plan);
-	if (input->type == OPVER_TYPE_FLOAT32)
-		data->method = node->op == OPVER_OP_MEAN ? REDUCE_MEAN_FLOAT
-							 : REDUCE_FOLD;
-	else
-		status = reduce_prepare_integer(
-			ctx, node,
-			is_spatial_mean(input, params.keep_dims != 0, num_axis,
-					axis),
-			data);
-	if (status != OPVER_OK || data->method == REDUCE_FOLD)
-		return status;
-	return ref_request_scratch(ctx, data->plan.outputs, sizeof(int64_t),
-				   "accumulators", &data->accumulators);
+	if (!data->runtime_axis) {
+		status = reduce_configure(ctx, node, data);
+		if (status != OPVER_OK || data->method == REDUCE_FOLD)
+			return status;
+	}
+	/* One accumulator per output element, whatever the axes. */
+	return ref_request_scratch(ctx, opver_tensor_elements(output),
+				   sizeof(int64_t), "accumulators",
+				   &data->accumulators);
 }
 
 /* ------------------------------------------------------------ invoke */
@@ -799,7 +818,18 @@ static opver_status reduce_invoke(const opver_context *ctx, opver_node *node)
 	const reduce_data *data = node->op_data;
 	const void *in = node->inputs[REDUCE_INPUT]->data;
 	void *out = node->outputs[0]->data;
+	reduce_data planned;
 	int64_t *acc = NULL;
+
+	if (data->runtime_axis) {
+		opver_status status;
+
+		planned = *data;
+		status = reduce_configure(ctx, node, &planned);
+		if (status != OPVER_OK)
+			return status;
+		data = &planned;
+	}
 
 	if (data->accumulators >= 0) {
 		acc = ref_scratch(ctx, data->accumulators);
