@@ -250,6 +250,20 @@ Test(reduce, int8_spatial_mean_takes_the_integer_path)
 	kh_expect_int8s(out, (const int8_t[]){ 6 }, 1);
 }
 
+/* int16 takes the general paths even there: 3 and 6, same quantization,
+ * average 4.5, truncated to 4. */
+Test(reduce, int16_spatial_mean_takes_the_general_path)
+{
+	static const int16_t x[] = { 3, 6 };
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT16,
+					KH_DIMS(1, 2, 1, 1), x, 0.5f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(1, 1, 1, 1), NULL, 0.5f, 0);
+
+	run(reduction("mean", true, in, AXES(1, 2), out));
+	kh_expect_int16s(out, (const int16_t[]){ 4 }, 1);
+}
+
 /* Reals 1, 2, 3 (scale 0.5) multiply to 6 (output scale 1).  Each step
  * rescales by 0.5 / 1^(1/3) = 0.5 (Q15 16384, rounding half up):
  * 2 x 4 = 8 -> 4; 4 x 6 = 24 -> 12; the end 12 -> 6. */

@@ -28,8 +28,8 @@
  *               quantized tensors with the output's scale and zero point:
  *               the integer sum (int64, or int32 for 8- and 16-bit
  *               types) divided by the count, truncated.  Other quantized
- *               ones: int8 and int16 over axes [1, 2] of a 4-D input with
- *               keep_dims take TFLite's integer path (the sum of q - zero
+ *               ones: int8 over axes [1, 2] of a 4-D input with
+ *               keep_dims takes TFLite's integer path (the sum of q - zero
  *               point rescaled by input scale / output scale, divided by
  *               the count rounding half away from zero); uint8 there
  *               takes TFLite's legacy one (the sum rescaled by input scale
@@ -119,7 +119,7 @@ typedef enum reduce_method {
 	REDUCE_MEAN_FLOAT,
 	REDUCE_MEAN_INTEGER,   /* truncated integer mean */
 	REDUCE_MEAN_RESCALED,  /* quantized mean, float rescale */
-	REDUCE_MEAN_SPATIAL,   /* int8/int16 4-D mean over axes 1 and 2 */
+	REDUCE_MEAN_SPATIAL,   /* int8 4-D mean over axes 1 and 2 */
 	REDUCE_MEAN_SPATIAL_UINT8,
 	REDUCE_SUM_RESCALED,   /* 8-bit sum to another quantization */
 	REDUCE_PROD_QUANTIZED,
@@ -304,12 +304,17 @@ static bool is_quantized_type(int32_t type)
 	       type == OPVER_TYPE_INT16;
 }
 
-/* TFLite's 4-D MEAN fast path: keep_dims, a 4-D input and axes exactly
- * [1, 2] or [2, 1] as written. */
+/*
+ * TFLite's 4-D MEAN path: keep_dims, a 4-D 8-bit input and axes exactly
+ * [1, 2] or [2, 1] as written.  Later TFLite releases and TFLite Micro
+ * take it for int16 too; TFLite 2.12, the oracle, gives int16 the general
+ * paths' outputs, which opver follows.
+ */
 static bool is_spatial_mean(const opver_tensor *input, bool keep_dims,
 			    int32_t num_axis, const int32_t *axis)
 {
-	return keep_dims && input->rank == 4 && num_axis == 2 &&
+	return input->type != OPVER_TYPE_INT16 && keep_dims &&
+	       input->rank == 4 && num_axis == 2 &&
 	       ((axis[0] == 1 && axis[1] == 2) ||
 		(axis[0] == 2 && axis[1] == 1));
 }
