@@ -231,6 +231,23 @@ static bool decode_gelu(options_reader *r, void *params)
 
 	return read_bool(r, GELU_APPROXIMATE, "approximate", false,
 			 &p->approximate);
+static bool decode_reducer(options_reader *r, void *params)
+{
+	opver_reducer_params *p = params;
+
+	return read_bool(r, REDUCER_KEEP_DIMS, "keep_dims", false,
+			 &p->keep_dims);
+}
+
+/* ArgMaxOptions and ArgMinOptions: the same field at the same id. */
+static bool decode_arg_min_max(options_reader *r, void *params)
+{
+	opver_arg_min_max_params *p = params;
+
+	_Static_assert(ARG_MAX_OUTPUT_TYPE == ARG_MIN_OUTPUT_TYPE,
+		       "ArgMaxOptions and ArgMinOptions share one decoder");
+	return read_tensor_type(r, ARG_MAX_OUTPUT_TYPE, "output_type",
+				&p->output_type);
 }
 
 /* Ops whose options table carries nothing: the struct-less entries below
@@ -294,6 +311,20 @@ static const struct op_params_entry {
 	  sizeof(opver_leaky_relu_params), decode_leaky_relu },
 	{ OPVER_OP_GELU, OPTIONS_GELU, "GeluOptions",
 	  sizeof(opver_gelu_params), decode_gelu },
+	{ OPVER_OP_MEAN, OPTIONS_REDUCER, "ReducerOptions",
+	  sizeof(opver_reducer_params), decode_reducer },
+	{ OPVER_OP_SUM, OPTIONS_REDUCER, "ReducerOptions",
+	  sizeof(opver_reducer_params), decode_reducer },
+	{ OPVER_OP_REDUCE_MAX, OPTIONS_REDUCER, "ReducerOptions",
+	  sizeof(opver_reducer_params), decode_reducer },
+	{ OPVER_OP_REDUCE_MIN, OPTIONS_REDUCER, "ReducerOptions",
+	  sizeof(opver_reducer_params), decode_reducer },
+	{ OPVER_OP_REDUCE_PROD, OPTIONS_REDUCER, "ReducerOptions",
+	  sizeof(opver_reducer_params), decode_reducer },
+	{ OPVER_OP_ARG_MAX, OPTIONS_ARG_MAX, "ArgMaxOptions",
+	  sizeof(opver_arg_min_max_params), decode_arg_min_max },
+	{ OPVER_OP_ARG_MIN, OPTIONS_ARG_MIN, "ArgMinOptions",
+	  sizeof(opver_arg_min_max_params), decode_arg_min_max },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

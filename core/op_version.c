@@ -546,6 +546,19 @@ static const rule_row rule_rows[] = {
 	ROW(LOG_SOFTMAX, 2, "int8 input", IN(0, INT8)),
 	ROW(GELU, 2, "int8 input", IN(0, INT8)),
 	ROW(GELU, 2, "uint8 input", IN(0, UINT8)),
+	ROW(MEAN, 3, "int16 input", IN(0, INT16)),
+	ROW(MEAN, 2, "int8 input", IN(0, INT8)),
+	ROW(REDUCE_MAX, 3, "int16 input", IN(0, INT16)),
+	ROW(REDUCE_MAX, 2, "int8 input", IN(0, INT8)),
+	ROW(REDUCE_MIN, 3, "int16 input", IN(0, INT16)),
+	ROW(REDUCE_MIN, 2, "int8 input", IN(0, INT8)),
+	ROW(ARG_MAX, 3, "bool input", IN(0, BOOL)),
+	ROW(ARG_MAX, 2, "int8 input", IN(0, INT8)),
+	ROW(ARG_MIN, 3, "bool input", IN(0, BOOL)),
+	ROW(ARG_MIN, 2, "int8 input", IN(0, INT8)),
+	ROW(SUM, 2, "int8 input", IN(0, INT8)),
+	ROW(REDUCE_PROD, 2, "int8 input", IN(0, INT8)),
+	ROW(REDUCE_PROD, 2, "int16 input", IN(0, INT16)),
 };
 #define RULE_ROWS_END (rule_rows + sizeof(rule_rows) / sizeof(rule_rows[0]))
 

@@ -145,6 +145,11 @@
 	X(LEAKY_RELU_ALPHA, 0, "LeakyReluOptions", "alpha") \
 	\
 	X(GELU_APPROXIMATE, 0, "GeluOptions", "approximate")
+	X(REDUCER_KEEP_DIMS, 0, "ReducerOptions", "keep_dims") \
+	\
+	X(ARG_MAX_OUTPUT_TYPE, 0, "ArgMaxOptions", "output_type") \
+	\
+	X(ARG_MIN_OUTPUT_TYPE, 0, "ArgMinOptions", "output_type")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -164,6 +169,10 @@
 	  "BuiltinOptions", "MaximumMinimumOptions") \
 	X(OPTIONS_SQUARED_DIFFERENCE, 76, \
 	  "BuiltinOptions", "SquaredDifferenceOptions") \
+	X(OPTIONS_REDUCER, 27, "BuiltinOptions", "ReducerOptions") \
+	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
+	X(OPTIONS_ARG_MAX, 40, "BuiltinOptions", "ArgMaxOptions") \
+	X(OPTIONS_ARG_MIN, 57, "BuiltinOptions", "ArgMinOptions") \
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions")
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
 	X(OPTIONS_LEAKY_RELU, 75, "BuiltinOptions", "LeakyReluOptions") \

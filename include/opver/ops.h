@@ -431,6 +431,25 @@ typedef struct opver_gelu_params {
 } opver_gelu_params;
 OPVER_ABI_ENDS_AT(opver_gelu_params, approximate);
 #define OPVER_GELU_PARAMS_DEFAULTS { 0 }
+/* MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD: inputs (input, axis: a
+ * constant int32 tensor of the dimensions to reduce, negative counting from
+ * the end, repeats allowed), one output. */
+typedef struct opver_reducer_params {
+	/* Version 1: 1 keeps each reduced dimension as size 1; default 0. */
+	int32_t keep_dims;
+} opver_reducer_params;
+OPVER_ABI_ENDS_AT(opver_reducer_params, keep_dims);
+#define OPVER_REDUCER_PARAMS_DEFAULTS { 0 }
+
+/* ARG_MAX, ARG_MIN: inputs (input, axis: a one-element int32 or int64
+ * tensor), one output of the index type. */
+typedef struct opver_arg_min_max_params {
+	/* Version 1: the output's type, OPVER_TYPE_INT32 or OPVER_TYPE_INT64;
+	 * the schema's default is 0 (FLOAT32), which no kernel accepts. */
+	int32_t output_type;
+} opver_arg_min_max_params;
+OPVER_ABI_ENDS_AT(opver_arg_min_max_params, output_type);
+#define OPVER_ARG_MIN_MAX_PARAMS_DEFAULTS { OPVER_TYPE_FLOAT32 }
 
 #ifdef __cplusplus
 }

@@ -159,6 +159,17 @@ extern const opver_kernel ref_relu_0_to_1_quantized;
 /* reshape.c */
 extern const opver_kernel ref_reshape;
 
+/* reduce.c */
+extern const opver_kernel ref_mean;
+extern const opver_kernel ref_sum;
+extern const opver_kernel ref_reduce_max;
+extern const opver_kernel ref_reduce_min;
+extern const opver_kernel ref_reduce_prod;
+
+/* arg_min_max.c */
+extern const opver_kernel ref_arg_max;
+extern const opver_kernel ref_arg_min;
+
 /* softmax.c */
 extern const opver_kernel ref_softmax_float32;
 extern const opver_kernel ref_softmax_int8;

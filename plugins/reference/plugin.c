@@ -101,6 +101,13 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_tanh_float32,
 	&ref_tanh_lut8,
 	&ref_softmax_uint8,
+	&ref_mean,
+	&ref_sum,
+	&ref_reduce_max,
+	&ref_reduce_min,
+	&ref_reduce_prod,
+	&ref_arg_max,
+	&ref_arg_min,
 };
 
 static const opver_plugin reference_plugin = {

@@ -420,6 +420,13 @@ static const cf_generator *const generators[] = {
 	&cf_squared_difference_cases,
 	&cf_sub_cases,
 	&cf_tanh_cases,
+	&cf_mean_cases,
+	&cf_sum_cases,
+	&cf_reduce_max_cases,
+	&cf_reduce_min_cases,
+	&cf_reduce_prod_cases,
+	&cf_arg_max_cases,
+	&cf_arg_min_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

@@ -61,6 +61,8 @@ typedef union cf_params {
 	opver_div_params div;
 	opver_leaky_relu_params leaky_relu;
 	opver_gelu_params gelu;
+	opver_reducer_params reducer;
+	opver_arg_min_max_params arg;
 } cf_params;
 
 typedef struct cf_case {
@@ -238,5 +240,12 @@ extern const cf_generator cf_reshape_cases;           /* reshape */
 extern const cf_generator cf_softmax_cases;           /* softmax */
 extern const cf_generator cf_squared_difference_cases; /* elementwise */
 extern const cf_generator cf_sub_cases;               /* elementwise */
+extern const cf_generator cf_mean_cases;              /* reduce */
+extern const cf_generator cf_sum_cases;               /* reduce */
+extern const cf_generator cf_reduce_max_cases;        /* reduce */
+extern const cf_generator cf_reduce_min_cases;        /* reduce */
+extern const cf_generator cf_reduce_prod_cases;       /* reduce */
+extern const cf_generator cf_arg_max_cases;           /* reduce */
+extern const cf_generator cf_arg_min_cases;           /* reduce */
 
 #endif /* OPVER_CONFORMANCE_CASES_H */

@@ -283,6 +283,13 @@ static bool has_options(int32_t op)
 	case OPVER_OP_SQUARED_DIFFERENCE:
 	case OPVER_OP_LEAKY_RELU:
 	case OPVER_OP_GELU:
+	case OPVER_OP_MEAN:
+	case OPVER_OP_SUM:
+	case OPVER_OP_REDUCE_MAX:
+	case OPVER_OP_REDUCE_MIN:
+	case OPVER_OP_REDUCE_PROD:
+	case OPVER_OP_ARG_MAX:
+	case OPVER_OP_ARG_MIN:
 		return true;
 	default:
 		return false;
@@ -570,6 +577,24 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 
 		set_field(t, GELU_APPROXIMATE, 1, p->approximate != 0);
 		return OPTIONS_GELU;
+	case OPVER_OP_MEAN:
+	case OPVER_OP_SUM:
+	case OPVER_OP_REDUCE_MAX:
+	case OPVER_OP_REDUCE_MIN:
+	case OPVER_OP_REDUCE_PROD: {
+		const opver_reducer_params *p = params;
+
+		set_field(t, REDUCER_KEEP_DIMS, 1, p->keep_dims);
+		return OPTIONS_REDUCER;
+	}
+	case OPVER_OP_ARG_MAX:
+	case OPVER_OP_ARG_MIN: {
+		const opver_arg_min_max_params *p = params;
+
+		/* The two tables have the field at the same id. */
+		set_field(t, ARG_MAX_OUTPUT_TYPE, 1, (uint32_t)p->output_type);
+		return op == OPVER_OP_ARG_MAX ? OPTIONS_ARG_MAX
+					      : OPTIONS_ARG_MIN;
 	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;

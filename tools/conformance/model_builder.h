@@ -76,6 +76,9 @@ typedef struct cf_operator_desc {
 	 * SQUARED_DIFFERENCE get their empty tables.
 	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL,
 	 * RESHAPE, LEAKY_RELU and GELU; QUANTIZE and DEQUANTIZE get their empty tables.
+	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL,
+	 * RESHAPE, MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, ARG_MAX
+	 * and ARG_MIN; QUANTIZE and DEQUANTIZE get their empty tables.
 	 */
 	const void *params;
 } cf_operator_desc;
