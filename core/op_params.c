@@ -197,6 +197,39 @@ static bool decode_reshape(options_reader *r, void *params)
 	return true;
 }
 
+static bool decode_gather(options_reader *r, void *params)
+{
+	opver_gather_params *p = params;
+
+	return read_int32(r, GATHER_AXIS, "axis", 0, &p->axis) &&
+	       read_int32(r, GATHER_BATCH_DIMS, "batch_dims", 0,
+			  &p->batch_dims);
+}
+
+static bool decode_shape(options_reader *r, void *params)
+{
+	opver_shape_params *p = params;
+
+	return read_tensor_type(r, SHAPE_OUT_TYPE, "out_type", &p->out_type);
+}
+
+/* SPACE_TO_DEPTH and DEPTH_TO_SPACE: the same field in two tables. */
+static bool decode_space_to_depth(options_reader *r, void *params)
+{
+	opver_space_depth_params *p = params;
+
+	return read_int32(r, SPACE_TO_DEPTH_BLOCK_SIZE, "block_size", 0,
+			  &p->block_size);
+}
+
+static bool decode_depth_to_space(options_reader *r, void *params)
+{
+	opver_space_depth_params *p = params;
+
+	return read_int32(r, DEPTH_TO_SPACE_BLOCK_SIZE, "block_size", 0,
+			  &p->block_size);
+}
+
 /* Ops whose options table carries nothing: the struct-less entries below
  * still check that a given table is of the right union type. */
 static bool decode_nothing(options_reader *r, void *params)
@@ -244,6 +277,30 @@ static const struct op_params_entry {
 	  decode_nothing },
 	{ OPVER_OP_QUANTIZE, OPTIONS_QUANTIZE, "QuantizeOptions", 0,
 	  decode_nothing },
+	{ OPVER_OP_GATHER, OPTIONS_GATHER, "GatherOptions",
+	  sizeof(opver_gather_params), decode_gather },
+	{ OPVER_OP_GATHER_ND, OPTIONS_GATHER_ND, "GatherNdOptions", 0,
+	  decode_nothing },
+	{ OPVER_OP_TILE, OPTIONS_TILE, "TileOptions", 0, decode_nothing },
+	{ OPVER_OP_BROADCAST_TO, OPTIONS_BROADCAST_TO, "BroadcastToOptions", 0,
+	  decode_nothing },
+	{ OPVER_OP_SHAPE, OPTIONS_SHAPE, "ShapeOptions",
+	  sizeof(opver_shape_params), decode_shape },
+	{ OPVER_OP_FILL, OPTIONS_FILL, "FillOptions", 0, decode_nothing },
+	{ OPVER_OP_ZEROS_LIKE, OPTIONS_ZEROS_LIKE, "ZerosLikeOptions", 0,
+	  decode_nothing },
+	/* Kernels take CAST's types from its tensors. */
+	{ OPVER_OP_CAST, OPTIONS_CAST, "CastOptions", 0, decode_nothing },
+	{ OPVER_OP_SPACE_TO_DEPTH, OPTIONS_SPACE_TO_DEPTH,
+	  "SpaceToDepthOptions", sizeof(opver_space_depth_params),
+	  decode_space_to_depth },
+	{ OPVER_OP_DEPTH_TO_SPACE, OPTIONS_DEPTH_TO_SPACE,
+	  "DepthToSpaceOptions", sizeof(opver_space_depth_params),
+	  decode_depth_to_space },
+	{ OPVER_OP_SPACE_TO_BATCH_ND, OPTIONS_SPACE_TO_BATCH_ND,
+	  "SpaceToBatchNDOptions", 0, decode_nothing },
+	{ OPVER_OP_BATCH_TO_SPACE_ND, OPTIONS_BATCH_TO_SPACE_ND,
+	  "BatchToSpaceNDOptions", 0, decode_nothing },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

@@ -48,6 +48,12 @@ extern const opver_kernel ref_add_float32;
 extern const opver_kernel ref_add_int8;
 extern const opver_kernel ref_add_int16;
 
+/* broadcast_to.c */
+extern const opver_kernel ref_broadcast_to;
+
+/* cast.c */
+extern const opver_kernel ref_cast;
+
 /* conv.c */
 extern const opver_kernel ref_conv_2d_float32;
 extern const opver_kernel ref_conv_2d_int8;
@@ -62,10 +68,20 @@ extern const opver_kernel ref_depthwise_conv_2d_int8;
 extern const opver_kernel ref_dequantize_int8_float32;
 extern const opver_kernel ref_dequantize_int16_float32;
 
+/* fill.c */
+extern const opver_kernel ref_fill;
+extern const opver_kernel ref_zeros_like;
+
 /* fully_connected.c */
 extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
 extern const opver_kernel ref_fully_connected_hybrid;
+
+/* gather.c */
+extern const opver_kernel ref_gather;
+
+/* gather_nd.c */
+extern const opver_kernel ref_gather_nd;
 
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
@@ -102,9 +118,23 @@ extern const opver_kernel ref_max_pool_2d_int16;
 /* reshape.c */
 extern const opver_kernel ref_reshape;
 
+/* shape.c */
+extern const opver_kernel ref_shape;
+
 /* softmax.c */
 extern const opver_kernel ref_softmax_float32;
 extern const opver_kernel ref_softmax_int8;
 extern const opver_kernel ref_softmax_int16;
+
+/* space_batch.c */
+extern const opver_kernel ref_space_to_batch_nd;
+extern const opver_kernel ref_batch_to_space_nd;
+
+/* space_depth.c */
+extern const opver_kernel ref_space_to_depth;
+extern const opver_kernel ref_depth_to_space;
+
+/* tile.c */
+extern const opver_kernel ref_tile;
 
 #endif /* OPVER_REFERENCE_KERNELS_H */
