@@ -322,15 +322,27 @@ opver_activation cf_activation(int32_t index)
 static const cf_generator *const generators[] = {
 	&cf_add_cases,
 	&cf_average_pool_2d_cases,
+	&cf_batch_to_space_nd_cases,
+	&cf_broadcast_to_cases,
+	&cf_cast_cases,
 	&cf_conv_2d_cases,
 	&cf_depthwise_conv_2d_cases,
+	&cf_depth_to_space_cases,
 	&cf_dequantize_cases,
+	&cf_fill_cases,
 	&cf_fully_connected_cases,
+	&cf_gather_cases,
+	&cf_gather_nd_cases,
 	&cf_max_pool_2d_cases,
 	&cf_mul_cases,
 	&cf_quantize_cases,
 	&cf_reshape_cases,
+	&cf_shape_cases,
 	&cf_softmax_cases,
+	&cf_space_to_batch_nd_cases,
+	&cf_space_to_depth_cases,
+	&cf_tile_cases,
+	&cf_zeros_like_cases,
 };
 
 const cf_generator *cf_generator_for(int32_t op)
