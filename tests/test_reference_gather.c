@@ -34,6 +34,7 @@ static void rejected(opver_node *node, opver_status status, const char *text)
 	h.errors[0] = '\0';
 	kh_expect_rejected(&h, node, status, text);
 }
+
 TestSuite(gather_nd, .init = setup, .fini = teardown);
 
 static opver_node *gather_node(int32_t axis, int32_t batch_dims,
@@ -156,14 +157,14 @@ Test(gather, prepare_rejects_bad_nodes)
 					KH_DIMS(2, 3), NULL);
 
 	rejected(gather_node(2, 0, in, pos, out),
-			   OPVER_ERROR_INVALID_MODEL, "axis 2 is outside");
+		 OPVER_ERROR_INVALID_MODEL, "axis 2 is outside");
 	rejected(gather_node(1, 0, in, fpos, out),
-			   OPVER_ERROR_UNSUPPORTED, "positions 'fpos'");
+		 OPVER_ERROR_UNSUPPORTED, "positions 'fpos'");
 	rejected(gather_node(1, 0, in, pos, wrong),
-			   OPVER_ERROR_INVALID_MODEL,
-			   "dimension 1 of 3; this gather gives 2");
+		 OPVER_ERROR_INVALID_MODEL,
+		 "dimension 1 of 3; this gather gives 2");
 	rejected(gather_node(0, 1, in, pos, out),
-			   OPVER_ERROR_INVALID_MODEL, "batch_dims 1");
+		 OPVER_ERROR_INVALID_MODEL, "batch_dims 1");
 }
 
 /* --------------------------------------------------------- GATHER_ND */
@@ -265,8 +266,8 @@ Test(gather_nd, prepare_rejects_bad_nodes)
 					KH_DIMS(3), NULL);
 
 	rejected(gather_nd_node(p, deep, out),
-			   OPVER_ERROR_INVALID_MODEL, "address 3 dimensions");
+		 OPVER_ERROR_INVALID_MODEL, "address 3 dimensions");
 	rejected(gather_nd_node(p, i, wrong),
-			   OPVER_ERROR_INVALID_MODEL,
-			   "dimension 0 of 3; this GATHER_ND gives 1");
+		 OPVER_ERROR_INVALID_MODEL,
+		 "dimension 0 of 3; this GATHER_ND gives 1");
 }
