@@ -213,20 +213,16 @@ static bool decode_shape(options_reader *r, void *params)
 	return read_tensor_type(r, SHAPE_OUT_TYPE, "out_type", &p->out_type);
 }
 
-/* SPACE_TO_DEPTH and DEPTH_TO_SPACE: the same field in two tables. */
-static bool decode_space_to_depth(options_reader *r, void *params)
+/* SPACE_TO_DEPTH and DEPTH_TO_SPACE: their two tables hold block_size at
+ * the same id, so one decoder reads both. */
+_Static_assert(SPACE_TO_DEPTH_BLOCK_SIZE == DEPTH_TO_SPACE_BLOCK_SIZE,
+	       "SpaceToDepthOptions and DepthToSpaceOptions differ");
+
+static bool decode_block_size(options_reader *r, void *params)
 {
 	opver_space_depth_params *p = params;
 
 	return read_int32(r, SPACE_TO_DEPTH_BLOCK_SIZE, "block_size", 0,
-			  &p->block_size);
-}
-
-static bool decode_depth_to_space(options_reader *r, void *params)
-{
-	opver_space_depth_params *p = params;
-
-	return read_int32(r, DEPTH_TO_SPACE_BLOCK_SIZE, "block_size", 0,
 			  &p->block_size);
 }
 
@@ -293,10 +289,10 @@ static const struct op_params_entry {
 	{ OPVER_OP_CAST, OPTIONS_CAST, "CastOptions", 0, decode_nothing },
 	{ OPVER_OP_SPACE_TO_DEPTH, OPTIONS_SPACE_TO_DEPTH,
 	  "SpaceToDepthOptions", sizeof(opver_space_depth_params),
-	  decode_space_to_depth },
+	  decode_block_size },
 	{ OPVER_OP_DEPTH_TO_SPACE, OPTIONS_DEPTH_TO_SPACE,
 	  "DepthToSpaceOptions", sizeof(opver_space_depth_params),
-	  decode_depth_to_space },
+	  decode_block_size },
 	{ OPVER_OP_SPACE_TO_BATCH_ND, OPTIONS_SPACE_TO_BATCH_ND,
 	  "SpaceToBatchNDOptions", 0, decode_nothing },
 	{ OPVER_OP_BATCH_TO_SPACE_ND, OPTIONS_BATCH_TO_SPACE_ND,
