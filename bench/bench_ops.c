@@ -185,6 +185,50 @@ static bool softmax_int8(cf_case *c, cf_rng *rng)
 	return true;
 }
 
+/* An embedding lookup: 128 rows of a 30522 x 128 int8 table (BERT's
+ * vocabulary). */
+static bool gather_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t table = TENSOR(c, INT8, 30522, 128);
+	int32_t positions = TENSOR(c, INT32, 128);
+
+	if (!cf_case_fill(c, table, rng, -128, 127, true) ||
+	    !cf_case_fill(c, positions, rng, 0, 30521, false))
+		return false;
+	cf_case_input(c, table);
+	cf_case_input(c, positions);
+	c->output = TENSOR(c, INT8, 128, 128);
+	c->has_params = true;
+	c->params.gather = (opver_gather_params)OPVER_GATHER_PARAMS_DEFAULTS;
+	return true;
+}
+
+/* YOLO's reorg layer. */
+static bool space_to_depth_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t in = TENSOR(c, INT8, 1, 208, 208, 32);
+
+	if (!cf_case_fill(c, in, rng, -128, 127, false))
+		return false;
+	cf_case_input(c, in);
+	c->output = TENSOR(c, INT8, 1, 104, 104, 128);
+	c->has_params = true;
+	c->params.space_depth.block_size = 2;
+	return true;
+}
+
+/* An image's bytes to floats, as models that take uint8 pixels begin. */
+static bool cast_uint8_float32(cf_case *c, cf_rng *rng)
+{
+	int32_t in = TENSOR(c, UINT8, 1, 224, 224, 3);
+
+	if (!cf_case_fill(c, in, rng, 0, 255, false))
+		return false;
+	cf_case_input(c, in);
+	c->output = TENSOR(c, FLOAT32, 1, 224, 224, 3);
+	return true;
+}
+
 static const bench_op bench_ops[] = {
 	{ "conv", OPVER_OP_CONV_2D, "CONV_2D int8 1x56x56x64, 3x3x64",
 	  conv_int8 },
@@ -196,6 +240,12 @@ static const bench_op bench_ops[] = {
 	{ "pool", OPVER_OP_AVERAGE_POOL_2D,
 	  "AVERAGE_POOL_2D int8 1x7x7x1024, 7x7", average_pool_int8 },
 	{ "softmax", OPVER_OP_SOFTMAX, "SOFTMAX int8 1x1001", softmax_int8 },
+	{ "gather", OPVER_OP_GATHER, "GATHER int8 30522x128, 128 rows",
+	  gather_int8 },
+	{ "gather", OPVER_OP_SPACE_TO_DEPTH,
+	  "SPACE_TO_DEPTH int8 1x208x208x32, block 2", space_to_depth_int8 },
+	{ "gather", OPVER_OP_CAST, "CAST uint8 -> float32 1x224x224x3",
+	  cast_uint8_float32 },
 };
 
 static double now_ms(void)

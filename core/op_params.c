@@ -248,6 +248,33 @@ static bool decode_arg_min_max(options_reader *r, void *params)
 		       "ArgMaxOptions and ArgMinOptions share one decoder");
 	return read_tensor_type(r, ARG_MAX_OUTPUT_TYPE, "output_type",
 				&p->output_type);
+static bool decode_gather(options_reader *r, void *params)
+{
+	opver_gather_params *p = params;
+
+	return read_int32(r, GATHER_AXIS, "axis", 0, &p->axis) &&
+	       read_int32(r, GATHER_BATCH_DIMS, "batch_dims", 0,
+			  &p->batch_dims);
+}
+
+static bool decode_shape(options_reader *r, void *params)
+{
+	opver_shape_params *p = params;
+
+	return read_tensor_type(r, SHAPE_OUT_TYPE, "out_type", &p->out_type);
+}
+
+/* SPACE_TO_DEPTH and DEPTH_TO_SPACE: their two tables hold block_size at
+ * the same id, so one decoder reads both. */
+_Static_assert(SPACE_TO_DEPTH_BLOCK_SIZE == DEPTH_TO_SPACE_BLOCK_SIZE,
+	       "SpaceToDepthOptions and DepthToSpaceOptions differ");
+
+static bool decode_block_size(options_reader *r, void *params)
+{
+	opver_space_depth_params *p = params;
+
+	return read_int32(r, SPACE_TO_DEPTH_BLOCK_SIZE, "block_size", 0,
+			  &p->block_size);
 }
 
 /* Ops whose options table carries nothing: the struct-less entries below
@@ -325,6 +352,30 @@ static const struct op_params_entry {
 	  sizeof(opver_arg_min_max_params), decode_arg_min_max },
 	{ OPVER_OP_ARG_MIN, OPTIONS_ARG_MIN, "ArgMinOptions",
 	  sizeof(opver_arg_min_max_params), decode_arg_min_max },
+	{ OPVER_OP_GATHER, OPTIONS_GATHER, "GatherOptions",
+	  sizeof(opver_gather_params), decode_gather },
+	{ OPVER_OP_GATHER_ND, OPTIONS_GATHER_ND, "GatherNdOptions", 0,
+	  decode_nothing },
+	{ OPVER_OP_TILE, OPTIONS_TILE, "TileOptions", 0, decode_nothing },
+	{ OPVER_OP_BROADCAST_TO, OPTIONS_BROADCAST_TO, "BroadcastToOptions", 0,
+	  decode_nothing },
+	{ OPVER_OP_SHAPE, OPTIONS_SHAPE, "ShapeOptions",
+	  sizeof(opver_shape_params), decode_shape },
+	{ OPVER_OP_FILL, OPTIONS_FILL, "FillOptions", 0, decode_nothing },
+	{ OPVER_OP_ZEROS_LIKE, OPTIONS_ZEROS_LIKE, "ZerosLikeOptions", 0,
+	  decode_nothing },
+	/* Kernels take CAST's types from its tensors. */
+	{ OPVER_OP_CAST, OPTIONS_CAST, "CastOptions", 0, decode_nothing },
+	{ OPVER_OP_SPACE_TO_DEPTH, OPTIONS_SPACE_TO_DEPTH,
+	  "SpaceToDepthOptions", sizeof(opver_space_depth_params),
+	  decode_block_size },
+	{ OPVER_OP_DEPTH_TO_SPACE, OPTIONS_DEPTH_TO_SPACE,
+	  "DepthToSpaceOptions", sizeof(opver_space_depth_params),
+	  decode_block_size },
+	{ OPVER_OP_SPACE_TO_BATCH_ND, OPTIONS_SPACE_TO_BATCH_ND,
+	  "SpaceToBatchNDOptions", 0, decode_nothing },
+	{ OPVER_OP_BATCH_TO_SPACE_ND, OPTIONS_BATCH_TO_SPACE_ND,
+	  "BatchToSpaceNDOptions", 0, decode_nothing },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

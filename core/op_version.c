@@ -11,7 +11,8 @@
  *
  * opver_type has INT4 but neither INT2 nor UINT4, so the branches on those
  * types can never match a node and are left out: FULLY_CONNECTED 14 (int2
- * weights), QUANTIZE 5 (uint4) and DEQUANTIZE 7 (int2) and 8 (uint4).
+ * weights), QUANTIZE 5 (uint4), DEQUANTIZE 7 (int2) and 8 (uint4) and
+ * CAST 8 (int2 or uint4 input or output).
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -472,6 +473,7 @@ typedef enum rule_fact {
 	FACT_INPUT_TYPE,  /* input `index` has type `value` */
 	FACT_OUTPUT_TYPE, /* output `index` has type `value` */
 	FACT_INPUT_RANK_ABOVE, /* input `index` has more than `value` dims */
+	FACT_INPUT_RANK_NOT,   /* input `index` has other than `value` dims */
 	FACT_ANY_RANK_ABOVE,   /* some input has more than `value` dims */
 	FACT_INPUT_PRESENT,    /* optional input `index` is given */
 	FACT_BROADCAST,   /* inputs 0 and 1 differ in shape */
@@ -498,12 +500,15 @@ typedef struct rule_row {
 #define IN(i, type) { FACT_INPUT_TYPE, i, OPVER_TYPE_##type }
 #define OUT(type) { FACT_OUTPUT_TYPE, 0, OPVER_TYPE_##type }
 #define RANK_ABOVE(i, n) { FACT_INPUT_RANK_ABOVE, i, n }
+#define RANK_NOT(i, n) { FACT_INPUT_RANK_NOT, i, n }
 #define ANY_RANK_ABOVE(n) { FACT_ANY_RANK_ABOVE, 0, n }
 #define PRESENT(i) { FACT_INPUT_PRESENT, i, 0 }
 #define BROADCAST { FACT_BROADCAST, 0, 0 }
 #define SET(params, field) { FACT_PARAM_SET, 0, offsetof(params, field) }
 #define CLEAR(params, field) \
 	{ FACT_PARAM_CLEAR, 0, offsetof(params, field) }
+/* A row without tests: what an op is when no row above it holds. */
+#define ALWAYS { FACT_NONE, 0, 0 }
 #define ROW(op, version, reason, ...) \
 	{ OPVER_OP_##op, version, { __VA_ARGS__ }, reason }
 
@@ -559,6 +564,55 @@ static const rule_row rule_rows[] = {
 	ROW(SUM, 2, "int8 input", IN(0, INT8)),
 	ROW(REDUCE_PROD, 2, "int8 input", IN(0, INT8)),
 	ROW(REDUCE_PROD, 2, "int16 input", IN(0, INT16)),
+	ROW(GATHER, 7, "int4 input", IN(0, INT4)),
+	ROW(GATHER, 6, "int16 positions", IN(1, INT16)),
+	ROW(GATHER, 5, "batch_dims is not 0",
+	    SET(opver_gather_params, batch_dims)),
+	ROW(GATHER, 4, "int16 input", IN(0, INT16)),
+	ROW(GATHER, 3, "bool input", IN(0, BOOL)),
+	ROW(GATHER, 2, "int8 input", IN(0, INT8)),
+	ROW(TILE, 3, "int8 input", IN(0, INT8)),
+	ROW(TILE, 2, "string input", IN(0, STRING)),
+	ROW(SPACE_TO_BATCH_ND, 4, "int16 input", IN(0, INT16)),
+	ROW(SPACE_TO_BATCH_ND, 3, "input of rank other than 4",
+	    RANK_NOT(0, 4)),
+	ROW(SPACE_TO_BATCH_ND, 2, "int8 input", IN(0, INT8)),
+	ROW(BATCH_TO_SPACE_ND, 4, "int16 input", IN(0, INT16)),
+	ROW(BATCH_TO_SPACE_ND, 3, "input of rank other than 4",
+	    RANK_NOT(0, 4)),
+	ROW(BATCH_TO_SPACE_ND, 2, "int8 input", IN(0, INT8)),
+	ROW(GATHER_ND, 5, "bool params", IN(0, BOOL)),
+	ROW(GATHER_ND, 4, "int16 indices", IN(1, INT16)),
+	ROW(GATHER_ND, 3, "int16 params", IN(0, INT16)),
+	ROW(GATHER_ND, 2, "string params", IN(0, STRING)),
+	/* TFLite reads FILL's value only when the node has it; FILL takes
+	 * it always, so a node without it is version 1 here too. */
+	ROW(FILL, 3, "int8 value", IN(1, INT8)),
+	ROW(FILL, 3, "int16 value", IN(1, INT16)),
+	ROW(FILL, 2, "bool value", IN(1, BOOL)),
+	ROW(FILL, 2, "string value", IN(1, STRING)),
+	ROW(SPACE_TO_DEPTH, 2, "int8 input", IN(0, INT8)),
+	ROW(DEPTH_TO_SPACE, 2, "int8 input", IN(0, INT8)),
+	/* Version 1 was withdrawn, so every BROADCAST_TO is at least 2. */
+	ROW(BROADCAST_TO, 3, "int8 input", IN(0, INT8)),
+	ROW(BROADCAST_TO, 3, "int16 input", IN(0, INT16)),
+	ROW(BROADCAST_TO, 2,
+	    "BROADCAST_TO starts at version 2 (version 1 was withdrawn)",
+	    ALWAYS),
+	ROW(CAST, 7, "bfloat16 input", IN(0, BFLOAT16)),
+	ROW(CAST, 7, "bfloat16 output", OUT(BFLOAT16)),
+	ROW(CAST, 6, "int4 input and float32 output", IN(0, INT4),
+	    OUT(FLOAT32)),
+	ROW(CAST, 5, "float64 input", IN(0, FLOAT64)),
+	ROW(CAST, 5, "float64 output", OUT(FLOAT64)),
+	ROW(CAST, 5, "float16 input", IN(0, FLOAT16)),
+	ROW(CAST, 5, "float16 output", OUT(FLOAT16)),
+	ROW(CAST, 4, "uint16 input", IN(0, UINT16)),
+	ROW(CAST, 4, "uint16 output", OUT(UINT16)),
+	ROW(CAST, 3, "int8 input", IN(0, INT8)),
+	ROW(CAST, 3, "int8 output", OUT(INT8)),
+	ROW(CAST, 2, "uint32 input", IN(0, UINT32)),
+	ROW(CAST, 2, "uint32 output", OUT(UINT32)),
 };
 #define RULE_ROWS_END (rule_rows + sizeof(rule_rows) / sizeof(rule_rows[0]))
 
@@ -584,6 +638,8 @@ static bool test_holds(const opver__op_signature *sig, const rule_test *test)
 		return sig->outputs[test->index].type == test->value;
 	case FACT_INPUT_RANK_ABOVE:
 		return sig->inputs[test->index].rank > test->value;
+	case FACT_INPUT_RANK_NOT:
+		return sig->inputs[test->index].rank != test->value;
 	case FACT_ANY_RANK_ABOVE:
 		for (int32_t i = 0; i < sig->num_inputs; i++)
 			if (in[i].type >= 0 && in[i].rank > test->value)
@@ -615,6 +671,7 @@ static void tensors_read(const rule_test *test, int32_t *inputs,
 	switch (test->fact) {
 	case FACT_INPUT_TYPE:
 	case FACT_INPUT_RANK_ABOVE:
+	case FACT_INPUT_RANK_NOT:
 		count = inputs;
 		break;
 	case FACT_BROADCAST:

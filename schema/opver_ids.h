@@ -150,6 +150,13 @@
 	X(ARG_MAX_OUTPUT_TYPE, 0, "ArgMaxOptions", "output_type") \
 	\
 	X(ARG_MIN_OUTPUT_TYPE, 0, "ArgMinOptions", "output_type")
+	X(GATHER_AXIS, 0, "GatherOptions", "axis") \
+	X(GATHER_BATCH_DIMS, 1, "GatherOptions", "batch_dims") \
+	\
+	X(SHAPE_OUT_TYPE, 0, "ShapeOptions", "out_type") \
+	\
+	X(SPACE_TO_DEPTH_BLOCK_SIZE, 0, "SpaceToDepthOptions", "block_size") \
+	X(DEPTH_TO_SPACE_BLOCK_SIZE, 0, "DepthToSpaceOptions", "block_size")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -161,6 +168,7 @@
 	X(OPTIONS_SOFTMAX, 9, "BuiltinOptions", "SoftmaxOptions") \
 	X(OPTIONS_ADD, 11, "BuiltinOptions", "AddOptions") \
 	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \
+	X(OPTIONS_SPACE_TO_DEPTH, 19, "BuiltinOptions", "SpaceToDepthOptions") \
 	X(OPTIONS_MUL, 21, "BuiltinOptions", "MulOptions") \
 	X(OPTIONS_SUB, 28, "BuiltinOptions", "SubOptions") \
 	X(OPTIONS_DIV, 29, "BuiltinOptions", "DivOptions") \
@@ -177,6 +185,21 @@
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
 	X(OPTIONS_LEAKY_RELU, 75, "BuiltinOptions", "LeakyReluOptions") \
 	X(OPTIONS_GELU, 116, "BuiltinOptions", "GeluOptions")
+	X(OPTIONS_GATHER, 23, "BuiltinOptions", "GatherOptions") \
+	X(OPTIONS_BATCH_TO_SPACE_ND, 24, \
+	  "BuiltinOptions", "BatchToSpaceNDOptions") \
+	X(OPTIONS_SPACE_TO_BATCH_ND, 25, \
+	  "BuiltinOptions", "SpaceToBatchNDOptions") \
+	X(OPTIONS_CAST, 37, "BuiltinOptions", "CastOptions") \
+	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
+	X(OPTIONS_TILE, 51, "BuiltinOptions", "TileOptions") \
+	X(OPTIONS_SHAPE, 55, "BuiltinOptions", "ShapeOptions") \
+	X(OPTIONS_ZEROS_LIKE, 67, "BuiltinOptions", "ZerosLikeOptions") \
+	X(OPTIONS_FILL, 68, "BuiltinOptions", "FillOptions") \
+	X(OPTIONS_GATHER_ND, 83, "BuiltinOptions", "GatherNdOptions") \
+	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
+	X(OPTIONS_DEPTH_TO_SPACE, 94, "BuiltinOptions", "DepthToSpaceOptions") \
+	X(OPTIONS_BROADCAST_TO, 104, "BuiltinOptions", "BroadcastToOptions")
 
 #define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,
 enum { OPVER_SCHEMA_FIELDS(OPVER_SCHEMA_ENUMERATOR_) };

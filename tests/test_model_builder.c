@@ -192,6 +192,52 @@ Test(model_builder, every_field_decodes_as_described)
 	opver_runtime_destroy(runtime);
 }
 
+/* The options of GATHER, SHAPE, SPACE_TO_DEPTH and DEPTH_TO_SPACE decode
+ * as written, each op's node with its own parameter struct. */
+Test(model_builder, gather_family_options_decode_as_described)
+{
+	opver_runtime *runtime = fixture_runtime("[opver]\n", &captured);
+	const cf_tensor_desc tensors[4] = {
+		{ .type = OPVER_TYPE_FLOAT32, .rank = 4, .dims = { 1, 2, 2, 4 } },
+		{ .type = OPVER_TYPE_INT32, .rank = 1, .dims = { 1 } },
+		{ .type = OPVER_TYPE_FLOAT32, .rank = 4, .dims = { 1, 2, 2, 1 } },
+		{ .type = OPVER_TYPE_INT64, .rank = 1, .dims = { 4 } },
+	};
+	const cf_opcode_desc codes[4] = {
+		{ OPVER_OP_GATHER, 5 }, { OPVER_OP_SHAPE, 1 },
+		{ OPVER_OP_SPACE_TO_DEPTH, 1 }, { OPVER_OP_DEPTH_TO_SPACE, 1 },
+	};
+	const opver_gather_params gather = { .axis = -1, .batch_dims = 1 };
+	const opver_shape_params shape = { .out_type = OPVER_TYPE_INT64 };
+	const opver_space_depth_params to_depth = { .block_size = 2 };
+	const opver_space_depth_params to_space = { .block_size = 3 };
+	const int32_t gather_in[2] = { 0, 1 }, one[1] = { 2 }, zero[1] = { 0 };
+	const int32_t shape_out[1] = { 3 };
+	const cf_operator_desc ops[4] = {
+		{ 0, gather_in, 2, one, 1, &gather },
+		{ 1, zero, 1, shape_out, 1, &shape },
+		{ 2, zero, 1, one, 1, &to_depth },
+		{ 3, zero, 1, one, 1, &to_space },
+	};
+	const cf_model_desc desc = { tensors, 4, codes, 4, ops, 4,
+				     gather_in, 2, shape_out, 1 };
+	opver_model *model = open_built(runtime, &desc);
+	const opver__graph *graph = opver__model_graph(model);
+	const opver_gather_params *g = graph->nodes[0].params;
+	const opver_shape_params *s = graph->nodes[1].params;
+	const opver_space_depth_params *d = graph->nodes[2].params;
+	const opver_space_depth_params *e = graph->nodes[3].params;
+
+	cr_assert_eq(graph->nodes[0].params_size, sizeof(*g));
+	cr_assert_eq(g->axis, -1);
+	cr_assert_eq(g->batch_dims, 1);
+	cr_assert_eq(s->out_type, OPVER_TYPE_INT64);
+	cr_assert_eq(d->block_size, 2);
+	cr_assert_eq(e->block_size, 3);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 /* One broken description per rule; each is refused with its reason. */
 Test(model_builder, refuses_malformed_descriptions)
 {

@@ -1523,16 +1523,226 @@ Test(dequantize, int4_is_version_6)
 	expect(UNARY(&n, OPVER_OP_DEQUANTIZE), 6, "int4 input");
 }
 
+/* ------------------------------------- data movement: GATHER to CAST */
+
+static const int32_t matrix_2x3[] = { 2, 3 };
+static const int32_t nhw_3[] = { 1, 4, 4 };
+
+/* A two-input node: input 0 of `input`'s type and shape [1,3,3,4], input
+ * 1 of `second` as a vector of 2, the output of `output`. */
+static const opver__op_signature *two_inputs(test_node *n, int32_t op,
+					     int32_t input, int32_t second,
+					     int32_t output,
+					     const void *params,
+					     size_t params_size)
+{
+	n->inputs[0] = tensor(input, COUNT(nhwc_4), nhwc_4);
+	n->inputs[1] = tensor(second, COUNT(vector_2), vector_2);
+	n->outputs[0] = tensor(output, COUNT(nhwc_4), nhwc_4);
+	return build(n, op, params, params_size, 2, 1);
+}
+
+#define GATHER_NODE(n, input, positions, params)                      \
+	two_inputs((n), OPVER_OP_GATHER, OPVER_TYPE_##input,            \
+		   OPVER_TYPE_##positions, OPVER_TYPE_##input, &(params), \
+		   sizeof(params))
+
+Test(gather, versions_follow_types_and_batch_dims)
+{
+	static const opver_gather_params plain = { .axis = 1 };
+	static const opver_gather_params batched = { .axis = 1,
+						     .batch_dims = 1 };
+	test_node n;
+
+	expect(GATHER_NODE(&n, FLOAT32, INT32, plain), 1, "float32");
+	expect(GATHER_NODE(&n, UINT8, INT64, plain), 1, "uint8");
+	expect(GATHER_NODE(&n, INT8, INT32, plain), 2, "int8 input");
+	expect(GATHER_NODE(&n, BOOL, INT32, plain), 3, "bool input");
+	expect(GATHER_NODE(&n, INT16, INT32, plain), 4, "int16 input");
+	expect(GATHER_NODE(&n, INT8, INT32, batched), 5, "batch_dims");
+	expect(GATHER_NODE(&n, FLOAT32, INT16, batched), 6,
+	       "int16 positions");
+	expect(GATHER_NODE(&n, INT4, INT16, batched), 7, "int4 input");
+	/* Without options batch_dims is 0. */
+	expect(two_inputs(&n, OPVER_OP_GATHER, OPVER_TYPE_FLOAT32,
+			  OPVER_TYPE_INT32, OPVER_TYPE_FLOAT32, NULL, 0),
+	       1, "float32");
+	expect(build(&n, OPVER_OP_GATHER, &plain, sizeof(plain), 1, 1), 1,
+	       "GATHER needs 2 input(s)");
+}
+
+Test(gather_nd, versions_follow_params_and_indices)
+{
+	test_node n;
+
+	expect(two_inputs(&n, OPVER_OP_GATHER_ND, OPVER_TYPE_INT8,
+			  OPVER_TYPE_INT32, OPVER_TYPE_INT8, NULL, 0),
+	       1, "int8");
+	expect(two_inputs(&n, OPVER_OP_GATHER_ND, OPVER_TYPE_STRING,
+			  OPVER_TYPE_INT32, OPVER_TYPE_STRING, NULL, 0),
+	       2, "string params");
+	expect(two_inputs(&n, OPVER_OP_GATHER_ND, OPVER_TYPE_INT16,
+			  OPVER_TYPE_INT64, OPVER_TYPE_INT16, NULL, 0),
+	       3, "int16 params");
+	expect(two_inputs(&n, OPVER_OP_GATHER_ND, OPVER_TYPE_INT16,
+			  OPVER_TYPE_INT16, OPVER_TYPE_INT16, NULL, 0),
+	       4, "int16 indices");
+	expect(two_inputs(&n, OPVER_OP_GATHER_ND, OPVER_TYPE_BOOL,
+			  OPVER_TYPE_INT16, OPVER_TYPE_BOOL, NULL, 0),
+	       5, "bool params");
+}
+
+Test(tile, versions_follow_the_input_type)
+{
+	test_node n;
+
+	expect(two_inputs(&n, OPVER_OP_TILE, OPVER_TYPE_UINT8,
+			  OPVER_TYPE_INT32, OPVER_TYPE_UINT8, NULL, 0),
+	       1, "uint8");
+	expect(two_inputs(&n, OPVER_OP_TILE, OPVER_TYPE_STRING,
+			  OPVER_TYPE_INT64, OPVER_TYPE_STRING, NULL, 0),
+	       2, "string input");
+	expect(two_inputs(&n, OPVER_OP_TILE, OPVER_TYPE_INT8,
+			  OPVER_TYPE_INT32, OPVER_TYPE_INT8, NULL, 0),
+	       3, "int8 input");
+}
+
+Test(broadcast_to, starts_at_version_2)
+{
+	test_node n;
+
+	expect(two_inputs(&n, OPVER_OP_BROADCAST_TO, OPVER_TYPE_FLOAT32,
+			  OPVER_TYPE_INT32, OPVER_TYPE_FLOAT32, NULL, 0),
+	       2, "version 1 was withdrawn");
+	expect(two_inputs(&n, OPVER_OP_BROADCAST_TO, OPVER_TYPE_INT8,
+			  OPVER_TYPE_INT32, OPVER_TYPE_INT8, NULL, 0),
+	       3, "int8 input");
+	expect(two_inputs(&n, OPVER_OP_BROADCAST_TO, OPVER_TYPE_INT16,
+			  OPVER_TYPE_INT64, OPVER_TYPE_INT16, NULL, 0),
+	       3, "int16 input");
+}
+
+Test(fill, versions_follow_the_value_type)
+{
+	test_node n;
+
+	expect(two_inputs(&n, OPVER_OP_FILL, OPVER_TYPE_INT32,
+			  OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32, NULL, 0),
+	       1, "float32");
+	expect(two_inputs(&n, OPVER_OP_FILL, OPVER_TYPE_INT64,
+			  OPVER_TYPE_BOOL, OPVER_TYPE_BOOL, NULL, 0),
+	       2, "bool value");
+	expect(two_inputs(&n, OPVER_OP_FILL, OPVER_TYPE_INT32,
+			  OPVER_TYPE_STRING, OPVER_TYPE_STRING, NULL, 0),
+	       2, "string value");
+	expect(two_inputs(&n, OPVER_OP_FILL, OPVER_TYPE_INT32,
+			  OPVER_TYPE_INT8, OPVER_TYPE_INT8, NULL, 0),
+	       3, "int8 value");
+	expect(two_inputs(&n, OPVER_OP_FILL, OPVER_TYPE_INT32,
+			  OPVER_TYPE_INT16, OPVER_TYPE_INT16, NULL, 0),
+	       3, "int16 value");
+	expect(build(&n, OPVER_OP_FILL, NULL, 0, 1, 1), 1,
+	       "FILL needs 2 input(s)");
+}
+
+Test(space_depth, int8_is_version_2)
+{
+	static const opver_space_depth_params params = { .block_size = 2 };
+	static const int32_t ops[] = { OPVER_OP_SPACE_TO_DEPTH,
+				       OPVER_OP_DEPTH_TO_SPACE };
+	test_node n;
+
+	for (int32_t i = 0; i < COUNT(ops); i++) {
+		unary_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8);
+		expect(build(&n, ops[i], &params, sizeof(params), 1, 1), 1,
+		       "uint8");
+		unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+		expect(build(&n, ops[i], &params, sizeof(params), 1, 1), 2,
+		       "int8 input");
+	}
+}
+
+Test(space_batch, versions_follow_type_and_rank)
+{
+	static const int32_t ops[] = { OPVER_OP_SPACE_TO_BATCH_ND,
+				       OPVER_OP_BATCH_TO_SPACE_ND };
+	test_node n;
+
+	for (int32_t i = 0; i < COUNT(ops); i++) {
+		n.inputs[1] = TENSOR(INT32, vector_2);
+		n.inputs[2] = TENSOR(INT32, matrix_2x3);
+		unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
+		expect(build(&n, ops[i], NULL, 0, 3, 1), 1, "float32");
+		unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+		expect(build(&n, ops[i], NULL, 0, 3, 1), 2, "int8 input");
+		n.inputs[0] = TENSOR(INT8, nhw_3);
+		expect(build(&n, ops[i], NULL, 0, 3, 1), 3,
+		       "rank other than 4");
+		n.inputs[0] = TENSOR(FLOAT32, nhw_3);
+		expect(build(&n, ops[i], NULL, 0, 3, 1), 3,
+		       "rank other than 4");
+		unary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16);
+		expect(build(&n, ops[i], NULL, 0, 3, 1), 4, "int16 input");
+	}
+}
+
+Test(cast, versions_follow_either_type)
+{
+	static const struct {
+		int32_t in, out, version;
+		const char *fact;
+	} pairs[] = {
+		{ OPVER_TYPE_FLOAT32, OPVER_TYPE_INT32, 1, "float32 and int32" },
+		{ OPVER_TYPE_UINT8, OPVER_TYPE_BOOL, 1, "uint8 and bool" },
+		{ OPVER_TYPE_UINT32, OPVER_TYPE_INT64, 2, "uint32 input" },
+		{ OPVER_TYPE_INT32, OPVER_TYPE_UINT32, 2, "uint32 output" },
+		{ OPVER_TYPE_INT8, OPVER_TYPE_FLOAT32, 3, "int8 input" },
+		{ OPVER_TYPE_UINT32, OPVER_TYPE_INT8, 3, "int8 output" },
+		{ OPVER_TYPE_UINT16, OPVER_TYPE_INT8, 4, "uint16 input" },
+		{ OPVER_TYPE_INT8, OPVER_TYPE_UINT16, 4, "uint16 output" },
+		{ OPVER_TYPE_FLOAT64, OPVER_TYPE_UINT16, 5, "float64 input" },
+		{ OPVER_TYPE_INT32, OPVER_TYPE_FLOAT64, 5, "float64 output" },
+		{ OPVER_TYPE_FLOAT16, OPVER_TYPE_FLOAT32, 5, "float16 input" },
+		{ OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT16, 5, "float16 output" },
+		{ OPVER_TYPE_INT4, OPVER_TYPE_FLOAT32, 6,
+		  "int4 input and float32 output" },
+		/* int4 to anything else is no version-6 cast. */
+		{ OPVER_TYPE_INT4, OPVER_TYPE_INT8, 3, "int8 output" },
+		{ OPVER_TYPE_BFLOAT16, OPVER_TYPE_FLOAT64, 7, "bfloat16 input" },
+		{ OPVER_TYPE_FLOAT32, OPVER_TYPE_BFLOAT16, 7,
+		  "bfloat16 output" },
+	};
+	test_node n;
+
+	for (int32_t i = 0; i < COUNT(pairs); i++) {
+		unary_tensors(&n, pairs[i].in, pairs[i].out);
+		expect(build(&n, OPVER_OP_CAST, NULL, 0, 1, 1),
+		       pairs[i].version, pairs[i].fact);
+	}
+}
+
+Test(shape_and_zeros_like, have_no_rule_and_are_version_1)
+{
+	test_node n;
+
+	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT64);
+	expect(build(&n, OPVER_OP_SHAPE, NULL, 0, 1, 1), 1,
+	       "no version rule for SHAPE");
+	unary_tensors(&n, OPVER_TYPE_INT64, OPVER_TYPE_INT64);
+	expect(build(&n, OPVER_OP_ZEROS_LIKE, NULL, 0, 1, 1), 1,
+	       "no version rule for ZEROS_LIKE");
+}
+
 /* ------------------------------------------------------- other ops */
 
 Test(other_ops, are_version_1)
 {
 	test_node n;
 
-	unary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16);
-	/* TFLite gives an int16 GATHER more, but opver has no rule for it. */
-	expect(build(&n, OPVER_OP_GATHER, NULL, 0, 1, 1), 1,
-	       "no version rule for GATHER here");
+	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+	/* TFLite gives an int8 SVDF more, but opver has no rule for it. */
+	expect(build(&n, OPVER_OP_SVDF, NULL, 0, 1, 1), 1,
+	       "no version rule for SVDF here");
 	expect(build(&n, OPVER_OP_CUSTOM, NULL, 0, 1, 1), 1,
 	       "custom ops are not versioned");
 }
@@ -1632,6 +1842,17 @@ Test(runtime_version, every_version_the_rules_give_has_a_release)
 		{ OPVER_OP_SQUARED_DIFFERENCE, 2 },
 		{ OPVER_OP_QUANTIZE, 5 },
 		{ OPVER_OP_DEQUANTIZE, 8 },
+		{ OPVER_OP_GATHER, 7 },
+		{ OPVER_OP_GATHER_ND, 5 },
+		{ OPVER_OP_TILE, 3 },
+		{ OPVER_OP_FILL, 4 },
+		{ OPVER_OP_CAST, 8 },
+		{ OPVER_OP_SPACE_TO_DEPTH, 2 },
+		{ OPVER_OP_DEPTH_TO_SPACE, 2 },
+		{ OPVER_OP_SPACE_TO_BATCH_ND, 4 },
+		{ OPVER_OP_BATCH_TO_SPACE_ND, 4 },
+		{ OPVER_OP_SHAPE, 1 },
+		{ OPVER_OP_ZEROS_LIKE, 1 },
 	};
 
 	for (int32_t i = 0; i < COUNT(rules); i++)

@@ -450,6 +450,37 @@ typedef struct opver_arg_min_max_params {
 } opver_arg_min_max_params;
 OPVER_ABI_ENDS_AT(opver_arg_min_max_params, output_type);
 #define OPVER_ARG_MIN_MAX_PARAMS_DEFAULTS { OPVER_TYPE_FLOAT32 }
+/* GATHER: input, positions (INT32 or INT64; INT16 from version 6), one
+ * output: input[:axis] + positions[batch_dims:] + input[axis + 1:]. */
+typedef struct opver_gather_params {
+	/* The input dimension gathered along; negative counts from the last.
+	 * Default 0. */
+	int32_t axis;
+	/* Version 5 when not 0: leading dimensions input and positions share,
+	 * one gather per batch; negative counts from the positions' rank.
+	 * Default 0. */
+	int32_t batch_dims;
+} opver_gather_params;
+OPVER_ABI_ENDS_AT(opver_gather_params, batch_dims);
+#define OPVER_GATHER_PARAMS_DEFAULTS { 0, 0 }
+
+/* SHAPE: any input, one 1-D output holding the input's dimensions. */
+typedef struct opver_shape_params {
+	/* The output's type, OPVER_TYPE_INT32 or OPVER_TYPE_INT64.  Default 0
+	 * (FLOAT32, as the schema says), which no kernel computes. */
+	int32_t out_type;
+} opver_shape_params;
+OPVER_ABI_ENDS_AT(opver_shape_params, out_type);
+#define OPVER_SHAPE_PARAMS_DEFAULTS { 0 }
+
+/* SPACE_TO_DEPTH and DEPTH_TO_SPACE: one input [N,H,W,C], one output. */
+typedef struct opver_space_depth_params {
+	/* Side of the square of pixels moved to or from the channels.
+	 * Default 0, which no kernel computes. */
+	int32_t block_size;
+} opver_space_depth_params;
+OPVER_ABI_ENDS_AT(opver_space_depth_params, block_size);
+#define OPVER_SPACE_DEPTH_PARAMS_DEFAULTS { 0 }
 
 #ifdef __cplusplus
 }

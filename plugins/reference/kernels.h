@@ -59,6 +59,12 @@ extern const opver_kernel ref_add_uint8;
 extern const opver_kernel ref_add_int8;
 extern const opver_kernel ref_add_int16;
 
+/* broadcast_to.c */
+extern const opver_kernel ref_broadcast_to;
+
+/* cast.c */
+extern const opver_kernel ref_cast;
+
 /* conv.c */
 extern const opver_kernel ref_conv_2d_float32;
 extern const opver_kernel ref_conv_2d_int8;
@@ -81,6 +87,10 @@ extern const opver_kernel ref_dequantize_float16_float32;
 extern const opver_kernel ref_div_float32;
 extern const opver_kernel ref_div_int32;
 extern const opver_kernel ref_div_uint8;
+
+/* fill.c */
+extern const opver_kernel ref_fill;
+extern const opver_kernel ref_zeros_like;
 
 /* fully_connected.c */
 extern const opver_kernel ref_fully_connected_float32;
@@ -106,6 +116,12 @@ extern const opver_kernel ref_hard_swish_quantized;
 /* leaky_relu.c */
 extern const opver_kernel ref_leaky_relu_float32;
 extern const opver_kernel ref_leaky_relu_quantized;
+
+/* gather.c */
+extern const opver_kernel ref_gather;
+
+/* gather_nd.c */
+extern const opver_kernel ref_gather_nd;
 
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
@@ -169,6 +185,8 @@ extern const opver_kernel ref_reduce_prod;
 /* arg_min_max.c */
 extern const opver_kernel ref_arg_max;
 extern const opver_kernel ref_arg_min;
+/* shape.c */
+extern const opver_kernel ref_shape;
 
 /* softmax.c */
 extern const opver_kernel ref_softmax_float32;
@@ -187,5 +205,16 @@ extern const opver_kernel ref_sub_int32;
 extern const opver_kernel ref_sub_uint8;
 extern const opver_kernel ref_sub_int8;
 extern const opver_kernel ref_sub_int16;
+
+/* space_batch.c */
+extern const opver_kernel ref_space_to_batch_nd;
+extern const opver_kernel ref_batch_to_space_nd;
+
+/* space_depth.c */
+extern const opver_kernel ref_space_to_depth;
+extern const opver_kernel ref_depth_to_space;
+
+/* tile.c */
+extern const opver_kernel ref_tile;
 
 #endif /* OPVER_REFERENCE_KERNELS_H */

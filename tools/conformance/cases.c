@@ -396,8 +396,12 @@ opver_activation cf_activation(int32_t index)
 static const cf_generator *const generators[] = {
 	&cf_add_cases,
 	&cf_average_pool_2d_cases,
+	&cf_batch_to_space_nd_cases,
+	&cf_broadcast_to_cases,
+	&cf_cast_cases,
 	&cf_conv_2d_cases,
 	&cf_depthwise_conv_2d_cases,
+	&cf_depth_to_space_cases,
 	&cf_dequantize_cases,
 	&cf_div_cases,
 	&cf_elu_cases,
@@ -406,6 +410,10 @@ static const cf_generator *const generators[] = {
 	&cf_hard_swish_cases,
 	&cf_leaky_relu_cases,
 	&cf_logistic_cases,
+	&cf_fill_cases,
+	&cf_fully_connected_cases,
+	&cf_gather_cases,
+	&cf_gather_nd_cases,
 	&cf_max_pool_2d_cases,
 	&cf_maximum_cases,
 	&cf_minimum_cases,
@@ -416,6 +424,7 @@ static const cf_generator *const generators[] = {
 	&cf_relu_n1_to_1_cases,
 	&cf_relu_0_to_1_cases,
 	&cf_reshape_cases,
+	&cf_shape_cases,
 	&cf_softmax_cases,
 	&cf_squared_difference_cases,
 	&cf_sub_cases,
@@ -427,6 +436,10 @@ static const cf_generator *const generators[] = {
 	&cf_reduce_prod_cases,
 	&cf_arg_max_cases,
 	&cf_arg_min_cases,
+	&cf_space_to_batch_nd_cases,
+	&cf_space_to_depth_cases,
+	&cf_tile_cases,
+	&cf_zeros_like_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

@@ -63,6 +63,9 @@ typedef union cf_params {
 	opver_gelu_params gelu;
 	opver_reducer_params reducer;
 	opver_arg_min_max_params arg;
+	opver_gather_params gather;
+	opver_shape_params shape;
+	opver_space_depth_params space_depth;
 } cf_params;
 
 typedef struct cf_case {
@@ -216,6 +219,18 @@ const cf_generator *cf_generator_for(int32_t op);
 /* One per op, defined in cases_<family>.c. */
 extern const cf_generator cf_add_cases;               /* elementwise */
 extern const cf_generator cf_average_pool_2d_cases;   /* pool */
+extern const cf_generator cf_batch_to_space_nd_cases; /* gather */
+extern const cf_generator cf_broadcast_to_cases;      /* gather */
+extern const cf_generator cf_cast_cases;              /* gather */
+extern const cf_generator cf_depth_to_space_cases;    /* gather */
+extern const cf_generator cf_fill_cases;              /* gather */
+extern const cf_generator cf_gather_cases;            /* gather */
+extern const cf_generator cf_gather_nd_cases;         /* gather */
+extern const cf_generator cf_shape_cases;             /* gather */
+extern const cf_generator cf_space_to_batch_nd_cases; /* gather */
+extern const cf_generator cf_space_to_depth_cases;    /* gather */
+extern const cf_generator cf_tile_cases;              /* gather */
+extern const cf_generator cf_zeros_like_cases;        /* gather */
 extern const cf_generator cf_conv_2d_cases;           /* conv */
 extern const cf_generator cf_depthwise_conv_2d_cases; /* depthwise_conv */
 extern const cf_generator cf_dequantize_cases;        /* quantize */

@@ -290,6 +290,10 @@ static bool has_options(int32_t op)
 	case OPVER_OP_REDUCE_PROD:
 	case OPVER_OP_ARG_MAX:
 	case OPVER_OP_ARG_MIN:
+	case OPVER_OP_GATHER:
+	case OPVER_OP_SHAPE:
+	case OPVER_OP_SPACE_TO_DEPTH:
+	case OPVER_OP_DEPTH_TO_SPACE:
 		return true;
 	default:
 		return false;
@@ -595,6 +599,32 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		set_field(t, ARG_MAX_OUTPUT_TYPE, 1, (uint32_t)p->output_type);
 		return op == OPVER_OP_ARG_MAX ? OPTIONS_ARG_MAX
 					      : OPTIONS_ARG_MIN;
+	case OPVER_OP_GATHER: {
+		const opver_gather_params *p = params;
+
+		set_field(t, GATHER_AXIS, 4, (uint32_t)p->axis);
+		set_field(t, GATHER_BATCH_DIMS, 4, (uint32_t)p->batch_dims);
+		return OPTIONS_GATHER;
+	}
+	case OPVER_OP_SHAPE: {
+		const opver_shape_params *p = params;
+
+		set_field(t, SHAPE_OUT_TYPE, 1, (uint32_t)p->out_type);
+		return OPTIONS_SHAPE;
+	}
+	case OPVER_OP_SPACE_TO_DEPTH: {
+		const opver_space_depth_params *p = params;
+
+		set_field(t, SPACE_TO_DEPTH_BLOCK_SIZE, 4,
+			  (uint32_t)p->block_size);
+		return OPTIONS_SPACE_TO_DEPTH;
+	}
+	case OPVER_OP_DEPTH_TO_SPACE: {
+		const opver_space_depth_params *p = params;
+
+		set_field(t, DEPTH_TO_SPACE_BLOCK_SIZE, 4,
+			  (uint32_t)p->block_size);
+		return OPTIONS_DEPTH_TO_SPACE;
 	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;

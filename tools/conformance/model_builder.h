@@ -79,6 +79,9 @@ typedef struct cf_operator_desc {
 	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL,
 	 * RESHAPE, MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, ARG_MAX
 	 * and ARG_MIN; QUANTIZE and DEQUANTIZE get their empty tables.
+	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL,
+	 * RESHAPE, GATHER, SHAPE, SPACE_TO_DEPTH and DEPTH_TO_SPACE; QUANTIZE
+	 * and DEQUANTIZE get their empty tables.
 	 */
 	const void *params;
 } cf_operator_desc;
