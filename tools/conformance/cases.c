@@ -88,6 +88,22 @@ int32_t cf_case_tensor(cf_case *c, opver_type type, int32_t rank,
 	return c->num_tensors++;
 }
 
+void cf_case_more_output(cf_case *c, int32_t t)
+{
+	/* As for tensors: a fixed handful, running out is a bug. */
+	if (c->num_more_outputs == CF_MAX_MORE_OUTPUTS)
+		abort();
+	c->more_outputs[c->num_more_outputs++] = t;
+}
+
+int32_t cf_case_outputs(const cf_case *c, int32_t *outputs)
+{
+	outputs[0] = c->output;
+	memcpy(outputs + 1, c->more_outputs,
+	       (size_t)c->num_more_outputs * sizeof(*outputs));
+	return 1 + c->num_more_outputs;
+}
+
 bool cf_case_quantize(cf_case *c, int32_t t, float scale, int64_t zero_point)
 {
 	cf_tensor_desc *tensor = &c->tensors[t];
@@ -331,6 +347,19 @@ static const cf_generator *const generators[] = {
 	&cf_quantize_cases,
 	&cf_reshape_cases,
 	&cf_softmax_cases,
+	&cf_concatenation_cases,
+	&cf_expand_dims_cases,
+	&cf_mirror_pad_cases,
+	&cf_pack_cases,
+	&cf_pad_cases,
+	&cf_padv2_cases,
+	&cf_slice_cases,
+	&cf_split_cases,
+	&cf_split_v_cases,
+	&cf_squeeze_cases,
+	&cf_strided_slice_cases,
+	&cf_transpose_cases,
+	&cf_unpack_cases,
 };
 
 const cf_generator *cf_generator_for(int32_t op)
