@@ -275,6 +275,93 @@ static bool decode_block_size(options_reader *r, void *params)
 
 	return read_int32(r, SPACE_TO_DEPTH_BLOCK_SIZE, "block_size", 0,
 			  &p->block_size);
+static bool decode_concatenation(options_reader *r, void *params)
+{
+	opver_concatenation_params *p = params;
+
+	return read_int32(r, CONCATENATION_AXIS, "axis", 0, &p->axis) &&
+	       read_activation(r, CONCATENATION_ACTIVATION, &p->activation);
+}
+
+static bool decode_mirror_pad(options_reader *r, void *params)
+{
+	opver_mirror_pad_params *p = params;
+
+	return read_enum(r, MIRROR_PAD_MODE, "mode",
+			 OPVER_MIRROR_PAD_SYMMETRIC, &p->mode);
+}
+
+static bool decode_split(options_reader *r, void *params)
+{
+	opver_split_params *p = params;
+
+	return read_int32(r, SPLIT_NUM_SPLITS, "num_splits", 0,
+			  &p->num_splits);
+}
+
+static bool decode_split_v(options_reader *r, void *params)
+{
+	opver_split_params *p = params;
+
+	return read_int32(r, SPLIT_V_NUM_SPLITS, "num_splits", 0,
+			  &p->num_splits);
+}
+
+static bool decode_pack(options_reader *r, void *params)
+{
+	opver_pack_params *p = params;
+
+	return read_int32(r, PACK_VALUES_COUNT, "values_count", 0,
+			  &p->values_count) &&
+	       read_int32(r, PACK_AXIS, "axis", 0, &p->axis);
+}
+
+static bool decode_unpack(options_reader *r, void *params)
+{
+	opver_unpack_params *p = params;
+
+	return read_int32(r, UNPACK_NUM, "num", 0, &p->num) &&
+	       read_int32(r, UNPACK_AXIS, "axis", 0, &p->axis);
+}
+
+static bool decode_squeeze(options_reader *r, void *params)
+{
+	opver_squeeze_params *p = params;
+	opver__fb_vector dims;
+
+	if (!opver__fb_vector_field(r->fb, r->table, SQUEEZE_DIMS,
+				    "squeeze_dims", 4, &dims) ||
+	    (dims.length <= OPVER_SQUEEZE_MAX_DIMS &&
+	     !opver__fb_vector_int32(r->fb, &dims, "squeeze_dims", p->dims))) {
+		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
+		return false;
+	}
+	if (dims.length > OPVER_SQUEEZE_MAX_DIMS) {
+		opver__error(r->reporter,
+			     "%s: squeeze_dims has %u entries; at most %d are supported",
+			     r->where, dims.length, OPVER_SQUEEZE_MAX_DIMS);
+		return false;
+	}
+	p->num_dims = (int32_t)dims.length;
+	return true;
+}
+
+static bool decode_strided_slice(options_reader *r, void *params)
+{
+	opver_strided_slice_params *p = params;
+
+	return read_int32(r, STRIDED_SLICE_BEGIN_MASK, "begin_mask", 0,
+			  &p->begin_mask) &&
+	       read_int32(r, STRIDED_SLICE_END_MASK, "end_mask", 0,
+			  &p->end_mask) &&
+	       read_int32(r, STRIDED_SLICE_ELLIPSIS_MASK, "ellipsis_mask", 0,
+			  &p->ellipsis_mask) &&
+	       read_int32(r, STRIDED_SLICE_NEW_AXIS_MASK, "new_axis_mask", 0,
+			  &p->new_axis_mask) &&
+	       read_int32(r, STRIDED_SLICE_SHRINK_AXIS_MASK,
+			  "shrink_axis_mask", 0, &p->shrink_axis_mask) &&
+	       read_bool(r, STRIDED_SLICE_OFFSET, "offset", false,
+			 &p->offset);
 }
 
 /* Ops whose options table carries nothing: the struct-less entries below
@@ -376,6 +463,30 @@ static const struct op_params_entry {
 	  "SpaceToBatchNDOptions", 0, decode_nothing },
 	{ OPVER_OP_BATCH_TO_SPACE_ND, OPTIONS_BATCH_TO_SPACE_ND,
 	  "BatchToSpaceNDOptions", 0, decode_nothing },
+	{ OPVER_OP_CONCATENATION, OPTIONS_CONCATENATION,
+	  "ConcatenationOptions", sizeof(opver_concatenation_params),
+	  decode_concatenation },
+	{ OPVER_OP_PAD, OPTIONS_PAD, "PadOptions", 0, decode_nothing },
+	{ OPVER_OP_PADV2, OPTIONS_PADV2, "PadV2Options", 0, decode_nothing },
+	{ OPVER_OP_MIRROR_PAD, OPTIONS_MIRROR_PAD, "MirrorPadOptions",
+	  sizeof(opver_mirror_pad_params), decode_mirror_pad },
+	{ OPVER_OP_SPLIT, OPTIONS_SPLIT, "SplitOptions",
+	  sizeof(opver_split_params), decode_split },
+	{ OPVER_OP_SPLIT_V, OPTIONS_SPLIT_V, "SplitVOptions",
+	  sizeof(opver_split_params), decode_split_v },
+	{ OPVER_OP_PACK, OPTIONS_PACK, "PackOptions",
+	  sizeof(opver_pack_params), decode_pack },
+	{ OPVER_OP_UNPACK, OPTIONS_UNPACK, "UnpackOptions",
+	  sizeof(opver_unpack_params), decode_unpack },
+	{ OPVER_OP_SQUEEZE, OPTIONS_SQUEEZE, "SqueezeOptions",
+	  sizeof(opver_squeeze_params), decode_squeeze },
+	{ OPVER_OP_EXPAND_DIMS, OPTIONS_EXPAND_DIMS, "ExpandDimsOptions", 0,
+	  decode_nothing },
+	{ OPVER_OP_TRANSPOSE, OPTIONS_TRANSPOSE, "TransposeOptions", 0,
+	  decode_nothing },
+	{ OPVER_OP_SLICE, OPTIONS_SLICE, "SliceOptions", 0, decode_nothing },
+	{ OPVER_OP_STRIDED_SLICE, OPTIONS_STRIDED_SLICE, "StridedSliceOptions",
+	  sizeof(opver_strided_slice_params), decode_strided_slice },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

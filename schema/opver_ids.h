@@ -157,6 +157,26 @@
 	\
 	X(SPACE_TO_DEPTH_BLOCK_SIZE, 0, "SpaceToDepthOptions", "block_size") \
 	X(DEPTH_TO_SPACE_BLOCK_SIZE, 0, "DepthToSpaceOptions", "block_size")
+	X(CONCATENATION_AXIS, 0, "ConcatenationOptions", "axis") \
+	X(CONCATENATION_ACTIVATION, 1, \
+	  "ConcatenationOptions", "fused_activation_function") \
+	X(MIRROR_PAD_MODE, 0, "MirrorPadOptions", "mode") \
+	X(SPLIT_NUM_SPLITS, 0, "SplitOptions", "num_splits") \
+	X(SPLIT_V_NUM_SPLITS, 0, "SplitVOptions", "num_splits") \
+	X(PACK_VALUES_COUNT, 0, "PackOptions", "values_count") \
+	X(PACK_AXIS, 1, "PackOptions", "axis") \
+	X(UNPACK_NUM, 0, "UnpackOptions", "num") \
+	X(UNPACK_AXIS, 1, "UnpackOptions", "axis") \
+	X(SQUEEZE_DIMS, 0, "SqueezeOptions", "squeeze_dims") \
+	X(STRIDED_SLICE_BEGIN_MASK, 0, "StridedSliceOptions", "begin_mask") \
+	X(STRIDED_SLICE_END_MASK, 1, "StridedSliceOptions", "end_mask") \
+	X(STRIDED_SLICE_ELLIPSIS_MASK, 2, \
+	  "StridedSliceOptions", "ellipsis_mask") \
+	X(STRIDED_SLICE_NEW_AXIS_MASK, 3, \
+	  "StridedSliceOptions", "new_axis_mask") \
+	X(STRIDED_SLICE_SHRINK_AXIS_MASK, 4, \
+	  "StridedSliceOptions", "shrink_axis_mask") \
+	X(STRIDED_SLICE_OFFSET, 5, "StridedSliceOptions", "offset")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -200,6 +220,20 @@
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
 	X(OPTIONS_DEPTH_TO_SPACE, 94, "BuiltinOptions", "DepthToSpaceOptions") \
 	X(OPTIONS_BROADCAST_TO, 104, "BuiltinOptions", "BroadcastToOptions")
+	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
+	X(OPTIONS_CONCATENATION, 10, "BuiltinOptions", "ConcatenationOptions") \
+	X(OPTIONS_PAD, 22, "BuiltinOptions", "PadOptions") \
+	X(OPTIONS_TRANSPOSE, 26, "BuiltinOptions", "TransposeOptions") \
+	X(OPTIONS_SQUEEZE, 30, "BuiltinOptions", "SqueezeOptions") \
+	X(OPTIONS_STRIDED_SLICE, 32, "BuiltinOptions", "StridedSliceOptions") \
+	X(OPTIONS_SPLIT, 35, "BuiltinOptions", "SplitOptions") \
+	X(OPTIONS_PADV2, 43, "BuiltinOptions", "PadV2Options") \
+	X(OPTIONS_SLICE, 48, "BuiltinOptions", "SliceOptions") \
+	X(OPTIONS_EXPAND_DIMS, 52, "BuiltinOptions", "ExpandDimsOptions") \
+	X(OPTIONS_PACK, 59, "BuiltinOptions", "PackOptions") \
+	X(OPTIONS_UNPACK, 64, "BuiltinOptions", "UnpackOptions") \
+	X(OPTIONS_MIRROR_PAD, 77, "BuiltinOptions", "MirrorPadOptions") \
+	X(OPTIONS_SPLIT_V, 79, "BuiltinOptions", "SplitVOptions")
 
 #define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,
 enum { OPVER_SCHEMA_FIELDS(OPVER_SCHEMA_ENUMERATOR_) };

@@ -1020,6 +1020,177 @@ Test(reductions, arg_max_and_min_follow_the_input_type)
 		expect(build(&n, ops[i], NULL, 0, 2, 1), 1,
 		       "float32 and int32 tensors");
 	}
+/* ------------------------------------------------ data-movement ops */
+
+static const int32_t rank_5[] = { 1, 2, 1, 2, 2 };
+static const int32_t rank_6[] = { 1, 2, 1, 2, 2, 1 };
+static const int32_t rank_7[] = { 1, 2, 1, 2, 2, 1, 1 };
+
+/*
+ * A data-movement node: input `data` (at index data_at, the other inputs
+ * INT32 vectors) of `type` and shape [1,4] unless `rank`/`dims` are given,
+ * output of `output` type; asserts the version and the reason's `fact`.
+ */
+static void expect_move(int32_t op, const void *params, size_t params_size,
+			int32_t num_inputs, int32_t data_at, int32_t type,
+			int32_t output, int32_t rank, const int32_t *dims,
+			int32_t version, const char *fact)
+{
+	test_node n;
+
+	for (int32_t i = 0; i < num_inputs; i++)
+		n.inputs[i] = TENSOR(INT32, vector_2);
+	n.inputs[data_at] = dims != NULL ? tensor(type, rank, dims)
+					 : tensor(type, COUNT(row_4), row_4);
+	n.outputs[0] = tensor(output, COUNT(row_4), row_4);
+	expect(build(&n, op, params, params_size, num_inputs, 1), version,
+	       fact);
+}
+
+/* The common case: the data is input 0 and the output has its type. */
+#define EXPECT_MOVE(op, inputs, type, version, fact)                        \
+	expect_move(OPVER_OP_##op, NULL, 0, inputs, 0, OPVER_TYPE_##type,   \
+		    OPVER_TYPE_##type, 0, NULL, version, fact)
+#define EXPECT_MOVE_RANK(op, inputs, shape, version, fact)                  \
+	expect_move(OPVER_OP_##op, NULL, 0, inputs, 0, OPVER_TYPE_FLOAT32,  \
+		    OPVER_TYPE_FLOAT32, COUNT(shape), shape, version, fact)
+
+Test(pad, versions_follow_type_and_rank)
+{
+	static const int32_t ops[] = { OPVER_OP_PAD, OPVER_OP_PADV2 };
+
+	for (size_t i = 0; i < COUNT(ops); i++) {
+		expect_move(ops[i], NULL, 0, 2, 0, OPVER_TYPE_BOOL,
+			    OPVER_TYPE_BOOL, COUNT(rank_5), rank_5, 5,
+			    "bool input");
+		expect_move(ops[i], NULL, 0, 2, 0, OPVER_TYPE_INT8,
+			    OPVER_TYPE_INT8, COUNT(rank_5), rank_5, 4,
+			    "more than 4 dimensions");
+		expect_move(ops[i], NULL, 0, 2, 0, OPVER_TYPE_INT16,
+			    OPVER_TYPE_INT16, 0, NULL, 3, "int16 input");
+		expect_move(ops[i], NULL, 0, 2, 0, OPVER_TYPE_INT8,
+			    OPVER_TYPE_INT8, 0, NULL, 2, "int8 input");
+		expect_move(ops[i], NULL, 0, 2, 0, OPVER_TYPE_UINT8,
+			    OPVER_TYPE_UINT8, COUNT(nhwc_4), nhwc_4, 1,
+			    "uint8 and int32 tensors");
+	}
+}
+
+Test(mirror_pad, versions_follow_the_input_type)
+{
+	EXPECT_MOVE(MIRROR_PAD, 2, INT16, 3, "int16 input");
+	EXPECT_MOVE(MIRROR_PAD, 2, INT8, 2, "int8 input");
+	EXPECT_MOVE(MIRROR_PAD, 2, FLOAT32, 1, "float32 and int32 tensors");
+}
+
+Test(concatenation, versions_follow_the_input_type)
+{
+	EXPECT_MOVE(CONCATENATION, 1, INT4, 5, "int4 input");
+	EXPECT_MOVE(CONCATENATION, 1, UINT32, 4, "uint32 input");
+	EXPECT_MOVE(CONCATENATION, 1, INT16, 3, "int16 input");
+	EXPECT_MOVE(CONCATENATION, 1, INT8, 2, "int8 input");
+	EXPECT_MOVE(CONCATENATION, 1, UINT8, 1, "uint8 tensors");
+}
+
+Test(split, versions_follow_the_data_input_not_the_axis)
+{
+	expect_move(OPVER_OP_SPLIT, NULL, 0, 2, 1, OPVER_TYPE_INT16,
+		    OPVER_TYPE_INT16, 0, NULL, 4, "int16 input");
+	expect_move(OPVER_OP_SPLIT, NULL, 0, 2, 1, OPVER_TYPE_INT32,
+		    OPVER_TYPE_INT32, 0, NULL, 3, "int32 input");
+	expect_move(OPVER_OP_SPLIT, NULL, 0, 2, 1, OPVER_TYPE_INT8,
+		    OPVER_TYPE_INT8, 0, NULL, 2, "int8 input");
+	expect_move(OPVER_OP_SPLIT, NULL, 0, 2, 1, OPVER_TYPE_FLOAT32,
+		    OPVER_TYPE_FLOAT32, 0, NULL, 1,
+		    "int32 and float32 tensors");
+	EXPECT_MOVE(SPLIT_V, 3, INT8, 2, "int8 input");
+	EXPECT_MOVE(SPLIT_V, 3, INT16, 1, "int16 and int32 tensors");
+}
+
+Test(pack, versions_follow_the_input_type)
+{
+	EXPECT_MOVE(PACK, 2, INT8, 2, "int8 input");
+	EXPECT_MOVE(PACK, 2, INT16, 3, "int16 input and output");
+	expect_move(OPVER_OP_PACK, NULL, 0, 2, 0, OPVER_TYPE_INT16,
+		    OPVER_TYPE_INT8, 0, NULL, 1, "int16, int32 and int8");
+	EXPECT_MOVE(PACK, 2, UINT32, 4, "uint32 input");
+	EXPECT_MOVE(UNPACK, 1, INT8, 2, "int8 input");
+	EXPECT_MOVE(UNPACK, 1, UINT8, 2, "uint8 input");
+	EXPECT_MOVE(UNPACK, 1, BOOL, 3, "bool input");
+	EXPECT_MOVE(UNPACK, 1, INT16, 4, "int16 input and output");
+	EXPECT_MOVE(UNPACK, 1, FLOAT16, 5, "float16 input");
+	EXPECT_MOVE(UNPACK, 1, BFLOAT16, 5, "bfloat16 input");
+	EXPECT_MOVE(UNPACK, 1, FLOAT32, 1, "float32 tensors");
+}
+
+Test(squeeze, only_strings_need_version_2)
+{
+	EXPECT_MOVE(SQUEEZE, 1, STRING, 2, "string input");
+	EXPECT_MOVE(SQUEEZE, 1, INT8, 1, "int8 tensors");
+	EXPECT_MOVE(EXPAND_DIMS, 2, INT8, 1, "no version rule for EXPAND_DIMS");
+}
+
+Test(transpose, versions_follow_type_and_rank)
+{
+	EXPECT_MOVE_RANK(TRANSPOSE, 2, rank_7, 8, "more than 6 dimensions");
+	EXPECT_MOVE(TRANSPOSE, 2, BFLOAT16, 8, "bfloat16 input");
+	EXPECT_MOVE(TRANSPOSE, 2, INT4, 7, "int4 input");
+	EXPECT_MOVE_RANK(TRANSPOSE, 2, rank_6, 6, "6 dimensions");
+	EXPECT_MOVE(TRANSPOSE, 2, INT16, 5, "int16 input");
+	EXPECT_MOVE_RANK(TRANSPOSE, 2, rank_5, 4, "5 dimensions");
+	EXPECT_MOVE(TRANSPOSE, 2, BOOL, 3, "bool input");
+	EXPECT_MOVE(TRANSPOSE, 2, INT8, 2, "int8 input");
+	EXPECT_MOVE(TRANSPOSE, 2, UINT8, 1, "uint8 and int32 tensors");
+}
+
+Test(slice, versions_follow_type_and_rank)
+{
+	EXPECT_MOVE(SLICE, 3, INT4, 7, "int4 input");
+	EXPECT_MOVE(SLICE, 3, UINT32, 6, "uint32 input");
+	EXPECT_MOVE_RANK(SLICE, 3, rank_5, 5, "more than 4 dimensions");
+	EXPECT_MOVE(SLICE, 3, INT16, 4, "int16 input");
+	EXPECT_MOVE(SLICE, 3, STRING, 3, "string input");
+	EXPECT_MOVE(SLICE, 3, INT8, 2, "int8 input");
+	EXPECT_MOVE(SLICE, 3, INT64, 1, "int64 and int32 tensors");
+}
+
+Test(strided_slice, versions_follow_masks_type_and_rank)
+{
+	static const opver_strided_slice_params offset = { .offset = 1 };
+	static const opver_strided_slice_params ellipsis = {
+		.ellipsis_mask = 2
+	};
+	static const opver_strided_slice_params new_axis = {
+		.new_axis_mask = 1, .shrink_axis_mask = 2
+	};
+	static const opver_strided_slice_params plain = {
+		.begin_mask = 3, .end_mask = 1, .shrink_axis_mask = 1
+	};
+
+	expect_move(OPVER_OP_STRIDED_SLICE, &offset, sizeof(offset), 3, 0,
+		    OPVER_TYPE_INT8, OPVER_TYPE_INT8, 0, NULL, 8, "offset");
+	expect_move(OPVER_OP_STRIDED_SLICE, &plain, sizeof(plain), 3, 0,
+		    OPVER_TYPE_UINT32, OPVER_TYPE_UINT32, 0, NULL, 7,
+		    "uint32 input");
+	expect_move(OPVER_OP_STRIDED_SLICE, &ellipsis, sizeof(ellipsis), 3, 0,
+		    OPVER_TYPE_INT8, OPVER_TYPE_INT8, 0, NULL, 6,
+		    "ellipsis_mask");
+	expect_move(OPVER_OP_STRIDED_SLICE, &new_axis, sizeof(new_axis), 3, 0,
+		    OPVER_TYPE_INT8, OPVER_TYPE_INT8, 0, NULL, 6,
+		    "new_axis_mask");
+	expect_move(OPVER_OP_STRIDED_SLICE, &plain, sizeof(plain), 3, 0,
+		    OPVER_TYPE_STRING, OPVER_TYPE_STRING, 0, NULL, 5,
+		    "string input");
+	expect_move(OPVER_OP_STRIDED_SLICE, &plain, sizeof(plain), 3, 0,
+		    OPVER_TYPE_BOOL, OPVER_TYPE_BOOL, COUNT(rank_5), rank_5, 4,
+		    "more than 4 dimensions");
+	expect_move(OPVER_OP_STRIDED_SLICE, &plain, sizeof(plain), 3, 0,
+		    OPVER_TYPE_BOOL, OPVER_TYPE_BOOL, 0, NULL, 3, "bool input");
+	expect_move(OPVER_OP_STRIDED_SLICE, &plain, sizeof(plain), 3, 0,
+		    OPVER_TYPE_INT8, OPVER_TYPE_INT8, 0, NULL, 2, "int8 input");
+	expect_move(OPVER_OP_STRIDED_SLICE, &plain, sizeof(plain), 3, 0,
+		    OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32, 0, NULL, 1,
+		    "float32 and int32 tensors");
 }
 
 /* ---------------------------------------------------------------- ADD */

@@ -481,6 +481,94 @@ typedef struct opver_space_depth_params {
 } opver_space_depth_params;
 OPVER_ABI_ENDS_AT(opver_space_depth_params, block_size);
 #define OPVER_SPACE_DEPTH_PARAMS_DEFAULTS { 0 }
+/* CONCATENATION: one or more inputs of one type and rank, one output. */
+typedef struct opver_concatenation_params {
+	/* The dimension joined; negative counts from the last (version 1). */
+	int32_t axis;
+	/* An opver_activation (version 1); TFLite computes only NONE. */
+	int32_t activation;
+} opver_concatenation_params;
+OPVER_ABI_ENDS_AT(opver_concatenation_params, activation);
+#define OPVER_CONCATENATION_PARAMS_DEFAULTS { 0, OPVER_ACTIVATION_NONE }
+
+/* How MIRROR_PAD mirrors, values as in .tflite MirrorPadMode. */
+typedef enum opver_mirror_pad_mode {
+	OPVER_MIRROR_PAD_REFLECT = 0,   /* the edge element is not repeated */
+	OPVER_MIRROR_PAD_SYMMETRIC = 1  /* the edge element is repeated */
+} opver_mirror_pad_mode;
+
+/* MIRROR_PAD: input, paddings [rank, 2], one output. */
+typedef struct opver_mirror_pad_params {
+	/* An opver_mirror_pad_mode (version 1). */
+	int32_t mode;
+} opver_mirror_pad_params;
+OPVER_ABI_ENDS_AT(opver_mirror_pad_params, mode);
+#define OPVER_MIRROR_PAD_PARAMS_DEFAULTS { OPVER_MIRROR_PAD_REFLECT }
+
+/* SPLIT (axis, input) and SPLIT_V (input, size_splits, axis): one output
+ * per part. */
+typedef struct opver_split_params {
+	/* How many parts, the node's output count (version 1). */
+	int32_t num_splits;
+} opver_split_params;
+OPVER_ABI_ENDS_AT(opver_split_params, num_splits);
+#define OPVER_SPLIT_PARAMS_DEFAULTS { 0 }
+
+/* PACK: values_count inputs of one shape, one output of one more
+ * dimension. */
+typedef struct opver_pack_params {
+	/* The node's input count (version 1). */
+	int32_t values_count;
+	/* The new dimension; negative counts from the end (version 1). */
+	int32_t axis;
+} opver_pack_params;
+OPVER_ABI_ENDS_AT(opver_pack_params, axis);
+#define OPVER_PACK_PARAMS_DEFAULTS { 0, 0 }
+
+/* UNPACK: one input, `num` outputs of one dimension less. */
+typedef struct opver_unpack_params {
+	/* The node's output count (version 1). */
+	int32_t num;
+	/* The dimension removed; negative counts from the end (version 1). */
+	int32_t axis;
+} opver_unpack_params;
+OPVER_ABI_ENDS_AT(opver_unpack_params, axis);
+#define OPVER_UNPACK_PARAMS_DEFAULTS { 0, 0 }
+
+/* The most dimensions a SQUEEZE's squeeze_dims option can list. */
+#define OPVER_SQUEEZE_MAX_DIMS 8
+
+/* SQUEEZE: one input, one output without some dimensions of size 1. */
+typedef struct opver_squeeze_params {
+	/* Entries of squeeze_dims; 0 removes every dimension of size 1
+	 * (version 1). */
+	int32_t num_dims;
+	/* Negative entries count from the end (version 1). */
+	int32_t dims[OPVER_SQUEEZE_MAX_DIMS];
+} opver_squeeze_params;
+OPVER_ABI_ENDS_AT(opver_squeeze_params, dims);
+#define OPVER_SQUEEZE_PARAMS_DEFAULTS { 0, { 0 } }
+
+/* STRIDED_SLICE: input, begin, end, strides (1-D int32), one output.  Bit
+ * i of a mask applies to entry i of begin, end and strides. */
+typedef struct opver_strided_slice_params {
+	/* Version 1: begin ignored, the slice starts at the first element in
+	 * the stride's direction. */
+	int32_t begin_mask;
+	/* Version 1: end ignored, the slice runs to the last element. */
+	int32_t end_mask;
+	/* Version 6 when set: the entry stands for every dimension the
+	 * others do not name. */
+	int32_t ellipsis_mask;
+	/* Version 6 when set: the entry inserts a dimension of size 1. */
+	int32_t new_axis_mask;
+	/* Version 1: the entry takes one element and drops its dimension. */
+	int32_t shrink_axis_mask;
+	/* Version 8 when 1: end counts from begin; default 0. */
+	int32_t offset;
+} opver_strided_slice_params;
+OPVER_ABI_ENDS_AT(opver_strided_slice_params, offset);
+#define OPVER_STRIDED_SLICE_PARAMS_DEFAULTS { 0, 0, 0, 0, 0, 0 }
 
 #ifdef __cplusplus
 }

@@ -217,4 +217,28 @@ extern const opver_kernel ref_depth_to_space;
 /* tile.c */
 extern const opver_kernel ref_tile;
 
+/* The data-movement kernels: one kernel per op for every element type
+ * (movement.h). */
+/* concatenation.c */
+extern const opver_kernel ref_concatenation;
+/* pack.c */
+extern const opver_kernel ref_pack;
+extern const opver_kernel ref_unpack;
+/* pad.c */
+extern const opver_kernel ref_pad;
+extern const opver_kernel ref_padv2;
+extern const opver_kernel ref_mirror_pad;
+/* slice.c */
+extern const opver_kernel ref_slice;
+/* split.c */
+extern const opver_kernel ref_split;
+extern const opver_kernel ref_split_v;
+/* squeeze.c */
+extern const opver_kernel ref_squeeze;
+extern const opver_kernel ref_expand_dims;
+/* strided_slice.c */
+extern const opver_kernel ref_strided_slice;
+/* transpose.c */
+extern const opver_kernel ref_transpose;
+
 #endif /* OPVER_REFERENCE_KERNELS_H */

@@ -125,6 +125,19 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_space_to_depth,
 	&ref_tile,
 	&ref_zeros_like,
+	&ref_concatenation,
+	&ref_expand_dims,
+	&ref_mirror_pad,
+	&ref_pack,
+	&ref_pad,
+	&ref_padv2,
+	&ref_slice,
+	&ref_split,
+	&ref_split_v,
+	&ref_squeeze,
+	&ref_strided_slice,
+	&ref_transpose,
+	&ref_unpack,
 };
 
 static const opver_plugin reference_plugin = {

@@ -77,16 +77,17 @@ int32_t cf_case_graph_inputs(const cf_case *c,
 bool cf_case_model(const cf_case *c, int32_t version, uint8_t **bytes,
 		   size_t *size, char *error, size_t error_size)
 {
-	int32_t graph_inputs[CF_MAX_NODE_INPUTS];
+	int32_t graph_inputs[CF_MAX_NODE_INPUTS], outputs[CF_MAX_NODE_OUTPUTS];
 	const int32_t num_graph_inputs = cf_case_graph_inputs(c, graph_inputs);
+	const int32_t num_outputs = cf_case_outputs(c, outputs);
 	const cf_opcode_desc code = { c->op, version };
 	const cf_operator_desc node = {
-		0, c->inputs, c->num_inputs, &c->output, 1,
+		0, c->inputs, c->num_inputs, outputs, num_outputs,
 		c->has_params ? &c->params : NULL,
 	};
 	const cf_model_desc desc = {
 		c->tensors, c->num_tensors, &code, 1, &node, 1,
-		graph_inputs, num_graph_inputs, &c->output, 1,
+		graph_inputs, num_graph_inputs, outputs, num_outputs,
 	};
 
 	return cf_build_model(&desc, bytes, size, error, error_size);
@@ -160,6 +161,22 @@ int32_t cf_case_tensor(cf_case *c, opver_type type, int32_t rank,
 	t->rank = rank;
 	memcpy(t->dims, dims, (size_t)rank * sizeof(*dims));
 	return c->num_tensors++;
+}
+
+void cf_case_more_output(cf_case *c, int32_t t)
+{
+	/* As for tensors: a fixed handful, running out is a bug. */
+	if (c->num_more_outputs == CF_MAX_MORE_OUTPUTS)
+		abort();
+	c->more_outputs[c->num_more_outputs++] = t;
+}
+
+int32_t cf_case_outputs(const cf_case *c, int32_t *outputs)
+{
+	outputs[0] = c->output;
+	memcpy(outputs + 1, c->more_outputs,
+	       (size_t)c->num_more_outputs * sizeof(*outputs));
+	return 1 + c->num_more_outputs;
 }
 
 bool cf_case_quantize(cf_case *c, int32_t t, float scale, int64_t zero_point)
@@ -440,6 +457,19 @@ static const cf_generator *const generators[] = {
 	&cf_space_to_depth_cases,
 	&cf_tile_cases,
 	&cf_zeros_like_cases,
+	&cf_concatenation_cases,
+	&cf_expand_dims_cases,
+	&cf_mirror_pad_cases,
+	&cf_pack_cases,
+	&cf_pad_cases,
+	&cf_padv2_cases,
+	&cf_slice_cases,
+	&cf_split_cases,
+	&cf_split_v_cases,
+	&cf_squeeze_cases,
+	&cf_strided_slice_cases,
+	&cf_transpose_cases,
+	&cf_unpack_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

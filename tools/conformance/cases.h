@@ -42,8 +42,11 @@ float cf_rng_float(cf_rng *rng, float lo, float hi);
 /* A seed mixed from several values: the same values, the same seed. */
 uint64_t cf_seed_mix(uint64_t seed, uint64_t value);
 
-#define CF_MAX_TENSORS 6
+#define CF_MAX_TENSORS 10
 #define CF_MAX_NODE_INPUTS 4
+/* A node's outputs past its first (SPLIT, SPLIT_V, UNPACK). */
+#define CF_MAX_MORE_OUTPUTS 3
+#define CF_MAX_NODE_OUTPUTS (1 + CF_MAX_MORE_OUTPUTS)
 /* Allocations one case may own: data, values, scales and zero points. */
 #define CF_MAX_BLOCKS (4 * CF_MAX_TENSORS)
 
@@ -66,6 +69,13 @@ typedef union cf_params {
 	opver_gather_params gather;
 	opver_shape_params shape;
 	opver_space_depth_params space_depth;
+	opver_concatenation_params concatenation;
+	opver_mirror_pad_params mirror_pad;
+	opver_split_params split;
+	opver_pack_params pack;
+	opver_unpack_params unpack;
+	opver_squeeze_params squeeze;
+	opver_strided_slice_params strided_slice;
 } cf_params;
 
 typedef struct cf_case {
@@ -73,11 +83,14 @@ typedef struct cf_case {
 	/* The model's tensors; their pointers point into `blocks`. */
 	cf_tensor_desc tensors[CF_MAX_TENSORS];
 	int32_t num_tensors;
-	/* The node: inputs (tensor indices, -1 for an omitted one) and its
-	 * one output. */
+	/* The node: inputs (tensor indices, -1 for an omitted one), its
+	 * first output, and the outputs after it of ops that have several
+	 * (cf_case_outputs() lists them all). */
 	int32_t inputs[CF_MAX_NODE_INPUTS];
 	int32_t num_inputs;
 	int32_t output;
+	int32_t more_outputs[CF_MAX_MORE_OUTPUTS];
+	int32_t num_more_outputs;
 	/* Written as the node's options when has_params. */
 	bool has_params;
 	cf_params params;
@@ -147,6 +160,14 @@ bool cf_case_fill(cf_case *c, int32_t t, cf_rng *rng, double lo, double hi,
 
 /* Appends a node input (tensor index, -1 for omitted). */
 void cf_case_input(cf_case *c, int32_t t);
+
+/* Appends a node output after the first (`output`), for ops with
+ * several. */
+void cf_case_more_output(cf_case *c, int32_t t);
+
+/* The node's outputs in order, `output` first, into outputs
+ * (CF_MAX_NODE_OUTPUTS entries); returns how many. */
+int32_t cf_case_outputs(const cf_case *c, int32_t *outputs);
 
 /* Appends printf-formatted text to params_text, space-separated. */
 void cf_case_param(cf_case *c, const char *format, ...) OPVER__PRINTF(2, 3);
@@ -262,5 +283,19 @@ extern const cf_generator cf_reduce_min_cases;        /* reduce */
 extern const cf_generator cf_reduce_prod_cases;       /* reduce */
 extern const cf_generator cf_arg_max_cases;           /* reduce */
 extern const cf_generator cf_arg_min_cases;           /* reduce */
+/* movement */
+extern const cf_generator cf_concatenation_cases;
+extern const cf_generator cf_expand_dims_cases;
+extern const cf_generator cf_mirror_pad_cases;
+extern const cf_generator cf_pack_cases;
+extern const cf_generator cf_pad_cases;
+extern const cf_generator cf_padv2_cases;
+extern const cf_generator cf_slice_cases;
+extern const cf_generator cf_split_cases;
+extern const cf_generator cf_split_v_cases;
+extern const cf_generator cf_squeeze_cases;
+extern const cf_generator cf_strided_slice_cases;
+extern const cf_generator cf_transpose_cases;
+extern const cf_generator cf_unpack_cases;
 
 #endif /* OPVER_CONFORMANCE_CASES_H */

@@ -294,6 +294,19 @@ static bool has_options(int32_t op)
 	case OPVER_OP_SHAPE:
 	case OPVER_OP_SPACE_TO_DEPTH:
 	case OPVER_OP_DEPTH_TO_SPACE:
+	case OPVER_OP_CONCATENATION:
+	case OPVER_OP_PAD:
+	case OPVER_OP_PADV2:
+	case OPVER_OP_MIRROR_PAD:
+	case OPVER_OP_SPLIT:
+	case OPVER_OP_SPLIT_V:
+	case OPVER_OP_PACK:
+	case OPVER_OP_UNPACK:
+	case OPVER_OP_SQUEEZE:
+	case OPVER_OP_EXPAND_DIMS:
+	case OPVER_OP_TRANSPOSE:
+	case OPVER_OP_SLICE:
+	case OPVER_OP_STRIDED_SLICE:
 		return true;
 	default:
 		return false;
@@ -349,6 +362,13 @@ static bool check_operator(const checker *c, const cf_model_desc *desc,
 
 		if (p->num_dims < 0 || p->num_dims > OPVER_RESHAPE_MAX_DIMS)
 			return refuse(c, "operator %d: new_shape of %d entries",
+				      index, p->num_dims);
+	}
+	if (code == OPVER_OP_SQUEEZE && op->params != NULL) {
+		const opver_squeeze_params *p = op->params;
+
+		if (p->num_dims < 0 || p->num_dims > OPVER_SQUEEZE_MAX_DIMS)
+			return refuse(c, "operator %d: squeeze_dims of %d entries",
 				      index, p->num_dims);
 	}
 	return true;
@@ -463,8 +483,8 @@ static void write_tensor(writer *w, size_t slot, int32_t index,
 
 /*
  * Fills `t` with the options table of `op` from its parameter struct and
- * returns the union type code.  RESHAPE's new_shape is a vector, written
- * by the caller.
+ * returns the union type code.  RESHAPE's new_shape and SQUEEZE's
+ * squeeze_dims are vectors, written by the caller.
  */
 static uint8_t options_table(int32_t op, const void *params, table *t)
 {
@@ -625,6 +645,77 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		set_field(t, DEPTH_TO_SPACE_BLOCK_SIZE, 4,
 			  (uint32_t)p->block_size);
 		return OPTIONS_DEPTH_TO_SPACE;
+	case OPVER_OP_CONCATENATION: {
+		const opver_concatenation_params *p = params;
+
+		set_field(t, CONCATENATION_AXIS, 4, (uint32_t)p->axis);
+		set_field(t, CONCATENATION_ACTIVATION, 1,
+			  (uint32_t)p->activation);
+		return OPTIONS_CONCATENATION;
+	}
+	case OPVER_OP_PAD:
+		return OPTIONS_PAD;
+	case OPVER_OP_PADV2:
+		return OPTIONS_PADV2;
+	case OPVER_OP_MIRROR_PAD: {
+		const opver_mirror_pad_params *p = params;
+
+		set_field(t, MIRROR_PAD_MODE, 1, (uint32_t)p->mode);
+		return OPTIONS_MIRROR_PAD;
+	}
+	case OPVER_OP_SPLIT: {
+		const opver_split_params *p = params;
+
+		set_field(t, SPLIT_NUM_SPLITS, 4, (uint32_t)p->num_splits);
+		return OPTIONS_SPLIT;
+	}
+	case OPVER_OP_SPLIT_V: {
+		const opver_split_params *p = params;
+
+		set_field(t, SPLIT_V_NUM_SPLITS, 4, (uint32_t)p->num_splits);
+		return OPTIONS_SPLIT_V;
+	}
+	case OPVER_OP_PACK: {
+		const opver_pack_params *p = params;
+
+		set_field(t, PACK_VALUES_COUNT, 4, (uint32_t)p->values_count);
+		set_field(t, PACK_AXIS, 4, (uint32_t)p->axis);
+		return OPTIONS_PACK;
+	}
+	case OPVER_OP_UNPACK: {
+		const opver_unpack_params *p = params;
+
+		set_field(t, UNPACK_NUM, 4, (uint32_t)p->num);
+		set_field(t, UNPACK_AXIS, 4, (uint32_t)p->axis);
+		return OPTIONS_UNPACK;
+	}
+	case OPVER_OP_SQUEEZE: {
+		const opver_squeeze_params *p = params;
+
+		if (p->num_dims > 0)
+			set_field(t, SQUEEZE_DIMS, 4, 0);
+		return OPTIONS_SQUEEZE;
+	}
+	case OPVER_OP_EXPAND_DIMS:
+		return OPTIONS_EXPAND_DIMS;
+	case OPVER_OP_TRANSPOSE:
+		return OPTIONS_TRANSPOSE;
+	case OPVER_OP_SLICE:
+		return OPTIONS_SLICE;
+	case OPVER_OP_STRIDED_SLICE: {
+		const opver_strided_slice_params *p = params;
+
+		set_field(t, STRIDED_SLICE_BEGIN_MASK, 4,
+			  (uint32_t)p->begin_mask);
+		set_field(t, STRIDED_SLICE_END_MASK, 4, (uint32_t)p->end_mask);
+		set_field(t, STRIDED_SLICE_ELLIPSIS_MASK, 4,
+			  (uint32_t)p->ellipsis_mask);
+		set_field(t, STRIDED_SLICE_NEW_AXIS_MASK, 4,
+			  (uint32_t)p->new_axis_mask);
+		set_field(t, STRIDED_SLICE_SHRINK_AXIS_MASK, 4,
+			  (uint32_t)p->shrink_axis_mask);
+		set_field(t, STRIDED_SLICE_OFFSET, 1, p->offset != 0);
+		return OPTIONS_STRIDED_SLICE;
 	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;
@@ -661,6 +752,12 @@ static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
 		const opver_reshape_params *p = op->params;
 
 		int32s_field(w, options_pos[RESHAPE_NEW_SHAPE], p->dims,
+			     (size_t)p->num_dims);
+	}
+	if (code == OPVER_OP_SQUEEZE && options.num_ids > 0) {
+		const opver_squeeze_params *p = op->params;
+
+		int32s_field(w, options_pos[SQUEEZE_DIMS], p->dims,
 			     (size_t)p->num_dims);
 	}
 }

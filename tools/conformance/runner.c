@@ -405,6 +405,29 @@ static bool run_on(cf_side *s, const running *k, opver_model *model,
 	return opver_interpreter_invoke(*it) == OPVER_OK;
 }
 
+/* Whether every output of the case agrees; `why` names the first that
+ * does not, for nodes with several. */
+static bool compare_every_output(const runner *r, const running *k,
+				 opver_interpreter *vendor_it,
+				 opver_interpreter *reference_it, cf_text *why)
+{
+	int32_t outputs[CF_MAX_NODE_OUTPUTS];
+	const int32_t count = cf_case_outputs(&k->c, outputs);
+
+	for (int32_t i = 0; i < count; i++) {
+		if (count > 1)
+			cf_text_add(why, "output %d: ", (int)i);
+		if (!cf_compare_outputs(opver_interpreter_output(vendor_it, i),
+					opver_interpreter_output(reference_it,
+								 i),
+					r->options->rtol, why))
+			return false;
+		if (count > 1)
+			cf_text_clear(why);
+	}
+	return true;
+}
+
 /* Runs a bound case on both sides and records the comparison. */
 static void compare_case(runner *r, running *k, opver_model *vendor_model)
 {
@@ -435,9 +458,7 @@ static void compare_case(runner *r, running *k, opver_model *vendor_model)
 		add_reproduce(&details, r, k->op);
 		goto exercised;
 	}
-	if (cf_compare_outputs(opver_interpreter_output(vendor_it, 0),
-			       opver_interpreter_output(reference_it, 0),
-			       r->options->rtol, &why)) {
+	if (compare_every_output(r, k, vendor_it, reference_it, &why)) {
 		outcome = CF_PASS;
 	} else {
 		add_case_details(&details, r, k);

@@ -1,0 +1,113 @@
+/*
+ * transpose.c - TRANSPOSE: output dimension d is input dimension perm[d],
+ * for every element type of TFLite's kernel.  perm is a 1-D INT32 tensor
+ * holding each of 0 .. rank-1 once.  With a constant perm the output shape
+ * is checked in prepare; otherwise in invoke, where a mismatch fails the
+ * run.
+ *
+ * Version range 1-6 (int8 2, bool 3, 5 dimensions 4, int16 5, 6
+ * dimensions 6); more than 6 dimensions (version 8) is refused, as TFLite
+ * 2.x's kernel before version 8 refuses it.
+ */
+#include "kernels.h"
+#include "movement.h"
+#include "node_checks.h"
+
+#define TRANSPOSE_MAX_DIMS 6
+
+enum { TRANSPOSE_INPUT = 0, TRANSPOSE_PERM = 1 };
+
+typedef struct transpose_data {
+	ref_gather plan;
+	bool deferred; /* perm known only at invoke */
+} transpose_data;
+
+static opver_status transpose_plan(const opver_context *ctx,
+				   const opver_node *node,
+				   transpose_data *data)
+{
+	const opver_tensor *input = node->inputs[TRANSPOSE_INPUT];
+	int64_t perm[REF_MOVE_MAX_DIMS];
+	bool used[REF_MOVE_MAX_DIMS] = { false };
+	ref_gather identity;
+	opver_status status;
+
+	status = ref_gather_identity(ctx, input, &identity);
+	if (status != OPVER_OK)
+		return status;
+	data->plan = identity;
+	ref_move_indices(node->inputs[TRANSPOSE_PERM], input->rank, perm);
+	for (int32_t d = 0; d < input->rank; d++) {
+		if (perm[d] < 0 || perm[d] >= input->rank || used[perm[d]]) {
+			OPVER_REPORT(ctx, "perm[%d] is %lld; perm must hold each of 0 to %d once",
+				     (int)d, (long long)perm[d],
+				     (int)input->rank - 1);
+			return OPVER_ERROR_INVALID_MODEL;
+		}
+		used[perm[d]] = true;
+		data->plan.dims[d] = identity.dims[perm[d]];
+	}
+	return ref_gather_check_output(ctx, &data->plan, node->outputs[0],
+				       "TRANSPOSE");
+}
+
+static opver_status transpose_prepare(const opver_context *ctx,
+				      opver_node *node)
+{
+	transpose_data *data = node->op_data;
+	const opver_tensor *input;
+	opver_status status;
+
+	status = ref_check_arity(ctx, node, 2, 2, 1,
+				 "TRANSPOSE takes input, perm and one output");
+	if (status != OPVER_OK)
+		return status;
+	input = node->inputs[TRANSPOSE_INPUT];
+	if (input->rank > TRANSPOSE_MAX_DIMS) {
+		OPVER_REPORT(ctx, "input '%s' has %d dimensions; TRANSPOSE versions 1-6 take up to %d",
+			     input->name, (int)input->rank,
+			     TRANSPOSE_MAX_DIMS);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	status = ref_move_same_type(ctx, "output", node->outputs[0], input);
+	if (status == OPVER_OK)
+		status = ref_expect_type(ctx, "perm",
+					 node->inputs[TRANSPOSE_PERM],
+					 OPVER_TYPE_INT32);
+	if (status == OPVER_OK)
+		status = ref_move_index_tensor(ctx, "perm",
+					       node->inputs[TRANSPOSE_PERM],
+					       (size_t)input->rank);
+	if (status != OPVER_OK)
+		return status;
+	data->deferred = !node->inputs[TRANSPOSE_PERM]->is_constant;
+	if (data->deferred)
+		return OPVER_OK;
+	return transpose_plan(ctx, node, data);
+}
+
+static opver_status transpose_invoke(const opver_context *ctx,
+				     opver_node *node)
+{
+	transpose_data *data = node->op_data;
+
+	if (data->deferred) {
+		opver_status status = transpose_plan(ctx, node, data);
+
+		if (status != OPVER_OK)
+			return status;
+	}
+	ref_gather_run(&data->plan, node->inputs[TRANSPOSE_INPUT]->data,
+		       node->outputs[0]->data);
+	return OPVER_OK;
+}
+
+const opver_kernel ref_transpose = {
+	OPVER_KERNEL("transpose", TRANSPOSE, 1, 6),
+	REF_SIGNATURES(OPVER_SIGNATURE(
+		OPVER_INPUTS(REF_MOVE_TYPES, OPVER_T(INT32)),
+		OPVER_OUTPUT(REF_MOVE_TYPES))),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(transpose_data),
+	.prepare = transpose_prepare, .invoke = transpose_invoke,
+};
