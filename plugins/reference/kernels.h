@@ -102,9 +102,23 @@ extern const opver_kernel ref_max_pool_2d_int16;
 /* reshape.c */
 extern const opver_kernel ref_reshape;
 
+/* resize.c */
+extern const opver_kernel ref_resize_bilinear_float32;
+extern const opver_kernel ref_resize_bilinear_int8;
+extern const opver_kernel ref_resize_bilinear_int16;
+extern const opver_kernel ref_resize_nearest_neighbor_float32;
+extern const opver_kernel ref_resize_nearest_neighbor_uint8;
+extern const opver_kernel ref_resize_nearest_neighbor_int8;
+extern const opver_kernel ref_resize_nearest_neighbor_int16;
+
 /* softmax.c */
 extern const opver_kernel ref_softmax_float32;
 extern const opver_kernel ref_softmax_int8;
 extern const opver_kernel ref_softmax_int16;
+
+/* transpose_conv.c */
+extern const opver_kernel ref_transpose_conv_float32;
+extern const opver_kernel ref_transpose_conv_int8;
+extern const opver_kernel ref_transpose_conv_int16x8;
 
 #endif /* OPVER_REFERENCE_KERNELS_H */

@@ -37,9 +37,19 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_quantize_int8_int16,
 	&ref_quantize_int16_int16,
 	&ref_reshape,
+	&ref_resize_bilinear_float32,
+	&ref_resize_bilinear_int8,
+	&ref_resize_bilinear_int16,
+	&ref_resize_nearest_neighbor_float32,
+	&ref_resize_nearest_neighbor_uint8,
+	&ref_resize_nearest_neighbor_int8,
+	&ref_resize_nearest_neighbor_int16,
 	&ref_softmax_float32,
 	&ref_softmax_int8,
 	&ref_softmax_int16,
+	&ref_transpose_conv_float32,
+	&ref_transpose_conv_int8,
+	&ref_transpose_conv_int16x8,
 };
 
 static const opver_plugin reference_plugin = {

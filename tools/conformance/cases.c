@@ -330,6 +330,8 @@ static const cf_generator *const generators[] = {
 	&cf_mul_cases,
 	&cf_quantize_cases,
 	&cf_reshape_cases,
+	&cf_resize_bilinear_cases,
+	&cf_resize_nearest_neighbor_cases,
 	&cf_softmax_cases,
 };
 

@@ -57,6 +57,11 @@ typedef union cf_params {
 	opver_add_params add;
 	opver_mul_params mul;
 	opver_reshape_params reshape;
+	opver_resize_bilinear_params resize_bilinear;
+	opver_resize_nearest_neighbor_params resize_nearest_neighbor;
+	opver_transpose_conv_params transpose_conv;
+	opver_l2_norm_params l2_norm;
+	opver_batch_matmul_params batch_matmul;
 } cf_params;
 
 typedef struct cf_case {
@@ -192,6 +197,8 @@ extern const cf_generator cf_max_pool_2d_cases;       /* pool */
 extern const cf_generator cf_mul_cases;               /* elementwise */
 extern const cf_generator cf_quantize_cases;          /* quantize */
 extern const cf_generator cf_reshape_cases;           /* reshape */
+extern const cf_generator cf_resize_bilinear_cases;   /* resize */
+extern const cf_generator cf_resize_nearest_neighbor_cases; /* resize */
 extern const cf_generator cf_softmax_cases;           /* softmax */
 
 #endif /* OPVER_CONFORMANCE_CASES_H */

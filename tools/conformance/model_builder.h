@@ -71,8 +71,9 @@ typedef struct cf_operator_desc {
 	 * (opver_depthwise_conv_params for DEPTHWISE_CONV_2D, ...),
 	 * borrowed; written as the op's options table.  NULL writes none.
 	 * Ops with options: CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D,
-	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL and
-	 * RESHAPE; QUANTIZE and DEQUANTIZE get their empty tables.
+	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL,
+	 * RESHAPE, RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR, TRANSPOSE_CONV,
+	 * L2_NORMALIZATION and BATCH_MATMUL; QUANTIZE and DEQUANTIZE get their empty tables.
 	 */
 	const void *params;
 } cf_operator_desc;
