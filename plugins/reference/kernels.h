@@ -48,6 +48,11 @@ extern const opver_kernel ref_add_float32;
 extern const opver_kernel ref_add_int8;
 extern const opver_kernel ref_add_int16;
 
+/* batch_matmul.c */
+extern const opver_kernel ref_batch_matmul_float32;
+extern const opver_kernel ref_batch_matmul_int8;
+extern const opver_kernel ref_batch_matmul_int16;
+
 /* conv.c */
 extern const opver_kernel ref_conv_2d_float32;
 extern const opver_kernel ref_conv_2d_int8;
@@ -66,6 +71,11 @@ extern const opver_kernel ref_dequantize_int16_float32;
 extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
 extern const opver_kernel ref_fully_connected_hybrid;
+
+/* l2_normalization.c */
+extern const opver_kernel ref_l2_normalization_float32;
+extern const opver_kernel ref_l2_normalization_uint8;
+extern const opver_kernel ref_l2_normalization_int8;
 
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
@@ -98,6 +108,7 @@ extern const opver_kernel ref_average_pool_2d_int16;
 extern const opver_kernel ref_max_pool_2d_float32;
 extern const opver_kernel ref_max_pool_2d_int8;
 extern const opver_kernel ref_max_pool_2d_int16;
+extern const opver_kernel ref_l2_pool_2d_float32;
 
 /* reshape.c */
 extern const opver_kernel ref_reshape;

@@ -322,10 +322,13 @@ opver_activation cf_activation(int32_t index)
 static const cf_generator *const generators[] = {
 	&cf_add_cases,
 	&cf_average_pool_2d_cases,
+	&cf_batch_matmul_cases,
 	&cf_conv_2d_cases,
 	&cf_depthwise_conv_2d_cases,
 	&cf_dequantize_cases,
 	&cf_fully_connected_cases,
+	&cf_l2_normalization_cases,
+	&cf_l2_pool_2d_cases,
 	&cf_max_pool_2d_cases,
 	&cf_mul_cases,
 	&cf_quantize_cases,
@@ -333,6 +336,7 @@ static const cf_generator *const generators[] = {
 	&cf_resize_bilinear_cases,
 	&cf_resize_nearest_neighbor_cases,
 	&cf_softmax_cases,
+	&cf_transpose_conv_cases,
 };
 
 const cf_generator *cf_generator_for(int32_t op)

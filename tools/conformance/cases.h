@@ -189,10 +189,13 @@ const cf_generator *cf_generator_for(int32_t op);
 /* One per op, defined in cases_<family>.c. */
 extern const cf_generator cf_add_cases;               /* elementwise */
 extern const cf_generator cf_average_pool_2d_cases;   /* pool */
+extern const cf_generator cf_batch_matmul_cases;      /* batch_matmul */
 extern const cf_generator cf_conv_2d_cases;           /* conv */
 extern const cf_generator cf_depthwise_conv_2d_cases; /* depthwise_conv */
 extern const cf_generator cf_dequantize_cases;        /* quantize */
 extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
+extern const cf_generator cf_l2_normalization_cases;  /* batch_matmul */
+extern const cf_generator cf_l2_pool_2d_cases;        /* batch_matmul */
 extern const cf_generator cf_max_pool_2d_cases;       /* pool */
 extern const cf_generator cf_mul_cases;               /* elementwise */
 extern const cf_generator cf_quantize_cases;          /* quantize */
@@ -200,5 +203,6 @@ extern const cf_generator cf_reshape_cases;           /* reshape */
 extern const cf_generator cf_resize_bilinear_cases;   /* resize */
 extern const cf_generator cf_resize_nearest_neighbor_cases; /* resize */
 extern const cf_generator cf_softmax_cases;           /* softmax */
+extern const cf_generator cf_transpose_conv_cases;    /* transpose_conv */
 
 #endif /* OPVER_CONFORMANCE_CASES_H */
