@@ -362,6 +362,57 @@ static bool decode_strided_slice(options_reader *r, void *params)
 			  "shrink_axis_mask", 0, &p->shrink_axis_mask) &&
 	       read_bool(r, STRIDED_SLICE_OFFSET, "offset", false,
 			 &p->offset);
+static bool decode_resize_bilinear(options_reader *r, void *params)
+{
+	opver_resize_bilinear_params *p = params;
+
+	return read_bool(r, RESIZE_BILINEAR_ALIGN_CORNERS, "align_corners",
+			 false, &p->align_corners) &&
+	       read_bool(r, RESIZE_BILINEAR_HALF_PIXEL_CENTERS,
+			 "half_pixel_centers", false, &p->half_pixel_centers);
+}
+
+static bool decode_resize_nearest_neighbor(options_reader *r, void *params)
+{
+	opver_resize_nearest_neighbor_params *p = params;
+
+	return read_bool(r, RESIZE_NN_ALIGN_CORNERS, "align_corners", false,
+			 &p->align_corners) &&
+	       read_bool(r, RESIZE_NN_HALF_PIXEL_CENTERS, "half_pixel_centers",
+			 false, &p->half_pixel_centers);
+}
+
+static bool decode_transpose_conv(options_reader *r, void *params)
+{
+	opver_transpose_conv_params *p = params;
+
+	return read_padding(r, TCONV_PADDING, &p->padding) &&
+	       read_int32(r, TCONV_STRIDE_W, "stride_w", 0,
+			  &p->stride_width) &&
+	       read_int32(r, TCONV_STRIDE_H, "stride_h", 0,
+			  &p->stride_height) &&
+	       read_activation(r, TCONV_ACTIVATION, &p->activation) &&
+	       read_tensor_type(r, TCONV_QUANTIZED_BIAS_TYPE,
+				"quantized_bias_type",
+				&p->quantized_bias_type);
+}
+
+static bool decode_l2_norm(options_reader *r, void *params)
+{
+	opver_l2_norm_params *p = params;
+
+	return read_activation(r, L2_NORM_ACTIVATION, &p->activation);
+}
+
+static bool decode_batch_matmul(options_reader *r, void *params)
+{
+	opver_batch_matmul_params *p = params;
+
+	return read_bool(r, BATCH_MATMUL_ADJ_X, "adj_x", false, &p->adj_x) &&
+	       read_bool(r, BATCH_MATMUL_ADJ_Y, "adj_y", false, &p->adj_y) &&
+	       read_bool(r, BATCH_MATMUL_ASYMMETRIC_QUANTIZE_INPUTS,
+			 "asymmetric_quantize_inputs", false,
+			 &p->asymmetric_quantize_inputs);
 }
 
 /* Ops whose options table carries nothing: the struct-less entries below
@@ -487,6 +538,20 @@ static const struct op_params_entry {
 	{ OPVER_OP_SLICE, OPTIONS_SLICE, "SliceOptions", 0, decode_nothing },
 	{ OPVER_OP_STRIDED_SLICE, OPTIONS_STRIDED_SLICE, "StridedSliceOptions",
 	  sizeof(opver_strided_slice_params), decode_strided_slice },
+	{ OPVER_OP_RESIZE_BILINEAR, OPTIONS_RESIZE_BILINEAR,
+	  "ResizeBilinearOptions", sizeof(opver_resize_bilinear_params),
+	  decode_resize_bilinear },
+	{ OPVER_OP_RESIZE_NEAREST_NEIGHBOR, OPTIONS_RESIZE_NEAREST_NEIGHBOR,
+	  "ResizeNearestNeighborOptions",
+	  sizeof(opver_resize_nearest_neighbor_params),
+	  decode_resize_nearest_neighbor },
+	{ OPVER_OP_TRANSPOSE_CONV, OPTIONS_TRANSPOSE_CONV,
+	  "TransposeConvOptions", sizeof(opver_transpose_conv_params),
+	  decode_transpose_conv },
+	{ OPVER_OP_L2_NORMALIZATION, OPTIONS_L2_NORM, "L2NormOptions",
+	  sizeof(opver_l2_norm_params), decode_l2_norm },
+	{ OPVER_OP_BATCH_MATMUL, OPTIONS_BATCH_MATMUL, "BatchMatMulOptions",
+	  sizeof(opver_batch_matmul_params), decode_batch_matmul },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

@@ -669,6 +669,34 @@ static const rule_row rule_rows[] = {
 	ROW(MIRROR_PAD, 3, "int16 input", IN(0, INT16)),
 	ROW(MIRROR_PAD, 2, "int8 input", IN(0, INT8)),
 	ROW(SPLIT_V, 2, "int8 input", IN(0, INT8)),
+	ROW(L2_NORMALIZATION, 2, "int8 output", OUT(INT8)),
+	ROW(RESIZE_BILINEAR, 4, "int16 input", IN(0, INT16)),
+	ROW(RESIZE_BILINEAR, 3, "half_pixel_centers",
+	    SET(opver_resize_bilinear_params, half_pixel_centers)),
+	ROW(RESIZE_BILINEAR, 2, "int8 input", IN(0, INT8)),
+	ROW(RESIZE_NEAREST_NEIGHBOR, 4, "int16 input", IN(0, INT16)),
+	ROW(RESIZE_NEAREST_NEIGHBOR, 3, "half_pixel_centers",
+	    SET(opver_resize_nearest_neighbor_params, half_pixel_centers)),
+	ROW(RESIZE_NEAREST_NEIGHBOR, 3, "align_corners",
+	    SET(opver_resize_nearest_neighbor_params, align_corners)),
+	ROW(RESIZE_NEAREST_NEIGHBOR, 2, "int8 input", IN(0, INT8)),
+	/* TFLite tests input 0, the int32 output_shape tensor, for int16:
+	 * as published, version 5 needs a node no TRANSPOSE_CONV kernel
+	 * accepts. */
+	ROW(TRANSPOSE_CONV, 5,
+	    "quantized_bias_type with int16 input 0, int8 filter and int16 output",
+	    IN(0, INT16), IN(1, INT8), OUT(INT16),
+	    SET(opver_transpose_conv_params, quantized_bias_type)),
+	ROW(TRANSPOSE_CONV, 4, "fused activation",
+	    SET(opver_transpose_conv_params, activation)),
+	ROW(TRANSPOSE_CONV, 3, "bias input", PRESENT(3)),
+	ROW(TRANSPOSE_CONV, 2, "int8 filter", IN(1, INT8)),
+	ROW(BATCH_MATMUL, 3, "int16 input", IN(0, INT16)),
+	ROW(BATCH_MATMUL, 2, "int8 input", IN(0, INT8)),
+	ROW(BATCH_MATMUL, 4,
+	    "asymmetric_quantize_inputs with int8 y and float x (hybrid)",
+	    IN(0, FLOAT32), IN(1, INT8), OUT(FLOAT32),
+	    SET(opver_batch_matmul_params, asymmetric_quantize_inputs)),
 };
 #define RULE_ROWS_END (rule_rows + sizeof(rule_rows) / sizeof(rule_rows[0]))
 

@@ -177,6 +177,31 @@
 	X(STRIDED_SLICE_SHRINK_AXIS_MASK, 4, \
 	  "StridedSliceOptions", "shrink_axis_mask") \
 	X(STRIDED_SLICE_OFFSET, 5, "StridedSliceOptions", "offset")
+	X(L2_NORM_ACTIVATION, 0, \
+	  "L2NormOptions", "fused_activation_function") \
+	\
+	X(RESIZE_BILINEAR_ALIGN_CORNERS, 2, \
+	  "ResizeBilinearOptions", "align_corners") \
+	X(RESIZE_BILINEAR_HALF_PIXEL_CENTERS, 3, \
+	  "ResizeBilinearOptions", "half_pixel_centers") \
+	\
+	X(TCONV_PADDING, 0, "TransposeConvOptions", "padding") \
+	X(TCONV_STRIDE_W, 1, "TransposeConvOptions", "stride_w") \
+	X(TCONV_STRIDE_H, 2, "TransposeConvOptions", "stride_h") \
+	X(TCONV_ACTIVATION, 3, \
+	  "TransposeConvOptions", "fused_activation_function") \
+	X(TCONV_QUANTIZED_BIAS_TYPE, 4, \
+	  "TransposeConvOptions", "quantized_bias_type") \
+	\
+	X(RESIZE_NN_ALIGN_CORNERS, 0, \
+	  "ResizeNearestNeighborOptions", "align_corners") \
+	X(RESIZE_NN_HALF_PIXEL_CENTERS, 1, \
+	  "ResizeNearestNeighborOptions", "half_pixel_centers") \
+	\
+	X(BATCH_MATMUL_ADJ_X, 0, "BatchMatMulOptions", "adj_x") \
+	X(BATCH_MATMUL_ADJ_Y, 1, "BatchMatMulOptions", "adj_y") \
+	X(BATCH_MATMUL_ASYMMETRIC_QUANTIZE_INPUTS, 2, \
+	  "BatchMatMulOptions", "asymmetric_quantize_inputs")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -189,6 +214,9 @@
 	X(OPTIONS_ADD, 11, "BuiltinOptions", "AddOptions") \
 	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \
 	X(OPTIONS_SPACE_TO_DEPTH, 19, "BuiltinOptions", "SpaceToDepthOptions") \
+	X(OPTIONS_L2_NORM, 12, "BuiltinOptions", "L2NormOptions") \
+	X(OPTIONS_RESIZE_BILINEAR, 15, \
+	  "BuiltinOptions", "ResizeBilinearOptions") \
 	X(OPTIONS_MUL, 21, "BuiltinOptions", "MulOptions") \
 	X(OPTIONS_SUB, 28, "BuiltinOptions", "SubOptions") \
 	X(OPTIONS_DIV, 29, "BuiltinOptions", "DivOptions") \
@@ -234,6 +262,11 @@
 	X(OPTIONS_UNPACK, 64, "BuiltinOptions", "UnpackOptions") \
 	X(OPTIONS_MIRROR_PAD, 77, "BuiltinOptions", "MirrorPadOptions") \
 	X(OPTIONS_SPLIT_V, 79, "BuiltinOptions", "SplitVOptions")
+	X(OPTIONS_TRANSPOSE_CONV, 49, "BuiltinOptions", "TransposeConvOptions") \
+	X(OPTIONS_RESIZE_NEAREST_NEIGHBOR, 74, \
+	  "BuiltinOptions", "ResizeNearestNeighborOptions") \
+	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
+	X(OPTIONS_BATCH_MATMUL, 101, "BuiltinOptions", "BatchMatMulOptions")
 
 #define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,
 enum { OPVER_SCHEMA_FIELDS(OPVER_SCHEMA_ENUMERATOR_) };

@@ -39,7 +39,7 @@ static const float some_scales[] = { 0.5f, 0.25f, 0.125f, 0.0625f };
 /* A node and the tensors its signature points to. */
 typedef struct test_node {
 	opver__op_signature sig;
-	opver__tensor_signature inputs[3];
+	opver__tensor_signature inputs[4];
 	opver__tensor_signature outputs[1];
 } test_node;
 
@@ -1902,6 +1902,183 @@ Test(shape_and_zeros_like, have_no_rule_and_are_version_1)
 	unary_tensors(&n, OPVER_TYPE_INT64, OPVER_TYPE_INT64);
 	expect(build(&n, OPVER_OP_ZEROS_LIKE, NULL, 0, 1, 1), 1,
 	       "no version rule for ZEROS_LIKE");
+/* --------------------------------------------- resize and L2_NORMALIZATION */
+
+Test(resize_bilinear, versions_follow_type_and_half_pixel_centers)
+{
+	static const opver_resize_bilinear_params plain = { 0, 0 };
+	static const opver_resize_bilinear_params corners = { 1, 0 };
+	static const opver_resize_bilinear_params centers = { 0, 1 };
+	test_node n;
+
+	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
+	n.inputs[1] = TENSOR(INT32, vector_2);
+	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &plain, sizeof(plain), 2,
+		     1),
+	       1, "float32 and int32 tensors");
+	/* align_corners predates versioning. */
+	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &corners, sizeof(corners),
+		     2, 1),
+	       1, "float32 and int32 tensors");
+	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &centers, sizeof(centers),
+		     2, 1),
+	       3, "half_pixel_centers");
+	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &plain, sizeof(plain), 2,
+		     1),
+	       2, "int8 input");
+	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &centers, sizeof(centers),
+		     2, 1),
+	       3, "half_pixel_centers");
+	unary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16);
+	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &centers, sizeof(centers),
+		     2, 1),
+	       4, "int16 input");
+	/* A struct too short for half_pixel_centers reads its default. */
+	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &centers, sizeof(int32_t),
+		     2, 1),
+	       1, "float32 and int32 tensors");
+}
+
+Test(resize_nearest_neighbor, versions_follow_type_and_options)
+{
+	static const opver_resize_nearest_neighbor_params plain = { 0, 0 };
+	static const opver_resize_nearest_neighbor_params corners = { 1, 0 };
+	static const opver_resize_nearest_neighbor_params centers = { 0, 1 };
+	test_node n;
+
+	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
+	n.inputs[1] = TENSOR(INT32, vector_2);
+	expect(build(&n, OPVER_OP_RESIZE_NEAREST_NEIGHBOR, &plain,
+		     sizeof(plain), 2, 1),
+	       1, "float32 and int32 tensors");
+	expect(build(&n, OPVER_OP_RESIZE_NEAREST_NEIGHBOR, &corners,
+		     sizeof(corners), 2, 1),
+	       3, "align_corners");
+	expect(build(&n, OPVER_OP_RESIZE_NEAREST_NEIGHBOR, &centers,
+		     sizeof(centers), 2, 1),
+	       3, "half_pixel_centers");
+	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+	expect(build(&n, OPVER_OP_RESIZE_NEAREST_NEIGHBOR, &plain,
+		     sizeof(plain), 2, 1),
+	       2, "int8 input");
+	unary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16);
+	expect(build(&n, OPVER_OP_RESIZE_NEAREST_NEIGHBOR, &corners,
+		     sizeof(corners), 2, 1),
+	       4, "int16 input");
+}
+
+Test(l2_normalization, int8_output_is_version_2)
+{
+	static const opver_l2_norm_params params = { 0 };
+	test_node n;
+
+	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_L2_NORMALIZATION, &params, sizeof(params),
+		     1, 1),
+	       1, "float32 tensors");
+	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+	expect(build(&n, OPVER_OP_L2_NORMALIZATION, &params, sizeof(params),
+		     1, 1),
+	       2, "int8 output");
+	expect(build(&n, OPVER_OP_L2_NORMALIZATION, &params, sizeof(params),
+		     1, 0),
+	       1, "L2_NORMALIZATION needs 0 input(s) and 1 output(s)");
+}
+
+/* ----------------------------------------------------- TRANSPOSE_CONV */
+
+/* A TRANSPOSE_CONV node: output_shape [4], filter [2,3,3,4] of `filter`,
+ * input [1,3,3,4] and output [1,3,3,2] of `activations`, and a bias of
+ * `bias` (-1: the node has three inputs). */
+static void transpose_conv_tensors(test_node *n, int32_t activations,
+				   int32_t filter, int32_t bias)
+{
+	n->inputs[0] = TENSOR(INT32, vector_4);
+	n->inputs[1] = tensor(filter, COUNT(conv_filter_2x4), conv_filter_2x4);
+	n->inputs[2] = tensor(activations, COUNT(nhwc_4), nhwc_4);
+	n->inputs[3] = tensor(bias, COUNT(vector_2), vector_2);
+	n->outputs[0] = tensor(activations, COUNT(nhwc_2), nhwc_2);
+}
+
+Test(transpose_conv, versions_in_tflite_order)
+{
+	static const opver_transpose_conv_params plain =
+		OPVER_TRANSPOSE_CONV_PARAMS_DEFAULTS;
+	static const opver_transpose_conv_params relu = {
+		.activation = OPVER_ACTIVATION_RELU
+	};
+	static const opver_transpose_conv_params bias64 = {
+		.quantized_bias_type = OPVER_TYPE_INT64
+	};
+	test_node n;
+
+	transpose_conv_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+			       OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 3, 1),
+	       1, "int32 and float32 tensors");
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 4, 1),
+	       3, "bias input");
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &relu, sizeof(relu), 3, 1),
+	       4, "fused activation");
+	/* An omitted bias (index -1) is no bias. */
+	n.inputs[3].type = -1;
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 4, 1),
+	       1, "int32 and float32 tensors");
+	transpose_conv_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8,
+			       OPVER_TYPE_INT32);
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 3, 1),
+	       2, "int8 filter");
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 4, 1),
+	       3, "bias input");
+	/* 16x8 with quantized_bias_type: TFLite reads input 0, the int32
+	 * output_shape, so a real node does not reach version 5... */
+	transpose_conv_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT8,
+			       OPVER_TYPE_INT64);
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &bias64, sizeof(bias64), 4,
+		     1),
+	       3, "bias input");
+	/* ...only one whose input 0 is int16 does. */
+	n.inputs[0] = TENSOR(INT16, vector_4);
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &bias64, sizeof(bias64), 4,
+		     1),
+	       5, "quantized_bias_type");
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 1, 1),
+	       1, "TRANSPOSE_CONV needs 2 input(s)");
+}
+
+/* ------------------------------------------------------- BATCH_MATMUL */
+
+Test(batch_matmul, versions_in_tflite_order)
+{
+	static const opver_batch_matmul_params plain = { 0, 0, 0 };
+	static const opver_batch_matmul_params asymmetric = { 0, 0, 1 };
+	test_node n;
+
+	n.inputs[0] = TENSOR(FLOAT32, row_4);
+	n.inputs[1] = TENSOR(FLOAT32, weights_2x4);
+	n.outputs[0] = TENSOR(FLOAT32, row_2);
+	expect(build(&n, OPVER_OP_BATCH_MATMUL, &plain, sizeof(plain), 2, 1),
+	       1, "float32 tensors");
+	expect(build(&n, OPVER_OP_BATCH_MATMUL, &asymmetric,
+		     sizeof(asymmetric), 2, 1),
+	       1, "float32 tensors");
+	n.inputs[1] = TENSOR(INT8, weights_2x4);
+	expect(build(&n, OPVER_OP_BATCH_MATMUL, &plain, sizeof(plain), 2, 1),
+	       1, "float32 and int8 tensors");
+	expect(build(&n, OPVER_OP_BATCH_MATMUL, &asymmetric,
+		     sizeof(asymmetric), 2, 1),
+	       4, "asymmetric_quantize_inputs");
+	n.inputs[0] = TENSOR(INT8, row_4);
+	n.outputs[0] = TENSOR(INT8, row_2);
+	expect(build(&n, OPVER_OP_BATCH_MATMUL, &plain, sizeof(plain), 2, 1),
+	       2, "int8 input");
+	n.inputs[0] = TENSOR(INT16, row_4);
+	n.inputs[1] = TENSOR(INT16, weights_2x4);
+	n.outputs[0] = TENSOR(INT16, row_2);
+	expect(build(&n, OPVER_OP_BATCH_MATMUL, &plain, sizeof(plain), 2, 1),
+	       3, "int16 input");
 }
 
 /* ------------------------------------------------------- other ops */
@@ -1916,6 +2093,10 @@ Test(other_ops, are_version_1)
 	       "no version rule for SVDF here");
 	expect(build(&n, OPVER_OP_CUSTOM, NULL, 0, 1, 1), 1,
 	       "custom ops are not versioned");
+	/* TFLite has no rule for L2_POOL_2D: its one version. */
+	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_L2_POOL_2D, NULL, 0, 1, 1), 1,
+	       "no version rule for L2_POOL_2D here");
 }
 
 Test(reasons, are_cut_to_a_small_buffer)

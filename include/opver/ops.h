@@ -569,6 +569,66 @@ typedef struct opver_strided_slice_params {
 } opver_strided_slice_params;
 OPVER_ABI_ENDS_AT(opver_strided_slice_params, offset);
 #define OPVER_STRIDED_SLICE_PARAMS_DEFAULTS { 0, 0, 0, 0, 0, 0 }
+/* RESIZE_BILINEAR: input [N,H,W,C], size (int32 [2]: new height, width),
+ * one output [N,new H,new W,C]. */
+typedef struct opver_resize_bilinear_params {
+	/* 1 maps the corner pixels of input and output onto each other;
+	 * default 0.  Predates versioning. */
+	int32_t align_corners;
+	/* Version 3: 1 samples at pixel centres; default 0. */
+	int32_t half_pixel_centers;
+} opver_resize_bilinear_params;
+OPVER_ABI_ENDS_AT(opver_resize_bilinear_params, half_pixel_centers);
+#define OPVER_RESIZE_BILINEAR_PARAMS_DEFAULTS { 0, 0 }
+
+/* RESIZE_NEAREST_NEIGHBOR: as RESIZE_BILINEAR. */
+typedef struct opver_resize_nearest_neighbor_params {
+	/* Version 3: 1 maps the corner pixels onto each other; default 0. */
+	int32_t align_corners;
+	/* Version 3: 1 samples at pixel centres; default 0. */
+	int32_t half_pixel_centers;
+} opver_resize_nearest_neighbor_params;
+OPVER_ABI_ENDS_AT(opver_resize_nearest_neighbor_params, half_pixel_centers);
+#define OPVER_RESIZE_NEAREST_NEIGHBOR_PARAMS_DEFAULTS { 0, 0 }
+
+/* TRANSPOSE_CONV: inputs (output_shape int32 [4], filter [O,KH,KW,C],
+ * input [N,H,W,C], version 3: optional bias [O]), one output
+ * [N,OH,OW,O]. */
+typedef struct opver_transpose_conv_params {
+	/* An opver_padding. */
+	int32_t padding;
+	int32_t stride_width;
+	int32_t stride_height;
+	/* Version 4: an opver_activation; default OPVER_ACTIVATION_NONE. */
+	int32_t activation;
+	/* Version 5 (int16 activations): bias type as in FULLY_CONNECTED. */
+	int32_t quantized_bias_type;
+} opver_transpose_conv_params;
+OPVER_ABI_ENDS_AT(opver_transpose_conv_params, quantized_bias_type);
+#define OPVER_TRANSPOSE_CONV_PARAMS_DEFAULTS \
+	{ OPVER_PADDING_SAME, 0, 0, OPVER_ACTIVATION_NONE, 0 }
+
+/* L2_NORMALIZATION: one input, one output, along the last dimension. */
+typedef struct opver_l2_norm_params {
+	/* An opver_activation (TFLite's kernels take NONE only). */
+	int32_t activation;
+} opver_l2_norm_params;
+OPVER_ABI_ENDS_AT(opver_l2_norm_params, activation);
+#define OPVER_L2_NORM_PARAMS_DEFAULTS { OPVER_ACTIVATION_NONE }
+
+/* BATCH_MATMUL: inputs x [..., M, K] and y [..., K, N] (batch dimensions
+ * broadcast), one output [..., M, N]. */
+typedef struct opver_batch_matmul_params {
+	/* 1 takes x transposed ([..., K, M]); default 0. */
+	int32_t adj_x;
+	/* 1 takes y transposed ([..., N, K]); default 0. */
+	int32_t adj_y;
+	/* Version 4 (hybrid kernels): 1 quantizes inputs asymmetrically;
+	 * default 0. */
+	int32_t asymmetric_quantize_inputs;
+} opver_batch_matmul_params;
+OPVER_ABI_ENDS_AT(opver_batch_matmul_params, asymmetric_quantize_inputs);
+#define OPVER_BATCH_MATMUL_PARAMS_DEFAULTS { 0, 0, 0 }
 
 #ifdef __cplusplus
 }

@@ -64,6 +64,10 @@ extern const opver_kernel ref_broadcast_to;
 
 /* cast.c */
 extern const opver_kernel ref_cast;
+/* batch_matmul.c */
+extern const opver_kernel ref_batch_matmul_float32;
+extern const opver_kernel ref_batch_matmul_int8;
+extern const opver_kernel ref_batch_matmul_int16;
 
 /* conv.c */
 extern const opver_kernel ref_conv_2d_float32;
@@ -123,6 +127,11 @@ extern const opver_kernel ref_gather;
 /* gather_nd.c */
 extern const opver_kernel ref_gather_nd;
 
+/* l2_normalization.c */
+extern const opver_kernel ref_l2_normalization_float32;
+extern const opver_kernel ref_l2_normalization_uint8;
+extern const opver_kernel ref_l2_normalization_int8;
+
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
 extern const opver_kernel ref_mul_uint8;
@@ -171,6 +180,7 @@ extern const opver_kernel ref_relu_n1_to_1_float32;
 extern const opver_kernel ref_relu_n1_to_1_quantized;
 extern const opver_kernel ref_relu_0_to_1_float32;
 extern const opver_kernel ref_relu_0_to_1_quantized;
+extern const opver_kernel ref_l2_pool_2d_float32;
 
 /* reshape.c */
 extern const opver_kernel ref_reshape;
@@ -187,6 +197,14 @@ extern const opver_kernel ref_arg_max;
 extern const opver_kernel ref_arg_min;
 /* shape.c */
 extern const opver_kernel ref_shape;
+/* resize.c */
+extern const opver_kernel ref_resize_bilinear_float32;
+extern const opver_kernel ref_resize_bilinear_int8;
+extern const opver_kernel ref_resize_bilinear_int16;
+extern const opver_kernel ref_resize_nearest_neighbor_float32;
+extern const opver_kernel ref_resize_nearest_neighbor_uint8;
+extern const opver_kernel ref_resize_nearest_neighbor_int8;
+extern const opver_kernel ref_resize_nearest_neighbor_int16;
 
 /* softmax.c */
 extern const opver_kernel ref_softmax_float32;
@@ -240,5 +258,10 @@ extern const opver_kernel ref_expand_dims;
 extern const opver_kernel ref_strided_slice;
 /* transpose.c */
 extern const opver_kernel ref_transpose;
+
+/* transpose_conv.c */
+extern const opver_kernel ref_transpose_conv_float32;
+extern const opver_kernel ref_transpose_conv_int8;
+extern const opver_kernel ref_transpose_conv_int16x8;
 
 #endif /* OPVER_REFERENCE_KERNELS_H */

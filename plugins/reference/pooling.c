@@ -4,6 +4,11 @@
  * output element [n, y, x, c] is the average or the maximum of channel c
  * over the input window of output pixel (y, x), clamped to the fused
  * activation's range.  A window hanging over the input's edge (SAME
+ * pooling.c - AVERAGE_POOL_2D and MAX_POOL_2D, float32, int8 and int16,
+ * and L2_POOL_2D, float32, computed as TensorFlow Lite's reference kernels
+ * compute them.  Each output element [n, y, x, c] is the average, the
+ * maximum or the root mean square of channel c over the input window of
+ * output pixel (y, x), clamped to the fused activation's range.  A window hanging over the input's edge (SAME
  * padding) covers padding, which is left out of the maximum, the sum and
  * the count alike: it averages only the input elements it covers.
  *
@@ -18,6 +23,7 @@
  *   2  int8
  *   3  int16
  * A version adds only other tensor types, so every kernel covers 1..3.
+ * L2_POOL_2D has no version rule in TFLite: version 1 only.
  */
 #include <float.h>
 #include <math.h>
@@ -62,6 +68,8 @@ static opver_status pool_prepare_common(const opver_context *ctx,
 	status = ref_check_arity(ctx, node, 1, 1, 1,
 				 node->op == OPVER_OP_MAX_POOL_2D
 					 ? "MAX_POOL_2D takes one input and one output"
+				 : node->op == OPVER_OP_L2_POOL_2D
+					 ? "L2_POOL_2D takes one input and one output"
 					 : "AVERAGE_POOL_2D takes one input and one output");
 	if (status != OPVER_OK)
 		return status;
@@ -235,6 +243,40 @@ static void max_float32_pixel(const pool_data *data, int32_t *work,
 	for (size_t c = 0; c < channels; c++)
 		maxima[c] = ref_clamp_float(maxima[c], data->float_min,
 					    data->float_max);
+}
+
+/* sqrt(sum of squares / count), the squares added as TFLite adds them. */
+static void l2_float32_pixel(const pool_data *data, int32_t *work,
+			     const void *image, pool_span rows,
+			     pool_span cols, void *out)
+{
+	const size_t channels = (size_t)data->channels;
+	const float count = (float)((rows.end - rows.start) *
+				    (cols.end - cols.start));
+	float *sums = out;
+	(void)work;
+
+	for (size_t c = 0; c < channels; c++)
+		sums[c] = 0.0f;
+	for (int32_t y = rows.start; y < rows.end; y++) {
+		for (int32_t x = cols.start; x < cols.end; x++) {
+			const float *in = pool_input_pixel(data, image, y, x);
+
+			for (size_t c = 0; c < channels; c++)
+				sums[c] += in[c] * in[c];
+		}
+	}
+	for (size_t c = 0; c < channels; c++)
+		sums[c] = ref_clamp_float(sqrtf(sums[c] / count),
+					  data->float_min, data->float_max);
+}
+
+static opver_status l2_float32_invoke(const opver_context *ctx,
+				      opver_node *node)
+{
+	(void)ctx;
+	pool_run(node, l2_float32_pixel, NULL);
+	return OPVER_OK;
 }
 
 static opver_status average_float32_invoke(const opver_context *ctx,
@@ -478,11 +520,11 @@ static opver_status max_integer_invoke(const opver_context *ctx,
 
 /* ------------------------------------------------------------- manifest */
 
-/* A kernel of this file: name, op, the type of input and output, prepare
- * and invoke. */
-#define POOL_KERNEL(kernel_name, op, type, prepare_fn, invoke_fn)  \
+/* A kernel of this file: name, op, its newest version, the type of input
+ * and output, prepare and invoke. */
+#define POOL_KERNEL(kernel_name, op, max, type, prepare_fn, invoke_fn) \
 	{                                                           \
-		OPVER_KERNEL(kernel_name, op, 1, 3),                \
+		OPVER_KERNEL(kernel_name, op, 1, max),              \
 		REF_SIGNATURES(REF_UNARY_SIGNATURE(type, type)),    \
 		REF_KERNEL_TRAITS,                                  \
 		.op_data_size = sizeof(pool_data),                  \
@@ -490,26 +532,29 @@ static opver_status max_integer_invoke(const opver_context *ctx,
 	}
 
 const opver_kernel ref_average_pool_2d_float32 =
-	POOL_KERNEL("average_pool_2d_float32", AVERAGE_POOL_2D, FLOAT32,
+	POOL_KERNEL("average_pool_2d_float32", AVERAGE_POOL_2D, 3, FLOAT32,
 		    pool_float32_prepare, average_float32_invoke);
 const opver_kernel ref_average_pool_2d_int8 =
-	POOL_KERNEL("average_pool_2d_int8", AVERAGE_POOL_2D, INT8,
+	POOL_KERNEL("average_pool_2d_int8", AVERAGE_POOL_2D, 3, INT8,
 		    pool_int8_prepare, average_integer_invoke);
 const opver_kernel ref_average_pool_2d_int16 =
-	POOL_KERNEL("average_pool_2d_int16", AVERAGE_POOL_2D, INT16,
+	POOL_KERNEL("average_pool_2d_int16", AVERAGE_POOL_2D, 3, INT16,
 		    pool_int16_prepare, average_integer_invoke);
 const opver_kernel ref_average_pool_2d_uint8 =
 	POOL_KERNEL("average_pool_2d_uint8", AVERAGE_POOL_2D, UINT8,
 		    pool_uint8_prepare, average_integer_invoke);
 const opver_kernel ref_max_pool_2d_float32 =
-	POOL_KERNEL("max_pool_2d_float32", MAX_POOL_2D, FLOAT32,
+	POOL_KERNEL("max_pool_2d_float32", MAX_POOL_2D, 3, FLOAT32,
 		    pool_float32_prepare, max_float32_invoke);
 const opver_kernel ref_max_pool_2d_int8 =
-	POOL_KERNEL("max_pool_2d_int8", MAX_POOL_2D, INT8, pool_int8_prepare,
-		    max_integer_invoke);
+	POOL_KERNEL("max_pool_2d_int8", MAX_POOL_2D, 3, INT8,
+		    pool_int8_prepare, max_integer_invoke);
 const opver_kernel ref_max_pool_2d_int16 =
-	POOL_KERNEL("max_pool_2d_int16", MAX_POOL_2D, INT16,
+	POOL_KERNEL("max_pool_2d_int16", MAX_POOL_2D, 3, INT16,
 		    pool_int16_prepare, max_integer_invoke);
 const opver_kernel ref_max_pool_2d_uint8 =
 	POOL_KERNEL("max_pool_2d_uint8", MAX_POOL_2D, UINT8,
 		    pool_uint8_prepare, max_integer_invoke);
+const opver_kernel ref_l2_pool_2d_float32 =
+	POOL_KERNEL("l2_pool_2d_float32", L2_POOL_2D, 1, FLOAT32,
+		    pool_float32_prepare, l2_float32_invoke);

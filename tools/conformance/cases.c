@@ -416,6 +416,7 @@ static const cf_generator *const generators[] = {
 	&cf_batch_to_space_nd_cases,
 	&cf_broadcast_to_cases,
 	&cf_cast_cases,
+	&cf_batch_matmul_cases,
 	&cf_conv_2d_cases,
 	&cf_depthwise_conv_2d_cases,
 	&cf_depth_to_space_cases,
@@ -431,6 +432,8 @@ static const cf_generator *const generators[] = {
 	&cf_fully_connected_cases,
 	&cf_gather_cases,
 	&cf_gather_nd_cases,
+	&cf_l2_normalization_cases,
+	&cf_l2_pool_2d_cases,
 	&cf_max_pool_2d_cases,
 	&cf_maximum_cases,
 	&cf_minimum_cases,
@@ -470,6 +473,10 @@ static const cf_generator *const generators[] = {
 	&cf_strided_slice_cases,
 	&cf_transpose_cases,
 	&cf_unpack_cases,
+	&cf_resize_bilinear_cases,
+	&cf_resize_nearest_neighbor_cases,
+	&cf_softmax_cases,
+	&cf_transpose_conv_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

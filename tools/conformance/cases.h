@@ -76,6 +76,11 @@ typedef union cf_params {
 	opver_unpack_params unpack;
 	opver_squeeze_params squeeze;
 	opver_strided_slice_params strided_slice;
+	opver_resize_bilinear_params resize_bilinear;
+	opver_resize_nearest_neighbor_params resize_nearest_neighbor;
+	opver_transpose_conv_params transpose_conv;
+	opver_l2_norm_params l2_norm;
+	opver_batch_matmul_params batch_matmul;
 } cf_params;
 
 typedef struct cf_case {
@@ -252,11 +257,14 @@ extern const cf_generator cf_space_to_batch_nd_cases; /* gather */
 extern const cf_generator cf_space_to_depth_cases;    /* gather */
 extern const cf_generator cf_tile_cases;              /* gather */
 extern const cf_generator cf_zeros_like_cases;        /* gather */
+extern const cf_generator cf_batch_matmul_cases;      /* batch_matmul */
 extern const cf_generator cf_conv_2d_cases;           /* conv */
 extern const cf_generator cf_depthwise_conv_2d_cases; /* depthwise_conv */
 extern const cf_generator cf_dequantize_cases;        /* quantize */
 extern const cf_generator cf_div_cases;               /* elementwise */
 extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
+extern const cf_generator cf_l2_normalization_cases;  /* batch_matmul */
+extern const cf_generator cf_l2_pool_2d_cases;        /* batch_matmul */
 extern const cf_generator cf_max_pool_2d_cases;       /* pool */
 extern const cf_generator cf_maximum_cases;           /* elementwise */
 extern const cf_generator cf_minimum_cases;           /* elementwise */
@@ -273,6 +281,8 @@ extern const cf_generator cf_relu6_cases;             /* activation */
 extern const cf_generator cf_relu_n1_to_1_cases;      /* activation */
 extern const cf_generator cf_relu_0_to_1_cases;       /* activation */
 extern const cf_generator cf_reshape_cases;           /* reshape */
+extern const cf_generator cf_resize_bilinear_cases;   /* resize */
+extern const cf_generator cf_resize_nearest_neighbor_cases; /* resize */
 extern const cf_generator cf_softmax_cases;           /* softmax */
 extern const cf_generator cf_squared_difference_cases; /* elementwise */
 extern const cf_generator cf_sub_cases;               /* elementwise */
@@ -297,5 +307,6 @@ extern const cf_generator cf_squeeze_cases;
 extern const cf_generator cf_strided_slice_cases;
 extern const cf_generator cf_transpose_cases;
 extern const cf_generator cf_unpack_cases;
+extern const cf_generator cf_transpose_conv_cases;    /* transpose_conv */
 
 #endif /* OPVER_CONFORMANCE_CASES_H */

@@ -307,6 +307,11 @@ static bool has_options(int32_t op)
 	case OPVER_OP_TRANSPOSE:
 	case OPVER_OP_SLICE:
 	case OPVER_OP_STRIDED_SLICE:
+	case OPVER_OP_RESIZE_BILINEAR:
+	case OPVER_OP_RESIZE_NEAREST_NEIGHBOR:
+	case OPVER_OP_TRANSPOSE_CONV:
+	case OPVER_OP_L2_NORMALIZATION:
+	case OPVER_OP_BATCH_MATMUL:
 		return true;
 	default:
 		return false;
@@ -716,6 +721,48 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 			  (uint32_t)p->shrink_axis_mask);
 		set_field(t, STRIDED_SLICE_OFFSET, 1, p->offset != 0);
 		return OPTIONS_STRIDED_SLICE;
+	case OPVER_OP_RESIZE_BILINEAR: {
+		const opver_resize_bilinear_params *p = params;
+
+		set_field(t, RESIZE_BILINEAR_ALIGN_CORNERS, 1,
+			  p->align_corners);
+		set_field(t, RESIZE_BILINEAR_HALF_PIXEL_CENTERS, 1,
+			  p->half_pixel_centers);
+		return OPTIONS_RESIZE_BILINEAR;
+	}
+	case OPVER_OP_RESIZE_NEAREST_NEIGHBOR: {
+		const opver_resize_nearest_neighbor_params *p = params;
+
+		set_field(t, RESIZE_NN_ALIGN_CORNERS, 1, p->align_corners);
+		set_field(t, RESIZE_NN_HALF_PIXEL_CENTERS, 1,
+			  p->half_pixel_centers);
+		return OPTIONS_RESIZE_NEAREST_NEIGHBOR;
+	}
+	case OPVER_OP_TRANSPOSE_CONV: {
+		const opver_transpose_conv_params *p = params;
+
+		set_field(t, TCONV_PADDING, 1, (uint32_t)p->padding);
+		set_field(t, TCONV_STRIDE_W, 4, (uint32_t)p->stride_width);
+		set_field(t, TCONV_STRIDE_H, 4, (uint32_t)p->stride_height);
+		set_field(t, TCONV_ACTIVATION, 1, (uint32_t)p->activation);
+		set_field(t, TCONV_QUANTIZED_BIAS_TYPE, 1,
+			  (uint32_t)p->quantized_bias_type);
+		return OPTIONS_TRANSPOSE_CONV;
+	}
+	case OPVER_OP_L2_NORMALIZATION: {
+		const opver_l2_norm_params *p = params;
+
+		set_field(t, L2_NORM_ACTIVATION, 1, (uint32_t)p->activation);
+		return OPTIONS_L2_NORM;
+	}
+	case OPVER_OP_BATCH_MATMUL: {
+		const opver_batch_matmul_params *p = params;
+
+		set_field(t, BATCH_MATMUL_ADJ_X, 1, p->adj_x);
+		set_field(t, BATCH_MATMUL_ADJ_Y, 1, p->adj_y);
+		set_field(t, BATCH_MATMUL_ASYMMETRIC_QUANTIZE_INPUTS, 1,
+			  p->asymmetric_quantize_inputs);
+		return OPTIONS_BATCH_MATMUL;
 	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;

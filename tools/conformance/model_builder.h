@@ -82,6 +82,9 @@ typedef struct cf_operator_desc {
 	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL,
 	 * RESHAPE, GATHER, SHAPE, SPACE_TO_DEPTH and DEPTH_TO_SPACE; QUANTIZE
 	 * and DEQUANTIZE get their empty tables.
+	 * MAX_POOL_2D, L2_POOL_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL,
+	 * RESHAPE, RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR, TRANSPOSE_CONV,
+	 * L2_NORMALIZATION and BATCH_MATMUL; QUANTIZE and DEQUANTIZE get their empty tables.
 	 */
 	const void *params;
 } cf_operator_desc;

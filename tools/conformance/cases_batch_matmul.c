@@ -1,0 +1,186 @@
+/*
+ * cases_batch_matmul.c - BATCH_MATMUL, L2_NORMALIZATION and L2_POOL_2D
+ * cases, the remaining ops of the spatial and linear-algebra family.
+ *
+ * BATCH_MATMUL variants cross the types (float32, int8, int16) with
+ * adj_x, adj_y and broadcasting: without it x and y share their batch
+ * dimensions (0-2 of them, 1-3 each); with it y has fewer, or 1 where x
+ * has more.  M, K and N are 1-6.  L2_NORMALIZATION's variants are its
+ * types (float32, int8, uint8; the quantized outputs in 1/128 as TFLite
+ * requires) over ranks 1-4; L2_POOL_2D's (float32 only) the padding and
+ * the clamp activations, with pooling's shapes.
+ */
+#include <math.h>
+
+#include "cases.h"
+
+enum { FLOAT32, INT8, INT16, UINT8 };
+
+static const opver_type types[] = {
+	OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_INT16,
+	OPVER_TYPE_UINT8,
+};
+
+/* Fills tensor t with the whole range of its type (floats in [-1, 1]). */
+static bool fill(cf_case *c, int32_t t, cf_rng *rng, int32_t kind)
+{
+	switch (kind) {
+	case FLOAT32:
+		return cf_case_fill(c, t, rng, -1, 1, false);
+	case INT8:
+		return cf_case_fill(c, t, rng, -128, 127, false);
+	case INT16:
+		return cf_case_fill(c, t, rng, -32768, 32767, false);
+	default:
+		return cf_case_fill(c, t, rng, 0, 255, false);
+	}
+}
+
+/* ------------------------------------------------------- BATCH_MATMUL */
+
+static bool generate_batch_matmul(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t kind = variant % 3;
+	bool adj_x = variant / 3 % 2, adj_y = variant / 6 % 2;
+	bool broadcast = variant / 12 % 2;
+	int32_t m = cf_rng_int(rng, 1, 6), k = cf_rng_int(rng, 1, 6);
+	int32_t n = cf_rng_int(rng, 1, 6);
+	int32_t batch = cf_rng_int(rng, broadcast ? 1 : 0, 2);
+	int32_t y_batch = broadcast ? cf_rng_int(rng, 0, batch) : batch;
+	int32_t x_dims[4], y_dims[4], out_dims[4], x, y, out;
+
+	for (int32_t i = 0; i < batch; i++) {
+		x_dims[i] = cf_rng_int(rng, 1, 3);
+		out_dims[i] = x_dims[i];
+	}
+	/* y's batch is x's trailing y_batch dimensions, some 1. */
+	for (int32_t i = 0; i < y_batch; i++) {
+		int32_t from = batch - y_batch + i;
+
+		y_dims[i] = broadcast && cf_rng_int(rng, 0, 1) ? 1
+							       : x_dims[from];
+	}
+	/* Broadcasting both ways: x's 1 against y's 2. */
+	if (broadcast && y_batch > 0 && x_dims[batch - 1] == 1)
+		y_dims[y_batch - 1] = out_dims[batch - 1] = 2;
+	x_dims[batch] = adj_x ? k : m;
+	x_dims[batch + 1] = adj_x ? m : k;
+	y_dims[y_batch] = adj_y ? n : k;
+	y_dims[y_batch + 1] = adj_y ? k : n;
+	out_dims[batch] = m;
+	out_dims[batch + 1] = n;
+	x = cf_case_tensor(c, types[kind], batch + 2, x_dims);
+	y = cf_case_tensor(c, types[kind], y_batch + 2, y_dims);
+	out = cf_case_tensor(c, types[kind], batch + 2, out_dims);
+	cf_case_input(c, x);
+	cf_case_input(c, y);
+	c->output = out;
+	c->has_params = true;
+	c->params.batch_matmul = (opver_batch_matmul_params){ adj_x, adj_y,
+							      0 };
+	if (kind != FLOAT32) {
+		bool int16 = kind == INT16;
+		float xs = cf_rng_float(rng, 0.01f, 0.05f);
+		float ys = cf_rng_float(rng, 0.01f, 0.05f);
+
+		if (!cf_case_quantize(c, x, xs, int16 ? 0 : cf_rng_int(rng, -10, 10)) ||
+		    !cf_case_quantize(c, y, ys, int16 ? 0 : cf_rng_int(rng, -10, 10)) ||
+		    !cf_case_quantize(c, out,
+				      xs * ys * sqrtf((float)k) *
+					      (int16 ? 30000.0f : 100.0f),
+				      int16 ? 0 : cf_rng_int(rng, -10, 10)))
+			return false;
+	}
+	cf_case_param(c, "adj_x=%d adj_y=%d broadcast=%s m=%d k=%d n=%d",
+		      adj_x, adj_y, broadcast ? "yes" : "no", m, k, n);
+	return fill(c, x, rng, kind) && fill(c, y, rng, kind);
+}
+
+const cf_generator cf_batch_matmul_cases = {
+	.op = OPVER_OP_BATCH_MATMUL,
+	.num_variants = 3 * 2 * 2 * 2,
+	.generate = generate_batch_matmul,
+};
+
+/* --------------------------------------------------- L2_NORMALIZATION */
+
+static bool generate_l2_normalization(int32_t variant, cf_rng *rng,
+				      cf_case *c)
+{
+	static const int32_t kinds[] = { FLOAT32, INT8, UINT8 };
+	int32_t kind = kinds[variant % 3];
+	int32_t rank = cf_rng_int(rng, 1, 4), dims[4], input, output;
+
+	for (int32_t i = 0; i < rank; i++)
+		dims[i] = cf_rng_int(rng, 1, 6);
+	input = cf_case_tensor(c, types[kind], rank, dims);
+	output = cf_case_tensor(c, types[kind], rank, dims);
+	cf_case_input(c, input);
+	c->output = output;
+	c->has_params = true;
+	c->params.l2_norm = (opver_l2_norm_params){ OPVER_ACTIVATION_NONE };
+	if (kind != FLOAT32 &&
+	    (!cf_case_quantize(c, input, cf_rng_float(rng, 0.01f, 0.1f),
+			       kind == INT8 ? cf_rng_int(rng, -10, 10)
+					    : cf_rng_int(rng, 118, 138)) ||
+	     !cf_case_quantize(c, output, 1.0f / 128,
+			       kind == INT8 ? 0 : 128)))
+		return false;
+	cf_case_param(c, "rank=%d", rank);
+	return fill(c, input, rng, kind);
+}
+
+const cf_generator cf_l2_normalization_cases = {
+	.op = OPVER_OP_L2_NORMALIZATION,
+	.num_variants = 3,
+	.generate = generate_l2_normalization,
+};
+
+/* --------------------------------------------------------- L2_POOL_2D */
+
+static bool generate_l2_pool(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	opver_padding padding = variant % 2 ? OPVER_PADDING_VALID
+					    : OPVER_PADDING_SAME;
+	opver_activation activation = cf_activation(variant / 2);
+	opver_pool_params *p = &c->params.pool;
+	int32_t in_dims[4], out_dims[4], input, output;
+
+	*p = (opver_pool_params){
+		.padding = padding,
+		.stride_width = cf_rng_int(rng, 1, 3),
+		.stride_height = cf_rng_int(rng, 1, 3),
+		.filter_width = cf_rng_int(rng, 1, 3),
+		.filter_height = cf_rng_int(rng, 1, 3),
+		.activation = activation,
+	};
+	c->has_params = true;
+	in_dims[0] = cf_rng_int(rng, 1, 2);
+	in_dims[1] = cf_rng_int(rng, padding == OPVER_PADDING_VALID
+					     ? p->filter_height : 1, 9);
+	in_dims[2] = cf_rng_int(rng, padding == OPVER_PADDING_VALID
+					     ? p->filter_width : 1, 9);
+	in_dims[3] = cf_rng_int(rng, 1, 8);
+	out_dims[0] = in_dims[0];
+	out_dims[1] = cf_window_output(in_dims[1], p->filter_height,
+				       p->stride_height, 1, padding);
+	out_dims[2] = cf_window_output(in_dims[2], p->filter_width,
+				       p->stride_width, 1, padding);
+	out_dims[3] = in_dims[3];
+	input = cf_case_tensor(c, OPVER_TYPE_FLOAT32, 4, in_dims);
+	output = cf_case_tensor(c, OPVER_TYPE_FLOAT32, 4, out_dims);
+	cf_case_input(c, input);
+	c->output = output;
+	cf_case_param(c, "padding=%s stride=%dx%d filter=%dx%d activation=%s",
+		      cf_padding_name(padding), p->stride_width,
+		      p->stride_height, p->filter_width, p->filter_height,
+		      cf_activation_name(activation));
+	/* Root mean squares up to 8: RELU_N1_TO_1 and RELU6 clamp some. */
+	return cf_case_fill(c, input, rng, -8, 8, false);
+}
+
+const cf_generator cf_l2_pool_2d_cases = {
+	.op = OPVER_OP_L2_POOL_2D,
+	.num_variants = 2 * CF_NUM_ACTIVATIONS,
+	.generate = generate_l2_pool,
+};

@@ -1,0 +1,106 @@
+/*
+ * cases_resize.c - RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR cases.
+ *
+ * Variants cross the types (bilinear: float32, int8, int16; nearest
+ * neighbor also uint8) with the sampling: plain, align_corners,
+ * half_pixel_centers and, for nearest neighbor, both (bilinear refuses
+ * both).  Each case draws the batch (1-2), the input size (1-6 each way),
+ * the new size (1-12 each way: shrinking and growing), the channels (1-5)
+ * and the data; the size is a constant input.  Quantized resizing keeps
+ * the stored integers, so input and output share their quantization.
+ */
+#include "cases.h"
+
+enum { FLOAT32, INT8, INT16, UINT8, NUM_TYPES };
+enum { PLAIN, ALIGN_CORNERS, HALF_PIXEL_CENTERS, BOTH, NUM_MODES };
+
+static const char *const mode_names[NUM_MODES] = {
+	"plain", "align_corners", "half_pixel_centers", "both",
+};
+
+static int32_t num_types(int32_t op)
+{
+	return op == OPVER_OP_RESIZE_BILINEAR ? UINT8 : NUM_TYPES;
+}
+
+static int32_t num_modes(int32_t op)
+{
+	return op == OPVER_OP_RESIZE_BILINEAR ? BOTH : NUM_MODES;
+}
+
+static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	static const opver_type types[NUM_TYPES] = {
+		OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_INT16,
+		OPVER_TYPE_UINT8,
+	};
+	int32_t kind = variant % num_types(c->op);
+	int32_t mode = variant / num_types(c->op) % num_modes(c->op);
+	bool align = mode == ALIGN_CORNERS || mode == BOTH;
+	bool half = mode == HALF_PIXEL_CENTERS || mode == BOTH;
+	int32_t in_dims[4], out_dims[4], two = 2, input, size, output;
+	int32_t *hw = cf_case_alloc(c, 2 * sizeof(int32_t));
+
+	if (hw == NULL)
+		return false;
+	in_dims[0] = cf_rng_int(rng, 1, 2);
+	in_dims[1] = cf_rng_int(rng, 1, 6);
+	in_dims[2] = cf_rng_int(rng, 1, 6);
+	in_dims[3] = cf_rng_int(rng, 1, 5);
+	hw[0] = cf_rng_int(rng, 1, 12);
+	hw[1] = cf_rng_int(rng, 1, 12);
+	out_dims[0] = in_dims[0];
+	out_dims[1] = hw[0];
+	out_dims[2] = hw[1];
+	out_dims[3] = in_dims[3];
+	input = cf_case_tensor(c, types[kind], 4, in_dims);
+	size = cf_case_tensor(c, OPVER_TYPE_INT32, 1, &two);
+	output = cf_case_tensor(c, types[kind], 4, out_dims);
+	c->tensors[size].data = hw;
+	c->tensors[size].data_size = 2 * sizeof(int32_t);
+	cf_case_input(c, input);
+	cf_case_input(c, size);
+	c->output = output;
+	c->has_params = true;
+	/* Both ops' structs are align_corners, half_pixel_centers. */
+	if (c->op == OPVER_OP_RESIZE_BILINEAR)
+		c->params.resize_bilinear =
+			(opver_resize_bilinear_params){ align, half };
+	else
+		c->params.resize_nearest_neighbor =
+			(opver_resize_nearest_neighbor_params){ align, half };
+	if (kind != FLOAT32) {
+		float scale = cf_rng_float(rng, 0.01f, 0.1f);
+		int64_t zero_point = kind == INT8    ? cf_rng_int(rng, -20, 20)
+				     : kind == UINT8 ? cf_rng_int(rng, 100, 150)
+						     : 0;
+
+		if (!cf_case_quantize(c, input, scale, zero_point) ||
+		    !cf_case_quantize(c, output, scale, zero_point))
+			return false;
+	}
+	cf_case_param(c, "size=%dx%d sampling=%s", hw[0], hw[1],
+		      mode_names[mode]);
+	switch (kind) {
+	case FLOAT32:
+		return cf_case_fill(c, input, rng, -8, 8, false);
+	case INT8:
+		return cf_case_fill(c, input, rng, -128, 127, false);
+	case INT16:
+		return cf_case_fill(c, input, rng, -32768, 32767, false);
+	default: /* UINT8: random bytes */
+		return cf_case_fill(c, input, rng, 0, 255, false);
+	}
+}
+
+const cf_generator cf_resize_bilinear_cases = {
+	.op = OPVER_OP_RESIZE_BILINEAR,
+	.num_variants = UINT8 * BOTH,
+	.generate = generate,
+};
+
+const cf_generator cf_resize_nearest_neighbor_cases = {
+	.op = OPVER_OP_RESIZE_NEAREST_NEIGHBOR,
+	.num_variants = NUM_TYPES * NUM_MODES,
+	.generate = generate,
+};

@@ -1,0 +1,144 @@
+/*
+ * cases_transpose_conv.c - TRANSPOSE_CONV cases.
+ *
+ * Variants cross the kinds (float32; int8 with a per-channel filter;
+ * 16x8: int16 activations, int8 filter, int64 bias) with the padding, the
+ * bias (version 3) and the activation (NONE, or RELU: version 4).  Each
+ * case draws the batch (1-2), the input size (1-5 each way), the channels
+ * (1-4 in, 1-4 out), the window (1-3), the strides (1-3) and the data.  The
+ * output's size is the one a convolution of the same window would shrink
+ * back to the input's: in x stride (SAME), (in - 1) x stride + filter
+ * (VALID); output_shape is a constant input.
+ */
+#include <math.h>
+
+#include "cases.h"
+
+enum { FLOAT32, INT8, INT16X8, NUM_KINDS };
+
+static const char *const kind_names[NUM_KINDS] = { "float32", "int8",
+						   "16x8" };
+
+/* Output size along one axis. */
+static int32_t grown(int32_t in, int32_t filter, int32_t stride,
+		     opver_padding padding)
+{
+	return padding == OPVER_PADDING_SAME ? in * stride
+					     : (in - 1) * stride + filter;
+}
+
+/* Input, filter (per channel along 0), bias and output quantization; the
+ * output scale spreads a typical sum over a few dozen (int8) or a few
+ * thousand (int16) steps, every multiplier below 1. */
+static bool quantize(cf_case *c, cf_rng *rng, bool int16, const int32_t *t,
+		     int32_t channels, int32_t taps)
+{
+	float input_scale = int16 ? cf_rng_float(rng, 1e-4f, 1e-3f)
+				  : cf_rng_float(rng, 0.005f, 0.05f);
+	float scales[4], bias_scales[4], mean = 0;
+
+	for (int32_t i = 0; i < channels; i++) {
+		scales[i] = cf_rng_float(rng, 0.002f, 0.02f);
+		bias_scales[i] = input_scale * scales[i];
+		mean += scales[i] / (float)channels;
+	}
+	if (!cf_case_quantize_per_channel(c, t[1], 0, scales))
+		return false;
+	if (t[3] >= 0 && !cf_case_quantize_per_channel(c, t[3], 0, bias_scales))
+		return false;
+	return cf_case_quantize(c, t[2], input_scale,
+				int16 ? 0 : cf_rng_int(rng, -10, 10)) &&
+	       cf_case_quantize(c, t[4],
+				input_scale * mean * sqrtf((float)taps) *
+					(int16 ? 460.0f : 135.0f),
+				int16 ? 0 : cf_rng_int(rng, -10, 10));
+}
+
+static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t kind = variant % NUM_KINDS;
+	opver_padding padding = variant / NUM_KINDS % 2 ? OPVER_PADDING_VALID
+							: OPVER_PADDING_SAME;
+	bool has_bias = variant / (NUM_KINDS * 2) % 2;
+	bool relu = variant / (NUM_KINDS * 4) % 2;
+	opver_type data = kind == FLOAT32 ? OPVER_TYPE_FLOAT32
+			  : kind == INT8  ? OPVER_TYPE_INT8
+					  : OPVER_TYPE_INT16;
+	opver_type bias_type = kind == FLOAT32 ? OPVER_TYPE_FLOAT32
+			       : kind == INT8  ? OPVER_TYPE_INT32
+					       : OPVER_TYPE_INT64;
+	opver_transpose_conv_params *p = &c->params.transpose_conv;
+	int32_t in_dims[4], filter_dims[4], out_dims[4], four = 4, t[5];
+	int32_t *shape = cf_case_alloc(c, 4 * sizeof(int32_t));
+
+	if (shape == NULL)
+		return false;
+	*p = (opver_transpose_conv_params){
+		.padding = padding,
+		.stride_width = cf_rng_int(rng, 1, 3),
+		.stride_height = cf_rng_int(rng, 1, 3),
+		.activation = relu ? OPVER_ACTIVATION_RELU
+				   : OPVER_ACTIVATION_NONE,
+	};
+	c->has_params = true;
+	in_dims[0] = cf_rng_int(rng, 1, 2);
+	in_dims[1] = cf_rng_int(rng, 1, 5);
+	in_dims[2] = cf_rng_int(rng, 1, 5);
+	in_dims[3] = cf_rng_int(rng, 1, 4);
+	filter_dims[0] = cf_rng_int(rng, 1, 4);
+	filter_dims[1] = cf_rng_int(rng, 1, 3);
+	filter_dims[2] = cf_rng_int(rng, 1, 3);
+	filter_dims[3] = in_dims[3];
+	out_dims[0] = in_dims[0];
+	out_dims[1] = grown(in_dims[1], filter_dims[1], p->stride_height,
+			    padding);
+	out_dims[2] = grown(in_dims[2], filter_dims[2], p->stride_width,
+			    padding);
+	out_dims[3] = filter_dims[0];
+	for (int i = 0; i < 4; i++)
+		shape[i] = out_dims[i];
+
+	t[0] = cf_case_tensor(c, OPVER_TYPE_INT32, 1, &four);
+	t[1] = cf_case_tensor(c, kind == FLOAT32 ? OPVER_TYPE_FLOAT32
+						 : OPVER_TYPE_INT8,
+			      4, filter_dims);
+	t[2] = cf_case_tensor(c, data, 4, in_dims);
+	t[3] = has_bias ? cf_case_tensor(c, bias_type, 1, filter_dims) : -1;
+	t[4] = cf_case_tensor(c, data, 4, out_dims);
+	c->tensors[t[0]].data = shape;
+	c->tensors[t[0]].data_size = 4 * sizeof(int32_t);
+	cf_case_input(c, t[0]);
+	cf_case_input(c, t[1]);
+	cf_case_input(c, t[2]);
+	if (has_bias)
+		cf_case_input(c, t[3]);
+	c->output = t[4];
+	if (kind != FLOAT32 &&
+	    !quantize(c, rng, kind == INT16X8, t, filter_dims[0],
+		      filter_dims[1] * filter_dims[2] * in_dims[3]))
+		return false;
+	if (!(kind == FLOAT32 ? cf_case_fill(c, t[2], rng, -1, 1, false)
+	      : kind == INT8  ? cf_case_fill(c, t[2], rng, -128, 127, false)
+			      : cf_case_fill(c, t[2], rng, -32768, 32767,
+					     false)))
+		return false;
+	if (!(kind == FLOAT32 ? cf_case_fill(c, t[1], rng, -1, 1, true)
+			      : cf_case_fill(c, t[1], rng, -127, 127, true)))
+		return false;
+	if (has_bias &&
+	    !(kind == FLOAT32 ? cf_case_fill(c, t[3], rng, -1, 1, true)
+			      : cf_case_fill(c, t[3], rng, -4000, 4000, true)))
+		return false;
+	cf_case_param(c, "kind=%s padding=%s stride=%dx%d activation=%s bias=%s",
+		      kind_names[kind], cf_padding_name(padding),
+		      p->stride_width, p->stride_height,
+		      cf_activation_name(p->activation),
+		      has_bias ? "yes" : "no");
+	return true;
+}
+
+const cf_generator cf_transpose_conv_cases = {
+	.op = OPVER_OP_TRANSPOSE_CONV,
+	.num_variants = NUM_KINDS * 2 * 2 * 2,
+	.generate = generate,
+};
