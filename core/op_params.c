@@ -231,6 +231,8 @@ static bool decode_gelu(options_reader *r, void *params)
 
 	return read_bool(r, GELU_APPROXIMATE, "approximate", false,
 			 &p->approximate);
+}
+
 static bool decode_reducer(options_reader *r, void *params)
 {
 	opver_reducer_params *p = params;
@@ -248,6 +250,8 @@ static bool decode_arg_min_max(options_reader *r, void *params)
 		       "ArgMaxOptions and ArgMinOptions share one decoder");
 	return read_tensor_type(r, ARG_MAX_OUTPUT_TYPE, "output_type",
 				&p->output_type);
+}
+
 static bool decode_gather(options_reader *r, void *params)
 {
 	opver_gather_params *p = params;
@@ -275,6 +279,8 @@ static bool decode_block_size(options_reader *r, void *params)
 
 	return read_int32(r, SPACE_TO_DEPTH_BLOCK_SIZE, "block_size", 0,
 			  &p->block_size);
+}
+
 static bool decode_concatenation(options_reader *r, void *params)
 {
 	opver_concatenation_params *p = params;
@@ -362,6 +368,8 @@ static bool decode_strided_slice(options_reader *r, void *params)
 			  "shrink_axis_mask", 0, &p->shrink_axis_mask) &&
 	       read_bool(r, STRIDED_SLICE_OFFSET, "offset", false,
 			 &p->offset);
+}
+
 static bool decode_resize_bilinear(options_reader *r, void *params)
 {
 	opver_resize_bilinear_params *p = params;

@@ -141,33 +141,45 @@
 	X(SUB_ACTIVATION, 0, "SubOptions", "fused_activation_function") \
 	X(SUB_POT_SCALE_INT16, 1, "SubOptions", "pot_scale_int16") \
 	\
-	X(DIV_ACTIVATION, 0, "DivOptions", "fused_activation_function")
+	X(DIV_ACTIVATION, 0, "DivOptions", "fused_activation_function") \
+	\
 	X(LEAKY_RELU_ALPHA, 0, "LeakyReluOptions", "alpha") \
 	\
-	X(GELU_APPROXIMATE, 0, "GeluOptions", "approximate")
+	X(GELU_APPROXIMATE, 0, "GeluOptions", "approximate") \
+	\
 	X(REDUCER_KEEP_DIMS, 0, "ReducerOptions", "keep_dims") \
 	\
 	X(ARG_MAX_OUTPUT_TYPE, 0, "ArgMaxOptions", "output_type") \
 	\
-	X(ARG_MIN_OUTPUT_TYPE, 0, "ArgMinOptions", "output_type")
+	X(ARG_MIN_OUTPUT_TYPE, 0, "ArgMinOptions", "output_type") \
+	\
 	X(GATHER_AXIS, 0, "GatherOptions", "axis") \
 	X(GATHER_BATCH_DIMS, 1, "GatherOptions", "batch_dims") \
 	\
 	X(SHAPE_OUT_TYPE, 0, "ShapeOptions", "out_type") \
 	\
 	X(SPACE_TO_DEPTH_BLOCK_SIZE, 0, "SpaceToDepthOptions", "block_size") \
-	X(DEPTH_TO_SPACE_BLOCK_SIZE, 0, "DepthToSpaceOptions", "block_size")
+	\
+	X(DEPTH_TO_SPACE_BLOCK_SIZE, 0, "DepthToSpaceOptions", "block_size") \
+	\
 	X(CONCATENATION_AXIS, 0, "ConcatenationOptions", "axis") \
 	X(CONCATENATION_ACTIVATION, 1, \
 	  "ConcatenationOptions", "fused_activation_function") \
+	\
 	X(MIRROR_PAD_MODE, 0, "MirrorPadOptions", "mode") \
+	\
 	X(SPLIT_NUM_SPLITS, 0, "SplitOptions", "num_splits") \
+	\
 	X(SPLIT_V_NUM_SPLITS, 0, "SplitVOptions", "num_splits") \
+	\
 	X(PACK_VALUES_COUNT, 0, "PackOptions", "values_count") \
 	X(PACK_AXIS, 1, "PackOptions", "axis") \
+	\
 	X(UNPACK_NUM, 0, "UnpackOptions", "num") \
 	X(UNPACK_AXIS, 1, "UnpackOptions", "axis") \
+	\
 	X(SQUEEZE_DIMS, 0, "SqueezeOptions", "squeeze_dims") \
+	\
 	X(STRIDED_SLICE_BEGIN_MASK, 0, "StridedSliceOptions", "begin_mask") \
 	X(STRIDED_SLICE_END_MASK, 1, "StridedSliceOptions", "end_mask") \
 	X(STRIDED_SLICE_ELLIPSIS_MASK, 2, \
@@ -176,9 +188,9 @@
 	  "StridedSliceOptions", "new_axis_mask") \
 	X(STRIDED_SLICE_SHRINK_AXIS_MASK, 4, \
 	  "StridedSliceOptions", "shrink_axis_mask") \
-	X(STRIDED_SLICE_OFFSET, 5, "StridedSliceOptions", "offset")
-	X(L2_NORM_ACTIVATION, 0, \
-	  "L2NormOptions", "fused_activation_function") \
+	X(STRIDED_SLICE_OFFSET, 5, "StridedSliceOptions", "offset") \
+	\
+	X(L2_NORM_ACTIVATION, 0, "L2NormOptions", "fused_activation_function") \
 	\
 	X(RESIZE_BILINEAR_ALIGN_CORNERS, 2, \
 	  "ResizeBilinearOptions", "align_corners") \
@@ -211,62 +223,57 @@
 	X(OPTIONS_FULLY_CONNECTED, 8, \
 	  "BuiltinOptions", "FullyConnectedOptions") \
 	X(OPTIONS_SOFTMAX, 9, "BuiltinOptions", "SoftmaxOptions") \
+	X(OPTIONS_CONCATENATION, 10, "BuiltinOptions", "ConcatenationOptions") \
 	X(OPTIONS_ADD, 11, "BuiltinOptions", "AddOptions") \
-	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \
-	X(OPTIONS_SPACE_TO_DEPTH, 19, "BuiltinOptions", "SpaceToDepthOptions") \
 	X(OPTIONS_L2_NORM, 12, "BuiltinOptions", "L2NormOptions") \
 	X(OPTIONS_RESIZE_BILINEAR, 15, \
 	  "BuiltinOptions", "ResizeBilinearOptions") \
+	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \
+	X(OPTIONS_SPACE_TO_DEPTH, 19, "BuiltinOptions", "SpaceToDepthOptions") \
 	X(OPTIONS_MUL, 21, "BuiltinOptions", "MulOptions") \
-	X(OPTIONS_SUB, 28, "BuiltinOptions", "SubOptions") \
-	X(OPTIONS_DIV, 29, "BuiltinOptions", "DivOptions") \
-	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
-	X(OPTIONS_MAXIMUM_MINIMUM, 39, \
-	  "BuiltinOptions", "MaximumMinimumOptions") \
-	X(OPTIONS_SQUARED_DIFFERENCE, 76, \
-	  "BuiltinOptions", "SquaredDifferenceOptions") \
-	X(OPTIONS_REDUCER, 27, "BuiltinOptions", "ReducerOptions") \
-	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
-	X(OPTIONS_ARG_MAX, 40, "BuiltinOptions", "ArgMaxOptions") \
-	X(OPTIONS_ARG_MIN, 57, "BuiltinOptions", "ArgMinOptions") \
-	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions")
-	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
-	X(OPTIONS_LEAKY_RELU, 75, "BuiltinOptions", "LeakyReluOptions") \
-	X(OPTIONS_GELU, 116, "BuiltinOptions", "GeluOptions")
+	X(OPTIONS_PAD, 22, "BuiltinOptions", "PadOptions") \
 	X(OPTIONS_GATHER, 23, "BuiltinOptions", "GatherOptions") \
 	X(OPTIONS_BATCH_TO_SPACE_ND, 24, \
 	  "BuiltinOptions", "BatchToSpaceNDOptions") \
 	X(OPTIONS_SPACE_TO_BATCH_ND, 25, \
 	  "BuiltinOptions", "SpaceToBatchNDOptions") \
-	X(OPTIONS_CAST, 37, "BuiltinOptions", "CastOptions") \
-	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
-	X(OPTIONS_TILE, 51, "BuiltinOptions", "TileOptions") \
-	X(OPTIONS_SHAPE, 55, "BuiltinOptions", "ShapeOptions") \
-	X(OPTIONS_ZEROS_LIKE, 67, "BuiltinOptions", "ZerosLikeOptions") \
-	X(OPTIONS_FILL, 68, "BuiltinOptions", "FillOptions") \
-	X(OPTIONS_GATHER_ND, 83, "BuiltinOptions", "GatherNdOptions") \
-	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
-	X(OPTIONS_DEPTH_TO_SPACE, 94, "BuiltinOptions", "DepthToSpaceOptions") \
-	X(OPTIONS_BROADCAST_TO, 104, "BuiltinOptions", "BroadcastToOptions")
-	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
-	X(OPTIONS_CONCATENATION, 10, "BuiltinOptions", "ConcatenationOptions") \
-	X(OPTIONS_PAD, 22, "BuiltinOptions", "PadOptions") \
 	X(OPTIONS_TRANSPOSE, 26, "BuiltinOptions", "TransposeOptions") \
+	X(OPTIONS_REDUCER, 27, "BuiltinOptions", "ReducerOptions") \
+	X(OPTIONS_SUB, 28, "BuiltinOptions", "SubOptions") \
+	X(OPTIONS_DIV, 29, "BuiltinOptions", "DivOptions") \
 	X(OPTIONS_SQUEEZE, 30, "BuiltinOptions", "SqueezeOptions") \
 	X(OPTIONS_STRIDED_SLICE, 32, "BuiltinOptions", "StridedSliceOptions") \
 	X(OPTIONS_SPLIT, 35, "BuiltinOptions", "SplitOptions") \
+	X(OPTIONS_CAST, 37, "BuiltinOptions", "CastOptions") \
+	X(OPTIONS_DEQUANTIZE, 38, "BuiltinOptions", "DequantizeOptions") \
+	X(OPTIONS_MAXIMUM_MINIMUM, 39, \
+	  "BuiltinOptions", "MaximumMinimumOptions") \
+	X(OPTIONS_ARG_MAX, 40, "BuiltinOptions", "ArgMaxOptions") \
 	X(OPTIONS_PADV2, 43, "BuiltinOptions", "PadV2Options") \
 	X(OPTIONS_SLICE, 48, "BuiltinOptions", "SliceOptions") \
+	X(OPTIONS_TRANSPOSE_CONV, 49, \
+	  "BuiltinOptions", "TransposeConvOptions") \
+	X(OPTIONS_TILE, 51, "BuiltinOptions", "TileOptions") \
 	X(OPTIONS_EXPAND_DIMS, 52, "BuiltinOptions", "ExpandDimsOptions") \
+	X(OPTIONS_SHAPE, 55, "BuiltinOptions", "ShapeOptions") \
+	X(OPTIONS_ARG_MIN, 57, "BuiltinOptions", "ArgMinOptions") \
 	X(OPTIONS_PACK, 59, "BuiltinOptions", "PackOptions") \
 	X(OPTIONS_UNPACK, 64, "BuiltinOptions", "UnpackOptions") \
-	X(OPTIONS_MIRROR_PAD, 77, "BuiltinOptions", "MirrorPadOptions") \
-	X(OPTIONS_SPLIT_V, 79, "BuiltinOptions", "SplitVOptions")
-	X(OPTIONS_TRANSPOSE_CONV, 49, "BuiltinOptions", "TransposeConvOptions") \
+	X(OPTIONS_ZEROS_LIKE, 67, "BuiltinOptions", "ZerosLikeOptions") \
+	X(OPTIONS_FILL, 68, "BuiltinOptions", "FillOptions") \
 	X(OPTIONS_RESIZE_NEAREST_NEIGHBOR, 74, \
 	  "BuiltinOptions", "ResizeNearestNeighborOptions") \
+	X(OPTIONS_LEAKY_RELU, 75, "BuiltinOptions", "LeakyReluOptions") \
+	X(OPTIONS_SQUARED_DIFFERENCE, 76, \
+	  "BuiltinOptions", "SquaredDifferenceOptions") \
+	X(OPTIONS_MIRROR_PAD, 77, "BuiltinOptions", "MirrorPadOptions") \
+	X(OPTIONS_SPLIT_V, 79, "BuiltinOptions", "SplitVOptions") \
+	X(OPTIONS_GATHER_ND, 83, "BuiltinOptions", "GatherNdOptions") \
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
-	X(OPTIONS_BATCH_MATMUL, 101, "BuiltinOptions", "BatchMatMulOptions")
+	X(OPTIONS_DEPTH_TO_SPACE, 94, "BuiltinOptions", "DepthToSpaceOptions") \
+	X(OPTIONS_BATCH_MATMUL, 101, "BuiltinOptions", "BatchMatMulOptions") \
+	X(OPTIONS_BROADCAST_TO, 104, "BuiltinOptions", "BroadcastToOptions") \
+	X(OPTIONS_GELU, 116, "BuiltinOptions", "GeluOptions")
 
 #define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,
 enum { OPVER_SCHEMA_FIELDS(OPVER_SCHEMA_ENUMERATOR_) };

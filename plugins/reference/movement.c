@@ -83,7 +83,7 @@ size_t ref_move_element_size(int32_t type)
 }
 
 opver_status ref_gather_identity(const opver_context *ctx,
-				 const opver_tensor *input, ref_gather *plan)
+				 const opver_tensor *input, ref_gather_plan *plan)
 {
 	int64_t stride = 1;
 
@@ -139,7 +139,7 @@ opver_status ref_move_expect_shape(const opver_context *ctx, const char *role,
 }
 
 opver_status ref_gather_check_output(const opver_context *ctx,
-				     const ref_gather *plan,
+				     const ref_gather_plan *plan,
 				     const opver_tensor *output,
 				     const char *op)
 {
@@ -154,7 +154,7 @@ opver_status ref_gather_check_output(const opver_context *ctx,
 }
 
 /* Elements of the output block below dimension d. */
-static size_t gather_block(const ref_gather *plan, int32_t d)
+static size_t gather_block(const ref_gather_plan *plan, int32_t d)
 {
 	size_t n = 1;
 
@@ -165,7 +165,7 @@ static size_t gather_block(const ref_gather *plan, int32_t d)
 
 /* The input index that output index i reads along `dim`, mirrored when
  * outside; -1 when it takes the pad value. */
-static int64_t gather_index(const ref_gather *plan, const ref_gather_dim *dim,
+static int64_t gather_index(const ref_gather_plan *plan, const ref_gather_dim *dim,
 			    int32_t i)
 {
 	int64_t j = dim->start + (int64_t)i * dim->step;
@@ -182,7 +182,7 @@ static int64_t gather_index(const ref_gather *plan, const ref_gather_dim *dim,
 	}
 }
 
-static unsigned char *gather_pad(const ref_gather *plan, size_t elements,
+static unsigned char *gather_pad(const ref_gather_plan *plan, size_t elements,
 				 unsigned char *out)
 {
 	for (size_t i = 0; i < elements; i++, out += plan->element)
@@ -192,7 +192,7 @@ static unsigned char *gather_pad(const ref_gather *plan, size_t elements,
 
 /* Fills the output block of dimension d from `in`, the input at the
  * block's origin; returns the end of what it wrote. */
-static unsigned char *gather_dim(const ref_gather *plan, int32_t d,
+static unsigned char *gather_dim(const ref_gather_plan *plan, int32_t d,
 				 const unsigned char *in, unsigned char *out)
 {
 	const ref_gather_dim *dim = &plan->dims[d];
@@ -215,7 +215,7 @@ static unsigned char *gather_dim(const ref_gather *plan, int32_t d,
 	return out;
 }
 
-void ref_gather_run(const ref_gather *plan, const void *input, void *output)
+void ref_gather_run(const ref_gather_plan *plan, const void *input, void *output)
 {
 	if (plan->rank == 0)
 		memcpy(output, input, plan->element);

@@ -8,7 +8,7 @@
  *                         rank and made non-negative
  *   ref_move_indices()    the values of a small int32 or int64 tensor of
  *                         positions, sizes or paddings
- *   ref_gather            a plan that fills each output element from an
+ *   ref_gather_plan       a plan that fills each output element from an
  *                         input element picked along each output dimension
  *                         by an affine index (start + i * step) over
  *                         permuted input strides, an index that falls
@@ -83,13 +83,13 @@ typedef struct ref_gather_dim {
 	int64_t stride;
 } ref_gather_dim;
 
-typedef struct ref_gather {
+typedef struct ref_gather_plan {
 	int32_t rank;                 /* output dimensions; 0: one element */
 	int32_t outside;              /* a REF_GATHER_ value */
 	size_t element;               /* bytes per element, 1 to 8 */
 	unsigned char pad[8];         /* the pad value's bytes */
 	ref_gather_dim dims[REF_MOVE_MAX_DIMS];
-} ref_gather;
+} ref_gather_plan;
 
 /*
  * A plan that copies `input` (element bytes per element) unchanged:
@@ -98,17 +98,17 @@ typedef struct ref_gather {
  * input has more than REF_MOVE_MAX_DIMS dimensions.
  */
 opver_status ref_gather_identity(const opver_context *ctx,
-				 const opver_tensor *input, ref_gather *plan);
+				 const opver_tensor *input, ref_gather_plan *plan);
 
 /* Checks that `output` has the shape the plan's counts give, naming `op`
  * in the message ("this PAD gives ..."). */
 opver_status ref_gather_check_output(const opver_context *ctx,
-				     const ref_gather *plan,
+				     const ref_gather_plan *plan,
 				     const opver_tensor *output,
 				     const char *op);
 
 /* Fills output from input as the plan says.  For invoke. */
-void ref_gather_run(const ref_gather *plan, const void *input, void *output);
+void ref_gather_run(const ref_gather_plan *plan, const void *input, void *output);
 
 /*
  * For joining or splitting `t` along `axis`: the rows before it (the

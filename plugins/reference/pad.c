@@ -24,7 +24,7 @@
 enum { PAD_INPUT = 0, PAD_PADDINGS = 1, PAD_VALUE = 2 };
 
 typedef struct pad_data {
-	ref_gather plan;
+	ref_gather_plan plan;
 	bool deferred; /* paddings known only at invoke */
 } pad_data;
 
@@ -82,7 +82,7 @@ static opver_status pad_plan(const opver_context *ctx, const opver_node *node,
 
 /* The pad value: PADV2's third input, else the output's zero point (0 in
  * float and unquantized types), in the element's bytes. */
-static void pad_value(const opver_node *node, ref_gather *plan)
+static void pad_value(const opver_node *node, ref_gather_plan *plan)
 {
 	const opver_tensor *output = node->outputs[0];
 	const opver_tensor *value = node->num_inputs > PAD_VALUE

@@ -541,7 +541,7 @@ const opver_kernel ref_average_pool_2d_int16 =
 	POOL_KERNEL("average_pool_2d_int16", AVERAGE_POOL_2D, 3, INT16,
 		    pool_int16_prepare, average_integer_invoke);
 const opver_kernel ref_average_pool_2d_uint8 =
-	POOL_KERNEL("average_pool_2d_uint8", AVERAGE_POOL_2D, UINT8,
+	POOL_KERNEL("average_pool_2d_uint8", AVERAGE_POOL_2D, 3, UINT8,
 		    pool_uint8_prepare, average_integer_invoke);
 const opver_kernel ref_max_pool_2d_float32 =
 	POOL_KERNEL("max_pool_2d_float32", MAX_POOL_2D, 3, FLOAT32,
@@ -553,7 +553,7 @@ const opver_kernel ref_max_pool_2d_int16 =
 	POOL_KERNEL("max_pool_2d_int16", MAX_POOL_2D, 3, INT16,
 		    pool_int16_prepare, max_integer_invoke);
 const opver_kernel ref_max_pool_2d_uint8 =
-	POOL_KERNEL("max_pool_2d_uint8", MAX_POOL_2D, UINT8,
+	POOL_KERNEL("max_pool_2d_uint8", MAX_POOL_2D, 3, UINT8,
 		    pool_uint8_prepare, max_integer_invoke);
 const opver_kernel ref_l2_pool_2d_float32 =
 	POOL_KERNEL("l2_pool_2d_float32", L2_POOL_2D, 1, FLOAT32,

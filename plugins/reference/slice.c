@@ -16,7 +16,7 @@
 enum { SLICE_INPUT = 0, SLICE_BEGIN = 1, SLICE_SIZE = 2 };
 
 typedef struct slice_data {
-	ref_gather plan;
+	ref_gather_plan plan;
 	bool deferred; /* begin or size known only at invoke */
 } slice_data;
 

@@ -32,7 +32,7 @@ enum { SS_INPUT = 0, SS_BEGIN = 1, SS_END = 2, SS_STRIDES = 3 };
 #define SS_MAX_SPEC 32
 
 typedef struct ss_data {
-	ref_gather plan;
+	ref_gather_plan plan;
 	bool deferred; /* begin, end or strides known only at invoke */
 } ss_data;
 
@@ -145,7 +145,7 @@ static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
 /* Fills plan dimension i from the spec. */
 static opver_status ss_dimension(const opver_context *ctx,
 				 const ss_spec *spec, int32_t i, bool offset,
-				 const ref_gather *identity, ref_gather_dim *dim)
+				 const ref_gather_plan *identity, ref_gather_dim *dim)
 {
 	const int64_t n = spec->size[i];
 	const uint32_t me = UINT32_C(1) << i;
@@ -203,7 +203,7 @@ static opver_status ss_plan(const opver_context *ctx, const opver_node *node,
 	const int32_t count = node->inputs[SS_BEGIN]->dims[0];
 	int64_t begin[SS_MAX_SPEC], end[SS_MAX_SPEC], stride[SS_MAX_SPEC];
 	int32_t kept[REF_MOVE_MAX_DIMS], rank = 0;
-	ref_gather identity;
+	ref_gather_plan identity;
 	ss_spec spec;
 	opver_status status;
 

@@ -18,7 +18,7 @@
 enum { TRANSPOSE_INPUT = 0, TRANSPOSE_PERM = 1 };
 
 typedef struct transpose_data {
-	ref_gather plan;
+	ref_gather_plan plan;
 	bool deferred; /* perm known only at invoke */
 } transpose_data;
 
@@ -29,7 +29,7 @@ static opver_status transpose_plan(const opver_context *ctx,
 	const opver_tensor *input = node->inputs[TRANSPOSE_INPUT];
 	int64_t perm[REF_MOVE_MAX_DIMS];
 	bool used[REF_MOVE_MAX_DIMS] = { false };
-	ref_gather identity;
+	ref_gather_plan identity;
 	opver_status status;
 
 	status = ref_gather_identity(ctx, input, &identity);

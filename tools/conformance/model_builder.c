@@ -606,6 +606,7 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 
 		set_field(t, GELU_APPROXIMATE, 1, p->approximate != 0);
 		return OPTIONS_GELU;
+	}
 	case OPVER_OP_MEAN:
 	case OPVER_OP_SUM:
 	case OPVER_OP_REDUCE_MAX:
@@ -624,6 +625,7 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		set_field(t, ARG_MAX_OUTPUT_TYPE, 1, (uint32_t)p->output_type);
 		return op == OPVER_OP_ARG_MAX ? OPTIONS_ARG_MAX
 					      : OPTIONS_ARG_MIN;
+	}
 	case OPVER_OP_GATHER: {
 		const opver_gather_params *p = params;
 
@@ -650,6 +652,7 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		set_field(t, DEPTH_TO_SPACE_BLOCK_SIZE, 4,
 			  (uint32_t)p->block_size);
 		return OPTIONS_DEPTH_TO_SPACE;
+	}
 	case OPVER_OP_CONCATENATION: {
 		const opver_concatenation_params *p = params;
 
@@ -721,6 +724,7 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 			  (uint32_t)p->shrink_axis_mask);
 		set_field(t, STRIDED_SLICE_OFFSET, 1, p->offset != 0);
 		return OPTIONS_STRIDED_SLICE;
+	}
 	case OPVER_OP_RESIZE_BILINEAR: {
 		const opver_resize_bilinear_params *p = params;
 
