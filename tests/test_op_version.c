@@ -23,24 +23,14 @@
  * CONV_2D filter [out, h, w, in], a DEPTHWISE_CONV_2D filter [1, h, w, c],
  * FULLY_CONNECTED weights [units, depth] and row vectors. */
 static const int32_t nhwc_4[] = { 1, 3, 3, 4 };
-}
-
 static const int32_t nhwc_2[] = { 1, 3, 3, 2 };
 static const int32_t conv_filter_2x4[] = { 2, 3, 3, 4 };
-}
-
 static const int32_t depthwise_filter_4[] = { 1, 3, 3, 4 };
 static const int32_t weights_2x4[] = { 2, 4 };
-}
-
 static const int32_t row_4[] = { 1, 4 };
 static const int32_t row_2[] = { 1, 2 };
-}
-
 static const int32_t vector_1[] = { 1 };
 static const int32_t vector_2[] = { 2 };
-}
-
 static const int32_t vector_4[] = { 4 };
 
 /* Scales for tensors whose values the rules do not read. */
@@ -941,6 +931,8 @@ Test(activations, ops_without_rules_are_version_1)
 
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		expect_activation(ops[i], INT8, INT8, 1, "no version rule");
+}
+
 /* ---------------------------------------------- reductions and ARG_* */
 
 /* A reduction node: input, a constant int32 axis tensor, output. */
@@ -1030,11 +1022,11 @@ Test(reductions, arg_max_and_min_follow_the_input_type)
 		expect(build(&n, ops[i], NULL, 0, 2, 1), 1,
 		       "float32 and int32 tensors");
 	}
+}
+
 /* ------------------------------------------------ data-movement ops */
 
 static const int32_t rank_5[] = { 1, 2, 1, 2, 2 };
-}
-
 static const int32_t rank_6[] = { 1, 2, 1, 2, 2, 1 };
 static const int32_t rank_7[] = { 1, 2, 1, 2, 2, 1, 1 };
 
@@ -1420,15 +1412,11 @@ Test(mul, float16_is_version_8)
 /* ------------------------------ SUB, DIV, MAXIMUM, MINIMUM, SQUARED_DIFF */
 
 static const opver_sub_params sub_params = { .pot_scale_int16 = true };
-}
-
 static const opver_div_params div_params = { 0 };
 
 /* Rank-5 inputs [1,1,1,1,4] and [1,1,1,1,1]: broadcasting, and more than 4
  * dimensions. */
 static const int32_t rank5_4[] = { 1, 1, 1, 1, 4 };
-}
-
 static const int32_t rank5_1[] = { 1, 1, 1, 1, 1 };
 
 #define SUB(n, params) \
@@ -1713,8 +1701,6 @@ Test(dequantize, int4_is_version_6)
 /* ------------------------------------- data movement: GATHER to CAST */
 
 static const int32_t matrix_2x3[] = { 2, 3 };
-}
-
 static const int32_t nhw_3[] = { 1, 4, 4 };
 
 /* A two-input node: input 0 of `input`'s type and shape [1,3,3,4], input
@@ -1920,6 +1906,8 @@ Test(shape_and_zeros_like, have_no_rule_and_are_version_1)
 	unary_tensors(&n, OPVER_TYPE_INT64, OPVER_TYPE_INT64);
 	expect(build(&n, OPVER_OP_ZEROS_LIKE, NULL, 0, 1, 1), 1,
 	       "no version rule for ZEROS_LIKE");
+}
+
 /* --------------------------------------------- resize and L2_NORMALIZATION */
 
 Test(resize_bilinear, versions_follow_type_and_half_pixel_centers)
@@ -2259,8 +2247,6 @@ Test(runtime_version, non_numeric_components_are_skipped_as_tflite_does)
 /* ------------------------------------------- signatures from a graph */
 
 static messages captured;
-}
-
 static opver__reporter reporter;
 
 static void open_model(const char *path, opver__model_file *file)

@@ -498,8 +498,6 @@ typedef struct row {
 	{ #name, name, container, member },
 
 static const row field_rows[] = { OPVER_SCHEMA_FIELDS(ROW) };
-}
-
 static const row member_rows[] = { OPVER_SCHEMA_UNION_MEMBERS(ROW) };
 
 #undef ROW
