@@ -226,6 +226,52 @@ static bool cast_uint8_float32(cf_case *c, cf_rng *rng)
 		return false;
 	cf_case_input(c, in);
 	c->output = TENSOR(c, FLOAT32, 1, 224, 224, 3);
+/* A constant int32 axis tensor holding `values` (count of them). */
+static bool constant_axis(cf_case *c, const int32_t *values, int32_t count)
+{
+	int32_t *data = cf_case_alloc(c, (size_t)count * sizeof(int32_t));
+	int32_t t = TENSOR(c, INT32, count);
+
+	if (data == NULL)
+		return false;
+	memcpy(data, values, (size_t)count * sizeof(int32_t));
+	c->tensors[t].data = data;
+	c->tensors[t].data_size = (size_t)count * sizeof(int32_t);
+	cf_case_input(c, t);
+	return true;
+}
+
+/* MobileNet v2's global average pool: MEAN over height and width. */
+static bool mean_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t in = int8_activation(c, rng, TENSOR(c, INT8, 1, 7, 7, 1280),
+				     true);
+
+	if (in < 0)
+		return false;
+	cf_case_input(c, in);
+	if (!constant_axis(c, (const int32_t[]){ 1, 2 }, 2))
+		return false;
+	c->output = int8_activation(c, rng, TENSOR(c, INT8, 1, 1, 1, 1280),
+				    false);
+	c->has_params = true;
+	c->params.reducer.keep_dims = 1;
+	return c->output >= 0;
+}
+
+/* A segmenter's class map: ARG_MAX over 21 classes of 1x129x129. */
+static bool arg_max_float(cf_case *c, cf_rng *rng)
+{
+	int32_t in = TENSOR(c, FLOAT32, 1, 129, 129, 21);
+
+	if (!cf_case_fill(c, in, rng, -1, 1, false))
+		return false;
+	cf_case_input(c, in);
+	if (!constant_axis(c, (const int32_t[]){ 3 }, 1))
+		return false;
+	c->output = TENSOR(c, INT64, 1, 129, 129);
+	c->has_params = true;
+	c->params.arg.output_type = OPVER_TYPE_INT64;
 	return true;
 }
 
@@ -246,6 +292,10 @@ static const bench_op bench_ops[] = {
 	  "SPACE_TO_DEPTH int8 1x208x208x32, block 2", space_to_depth_int8 },
 	{ "gather", OPVER_OP_CAST, "CAST uint8 -> float32 1x224x224x3",
 	  cast_uint8_float32 },
+	{ "reduce", OPVER_OP_MEAN, "MEAN int8 1x7x7x1280 over [1, 2]",
+	  mean_int8 },
+	{ "reduce", OPVER_OP_ARG_MAX, "ARG_MAX float32 1x129x129x21 -> int64",
+	  arg_max_float },
 };
 
 static double now_ms(void)

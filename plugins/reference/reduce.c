@@ -278,7 +278,8 @@ static opver_status reduce_quantization(const opver_context *ctx,
 						     out_scale, &out_zero);
 	if (status != OPVER_OK)
 		return status;
-	if (input->type == OPVER_TYPE_INT16 && (in_zero != 0 || out_zero != 0)) {
+	if (input->type == OPVER_TYPE_INT16 &&
+	    (in_zero != 0 || out_zero != 0)) {
 		OPVER_REPORT(ctx,
 			     "int16 zero points are %d (input) and %d (output); both must be 0",
 			     (int)in_zero, (int)out_zero);
@@ -436,11 +437,10 @@ static opver_status reduce_prepare_integer(const opver_context *ctx,
 			if (status != OPVER_OK)
 				return status;
 			data->scale = in_scale / out_scale;
-			data->method = in_scale == out_scale &&
-						       data->input_zero_point ==
-							       data->output_zero_point
-					       ? REDUCE_FOLD
-					       : REDUCE_SUM_RESCALED;
+			data->method = REDUCE_SUM_RESCALED;
+			if (in_scale == out_scale &&
+			    data->input_zero_point == data->output_zero_point)
+				data->method = REDUCE_FOLD;
 			return OPVER_OK;
 		}
 		/* fall through */

@@ -95,9 +95,10 @@ static bool quantize_reduction(cf_case *c, cf_rng *rng, int32_t op,
 	const float range = int16 ? 32768.0f : 128.0f;
 	float scale = int16 ? cf_rng_float(rng, 1e-4f, 1e-3f)
 			    : cf_rng_float(rng, 0.01f, 0.1f);
-	const int64_t zero = int16 ? 0
-			     : type == OPVER_TYPE_UINT8 ? cf_rng_int(rng, 100, 150)
-							: cf_rng_int(rng, -20, 20);
+	const int64_t zero =
+		int16 ? 0
+		: type == OPVER_TYPE_UINT8 ? cf_rng_int(rng, 100, 150)
+					   : cf_rng_int(rng, -20, 20);
 	float out_scale = scale * cf_rng_float(rng, 0.5f, 2.0f);
 	int64_t out_zero = int16 ? 0 : zero + cf_rng_int(rng, -10, 10);
 
