@@ -226,6 +226,9 @@ static bool cast_uint8_float32(cf_case *c, cf_rng *rng)
 		return false;
 	cf_case_input(c, in);
 	c->output = TENSOR(c, FLOAT32, 1, 224, 224, 3);
+	return true;
+}
+
 /* A constant int32 axis tensor holding `values` (count of them). */
 static bool constant_axis(cf_case *c, const int32_t *values, int32_t count)
 {
