@@ -278,6 +278,33 @@ static bool arg_max_float(cf_case *c, cf_rng *rng)
 	return true;
 }
 
+/* conv_int8 in TFLite's legacy uint8 quantization: zero points on input,
+ * filter (one scale) and output, the bias at input x filter scale. */
+static bool conv_uint8(cf_case *c, cf_rng *rng)
+{
+	int32_t in = TENSOR(c, UINT8, 1, 56, 56, 64);
+	int32_t filter = TENSOR(c, UINT8, 64, 3, 3, 64);
+	int32_t bias = TENSOR(c, INT32, 64);
+	int32_t out = TENSOR(c, UINT8, 1, 56, 56, 64);
+
+	if (!cf_case_quantize(c, in, 1.0f / 32, 125) ||
+	    !cf_case_fill(c, in, rng, 0, 255, false) ||
+	    !cf_case_quantize(c, filter, 0.003f, 131) ||
+	    !cf_case_fill(c, filter, rng, 0, 255, true) ||
+	    !cf_case_quantize(c, bias, 0.003f / 32, 0) ||
+	    !cf_case_fill(c, bias, rng, -2000, 2000, true) ||
+	    !cf_case_quantize(c, out, 1.0f / 4, 120))
+		return false;
+	cf_case_input(c, in);
+	cf_case_input(c, filter);
+	cf_case_input(c, bias);
+	c->output = out;
+	c->has_params = true;
+	c->params.conv = (opver_conv_params)OPVER_CONV_PARAMS_DEFAULTS;
+	c->params.conv.stride_width = c->params.conv.stride_height = 1;
+	return true;
+}
+
 static const bench_op bench_ops[] = {
 	{ "conv", OPVER_OP_CONV_2D, "CONV_2D int8 1x56x56x64, 3x3x64",
 	  conv_int8 },
@@ -299,6 +326,8 @@ static const bench_op bench_ops[] = {
 	  mean_int8 },
 	{ "reduce", OPVER_OP_ARG_MAX, "ARG_MAX float32 1x129x129x21 -> int64",
 	  arg_max_float },
+	{ "uint8", OPVER_OP_CONV_2D, "CONV_2D uint8 1x56x56x64, 3x3x64",
+	  conv_uint8 },
 };
 
 static double now_ms(void)

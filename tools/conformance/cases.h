@@ -227,6 +227,29 @@ const char *cf_activation_name(opver_activation activation);
 opver_activation cf_activation(int32_t index);
 #define CF_NUM_ACTIVATIONS 4
 
+/*
+ * Decodes `variant` of a generator whose kinds (tensor types, ...) grew
+ * from `old_kinds` to `kinds`, with `per_kind` variants each: the first
+ * old_kinds x per_kind variants decode as before the growth (kind =
+ * variant % old_kinds, rest = variant / old_kinds) and the ones after
+ * them give the added kinds, so that adding kinds keeps every earlier
+ * case, and the golden recorded on it, as it was.
+ */
+static inline void cf_variant_split(int32_t variant, int32_t old_kinds,
+				    int32_t kinds, int32_t per_kind,
+				    int32_t *kind, int32_t *rest)
+{
+	const int32_t old_total = old_kinds * per_kind;
+
+	if (variant < old_total) {
+		*kind = variant % old_kinds;
+		*rest = variant / old_kinds;
+	} else {
+		*kind = old_kinds + (variant - old_total) % (kinds - old_kinds);
+		*rest = (variant - old_total) / (kinds - old_kinds);
+	}
+}
+
 typedef struct cf_generator {
 	int32_t op;
 	int32_t num_variants;

@@ -25,14 +25,16 @@
 
 #include "cases.h"
 
-enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_CHANNEL, UINT8,
-       HYBRID_PER_TENSOR, HYBRID_PER_CHANNEL, INT16X8, INT16X8_INT64_TYPE,
-       INT16X8_INT32_TYPE, NUM_KINDS };
+/* uint8 came last (cf_variant_split). */
+enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_CHANNEL, HYBRID_PER_TENSOR,
+       HYBRID_PER_CHANNEL, INT16X8, INT16X8_INT64_TYPE, INT16X8_INT32_TYPE,
+       UINT8, NUM_KINDS };
 static const char *const kind_names[NUM_KINDS] = {
-	"float32", "int8-per-tensor", "int8-per-channel", "uint8",
+	"float32", "int8-per-tensor", "int8-per-channel",
 	"hybrid-per-tensor", "hybrid-per-channel", "int16x8",
-	"int16x8-int64-bias", "int16x8-int32-bias",
+	"int16x8-int64-bias", "int16x8-int32-bias", "uint8",
 };
+#define VARIANTS_PER_KIND (2 * 2 * NUM_WINDOWS)
 
 /* Padding and activation together: every value of each appears. */
 static const struct {
@@ -69,7 +71,7 @@ static void draw_axis(cf_rng *rng, int32_t dilation, opver_padding padding,
 static bool quantize(cf_case *c, cf_rng *rng, int32_t kind, const int32_t *t,
 		     int32_t channels, int32_t taps)
 {
-	bool int16 = kind >= INT16X8;
+	bool int16 = kind >= INT16X8 && kind <= INT16X8_INT32_TYPE;
 	bool hybrid = kind == HYBRID_PER_TENSOR || kind == HYBRID_PER_CHANNEL;
 	bool per_channel = kind != INT8_PER_TENSOR &&
 			   kind != HYBRID_PER_TENSOR && kind != UINT8;
@@ -150,15 +152,16 @@ static void plant_extremes(cf_case *c, const int32_t *t,
 	}
 }
 
-static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+/* The case of `kind` and the rest of its variant. */
+static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
+			  cf_case *c)
 {
-	int32_t kind = variant % NUM_KINDS;
-	bool grouped = variant / NUM_KINDS % 2;
-	bool dilated = variant / (NUM_KINDS * 2) % 2;
-	int32_t w = variant / (NUM_KINDS * 4) % NUM_WINDOWS;
+	bool grouped = rest % 2;
+	bool dilated = rest / 2 % 2;
+	int32_t w = rest / 4 % NUM_WINDOWS;
 	opver_conv_params *p = &c->params.conv;
 	bool int8 = kind == INT8_PER_TENSOR || kind == INT8_PER_CHANNEL;
-	bool int16 = kind >= INT16X8;
+	bool int16 = kind >= INT16X8 && kind <= INT16X8_INT32_TYPE;
 	bool hybrid = kind == HYBRID_PER_TENSOR || kind == HYBRID_PER_CHANNEL;
 	opver_type data = int8 ? OPVER_TYPE_INT8 :
 			  kind == UINT8 ? OPVER_TYPE_UINT8 :
@@ -251,8 +254,17 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	return true;
 }
 
+static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t kind, rest;
+
+	cf_variant_split(variant, UINT8, NUM_KINDS, VARIANTS_PER_KIND, &kind,
+			 &rest);
+	return generate_kind(kind, rest, rng, c);
+}
+
 const cf_generator cf_conv_2d_cases = {
 	.op = OPVER_OP_CONV_2D,
-	.num_variants = NUM_KINDS * 2 * 2 * NUM_WINDOWS,
+	.num_variants = NUM_KINDS * VARIANTS_PER_KIND,
 	.generate = generate,
 };

@@ -24,6 +24,7 @@ static const struct {
 	int32_t width, height;
 } dilations[] = { { 1, 1 }, { 2, 1 }, { 1, 2 }, { 3, 2 } };
 #define DW_NUM_DILATIONS ((int32_t)(sizeof(dilations) / sizeof(dilations[0])))
+#define DW_VARIANTS_PER_TYPE (DW_NUM_DILATIONS * 2 * CF_NUM_ACTIVATIONS)
 
 /* One axis: filter size, then an input size the window fits in (VALID
  * needs the dilated filter to fit; spatial sizes stay within 1..9).  A
@@ -120,21 +121,26 @@ static void plant_extremes(cf_case *c, int32_t input, int32_t filter,
 
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
-	int32_t type = variant % DW_NUM_TYPES;
-	int32_t d = variant / DW_NUM_TYPES % DW_NUM_DILATIONS;
-	opver_padding padding = variant / (DW_NUM_TYPES * DW_NUM_DILATIONS) % 2
-					? OPVER_PADDING_VALID
-					: OPVER_PADDING_SAME;
-	opver_activation activation =
-		cf_activation(variant / (DW_NUM_TYPES * DW_NUM_DILATIONS * 2));
+	int32_t type, rest, d;
+	opver_padding padding;
+	opver_activation activation;
 	opver_depthwise_conv_params *p = &c->params.depthwise;
-	bool quantized = type != DW_FLOAT32, has_bias;
-	opver_type data = type == DW_UINT8 ? OPVER_TYPE_UINT8 :
-			  quantized	   ? OPVER_TYPE_INT8 :
-					     OPVER_TYPE_FLOAT32;
+	bool quantized, has_bias;
+	opver_type data;
 	int32_t in_dims[4], filter_dims[4], out_dims[4], bias_dims[1];
 	int32_t input, filter, bias = -1, output, depth, multiplier;
 
+	/* uint8 came last: the variants before it are as they were. */
+	cf_variant_split(variant, DW_UINT8, DW_NUM_TYPES, DW_VARIANTS_PER_TYPE,
+			 &type, &rest);
+	d = rest % DW_NUM_DILATIONS;
+	padding = rest / DW_NUM_DILATIONS % 2 ? OPVER_PADDING_VALID
+					      : OPVER_PADDING_SAME;
+	activation = cf_activation(rest / (DW_NUM_DILATIONS * 2));
+	quantized = type != DW_FLOAT32;
+	data = type == DW_UINT8 ? OPVER_TYPE_UINT8 :
+	       quantized	? OPVER_TYPE_INT8 :
+				  OPVER_TYPE_FLOAT32;
 	*p = (opver_depthwise_conv_params){
 		.padding = padding,
 		.stride_width = cf_rng_int(rng, 1, 2),
@@ -209,6 +215,6 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 
 const cf_generator cf_depthwise_conv_2d_cases = {
 	.op = OPVER_OP_DEPTHWISE_CONV_2D,
-	.num_variants = DW_NUM_TYPES * DW_NUM_DILATIONS * 2 * CF_NUM_ACTIVATIONS,
+	.num_variants = DW_NUM_TYPES * DW_VARIANTS_PER_TYPE,
 	.generate = generate,
 };

@@ -22,11 +22,12 @@
 
 #include "cases.h"
 
-enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_UNIT, UINT8, HYBRID_PER_TENSOR,
-       HYBRID_ASYMMETRIC, HYBRID_PER_UNIT, NUM_KINDS };
+/* uint8 came last (cf_variant_split). */
+enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_UNIT, HYBRID_PER_TENSOR,
+       HYBRID_ASYMMETRIC, HYBRID_PER_UNIT, UINT8, NUM_KINDS };
 static const char *const kind_names[NUM_KINDS] = {
-	"float32", "int8-per-tensor", "int8-per-unit", "uint8",
-	"hybrid-per-tensor", "hybrid-asymmetric", "hybrid-per-unit",
+	"float32", "int8-per-tensor", "int8-per-unit", "hybrid-per-tensor",
+	"hybrid-asymmetric", "hybrid-per-unit", "uint8",
 };
 
 enum { BIAS_PRESENT, BIAS_OMITTED, BIAS_ABSENT, NUM_BIAS_MODES };
@@ -91,17 +92,17 @@ static void plant_extremes(cf_case *c, int32_t input, int32_t weights,
 	x[0] = x0;
 }
 
-static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+/* The case of `kind` and the rest of its variant. */
+static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
+			  cf_case *c)
 {
-	int32_t kind = variant % NUM_KINDS;
-	int32_t bias_mode = variant / NUM_KINDS % NUM_BIAS_MODES;
-	bool keep = variant / (NUM_KINDS * NUM_BIAS_MODES) % 2;
-	opver_activation activation =
-		cf_activation(variant / (NUM_KINDS * NUM_BIAS_MODES * 2));
+	int32_t bias_mode = rest % NUM_BIAS_MODES;
+	bool keep = rest / NUM_BIAS_MODES % 2;
+	opver_activation activation = cf_activation(rest / (NUM_BIAS_MODES * 2));
 	/* int8: integer activations, int8 or uint8 */
 	bool int8 = kind == INT8_PER_TENSOR || kind == INT8_PER_UNIT ||
 		    kind == UINT8;
-	bool hybrid = kind >= HYBRID_PER_TENSOR;
+	bool hybrid = kind >= HYBRID_PER_TENSOR && kind <= HYBRID_PER_UNIT;
 	bool per_unit = kind == INT8_PER_UNIT || kind == HYBRID_PER_UNIT;
 	int32_t zero = kind == UINT8 ? 128 : 0;
 	opver_type data = kind == UINT8 ? OPVER_TYPE_UINT8 :
@@ -185,8 +186,19 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	return true;
 }
 
+#define VARIANTS_PER_KIND (NUM_BIAS_MODES * 2 * CF_NUM_ACTIVATIONS)
+
+static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t kind, rest;
+
+	cf_variant_split(variant, UINT8, NUM_KINDS, VARIANTS_PER_KIND, &kind,
+			 &rest);
+	return generate_kind(kind, rest, rng, c);
+}
+
 const cf_generator cf_fully_connected_cases = {
 	.op = OPVER_OP_FULLY_CONNECTED,
-	.num_variants = NUM_KINDS * NUM_BIAS_MODES * 2 * CF_NUM_ACTIVATIONS,
+	.num_variants = NUM_KINDS * VARIANTS_PER_KIND,
 	.generate = generate,
 };

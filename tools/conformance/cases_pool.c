@@ -40,10 +40,9 @@ static void plant_extremes(cf_case *c, int32_t input,
 
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
-	int32_t kind = variant % NUM_TYPES;
-	opver_padding padding = variant / NUM_TYPES % 2 ? OPVER_PADDING_VALID :
-							  OPVER_PADDING_SAME;
-	opver_activation activation = cf_activation(variant / (NUM_TYPES * 2));
+	int32_t kind, rest;
+	opver_padding padding;
+	opver_activation activation;
 	static const opver_type types[NUM_TYPES] = {
 		OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_INT16,
 		OPVER_TYPE_UINT8,
@@ -53,6 +52,11 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	float scale;
 	int64_t zero_point;
 
+	/* uint8 came last: the variants before it are as they were. */
+	cf_variant_split(variant, UINT8, NUM_TYPES, 2 * CF_NUM_ACTIVATIONS,
+			 &kind, &rest);
+	padding = rest % 2 ? OPVER_PADDING_VALID : OPVER_PADDING_SAME;
+	activation = cf_activation(rest / 2);
 	*p = (opver_pool_params){
 		.padding = padding,
 		.stride_width = cf_rng_int(rng, 1, 3),

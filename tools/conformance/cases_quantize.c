@@ -89,12 +89,13 @@ static const struct {
 
 static bool generate_quantize(int32_t variant, cf_rng *rng, cf_case *c)
 {
-	int32_t k = variant % NUM_CONVERSIONS;
-	bool saturate = variant / NUM_CONVERSIONS % 2;
-	int32_t rank = cf_rng_int(rng, 1, MAX_RANK), dims[MAX_RANK], axis = 0;
+	int32_t k, saturate, rank, dims[MAX_RANK], axis = 0;
 	int32_t input, output;
 	float scales[4], widest = 0;
 
+	/* uint8 came last: the variants before it are as they were. */
+	cf_variant_split(variant, F32_U8, NUM_CONVERSIONS, 2, &k, &saturate);
+	rank = cf_rng_int(rng, 1, MAX_RANK);
 	draw_shape(rng, rank, dims, conversions[k].per_channel ? &axis : NULL);
 	input = cf_case_tensor(c, conversions[k].input, rank, dims);
 	output = cf_case_tensor(c, conversions[k].output, rank, dims);
@@ -169,11 +170,13 @@ static bool fill_float16(cf_case *c, int32_t t, cf_rng *rng)
 
 static bool generate_dequantize(int32_t variant, cf_rng *rng, cf_case *c)
 {
-	int32_t k = variant % NUM_DQ_KINDS;
-	int32_t rank = variant / NUM_DQ_KINDS % MAX_RANK + 1;
-	int32_t dims[MAX_RANK], axis = 0, input, output;
+	int32_t k, rank, dims[MAX_RANK], axis = 0, input, output;
 	float scales[4];
 
+	/* uint8 and float16 came last: the variants before them are as they
+	 * were. */
+	cf_variant_split(variant, DQ_UINT8, NUM_DQ_KINDS, MAX_RANK, &k, &rank);
+	rank = rank % MAX_RANK + 1;
 	draw_shape(rng, rank, dims, k == DQ_INT8_PER_CHANNEL ? &axis : NULL);
 	input = cf_case_tensor(c, dq_types[k], rank, dims);
 	output = cf_case_tensor(c, OPVER_TYPE_FLOAT32, rank, dims);

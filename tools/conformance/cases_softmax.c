@@ -19,11 +19,13 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_INT16,
 		OPVER_TYPE_UINT8,
 	};
-	int32_t kind = variant % NUM_TYPES;
-	int32_t rank = variant / NUM_TYPES % MAX_RANK + 1, dims[MAX_RANK];
+	int32_t kind, rank, dims[MAX_RANK];
 	int32_t input, output;
 	bool ok = true;
 
+	/* uint8 came last: the variants before it are as they were. */
+	cf_variant_split(variant, UINT8, NUM_TYPES, MAX_RANK, &kind, &rank);
+	rank = rank % MAX_RANK + 1;
 	for (int32_t d = 0; d + 1 < rank; d++)
 		dims[d] = cf_rng_int(rng, 1, 3);
 	dims[rank - 1] = cf_rng_int(rng, 1, 8);
