@@ -333,6 +333,7 @@ static const cf_generator *const generators[] = {
 	&cf_logistic_cases,
 	&cf_max_pool_2d_cases,
 	&cf_mul_cases,
+	&cf_prelu_cases,
 	&cf_quantize_cases,
 	&cf_relu_cases,
 	&cf_relu6_cases,
