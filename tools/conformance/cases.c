@@ -60,6 +60,80 @@ void cf_case_free(cf_case *c)
 	c->num_blocks = 0;
 }
 
+int32_t cf_case_graph_inputs(const cf_case *c,
+			     int32_t inputs[CF_MAX_NODE_INPUTS])
+{
+	int32_t count = 0;
+
+	for (int32_t i = 0; i < c->num_inputs; i++) {
+		int32_t t = c->inputs[i];
+
+		if (t >= 0 && c->tensors[t].data == NULL)
+			inputs[count++] = t;
+	}
+	return count;
+}
+
+bool cf_case_model(const cf_case *c, int32_t version, uint8_t **bytes,
+		   size_t *size, char *error, size_t error_size)
+{
+	int32_t graph_inputs[CF_MAX_NODE_INPUTS];
+	const int32_t num_graph_inputs = cf_case_graph_inputs(c, graph_inputs);
+	const cf_opcode_desc code = { c->op, version };
+	const cf_operator_desc node = {
+		0, c->inputs, c->num_inputs, &c->output, 1,
+		c->has_params ? &c->params : NULL,
+	};
+	const cf_model_desc desc = {
+		c->tensors, c->num_tensors, &code, 1, &node, 1,
+		graph_inputs, num_graph_inputs, &c->output, 1,
+	};
+
+	return cf_build_model(&desc, bytes, size, error, error_size);
+}
+
+/* The version the core requires of the node of the model `bytes`; 0
+ * after writing why to `error`. */
+static int32_t required_version(opver_runtime *runtime, const uint8_t *bytes,
+				size_t size, char *error, size_t error_size)
+{
+	opver_interpreter_options options;
+	opver_interpreter *it = NULL;
+	opver_model *model = NULL;
+	opver_node_info node;
+	int32_t version = 0;
+
+	opver_interpreter_options_init(&options);
+	options.inspect_only = 1;
+	if (opver_model_open_memory(runtime, bytes, size, &model) != OPVER_OK)
+		snprintf(error, error_size, "the case's model does not open");
+	else if (opver_interpreter_create_with_options(runtime, model,
+						       &options,
+						       &it) != OPVER_OK ||
+		 opver_interpreter_node_info(it, 0, &node) != OPVER_OK)
+		snprintf(error, error_size, "the case's node cannot be bound");
+	else
+		version = node.required_version;
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	return version;
+}
+
+bool cf_case_model_required(opver_runtime *runtime, const cf_case *c,
+			    uint8_t **bytes, size_t *size, int32_t *version,
+			    char *error, size_t error_size)
+{
+	if (!cf_case_model(c, 1, bytes, size, error, error_size))
+		return false;
+	*version = required_version(runtime, *bytes, *size, error,
+				    error_size);
+	if (*version <= 1)
+		return *version == 1;
+	free(*bytes);
+	*bytes = NULL;
+	return cf_case_model(c, *version, bytes, size, error, error_size);
+}
+
 void *cf_case_alloc(cf_case *c, size_t bytes)
 {
 	void *block;
@@ -343,6 +417,13 @@ static const cf_generator *const generators[] = {
 	&cf_softmax_cases,
 	&cf_tanh_cases,
 };
+
+const cf_generator *cf_generator_at(size_t index)
+{
+	return index < sizeof(generators) / sizeof(generators[0])
+		       ? generators[index]
+		       : NULL;
+}
 
 const cf_generator *cf_generator_for(int32_t op)
 {

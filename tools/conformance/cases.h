@@ -90,6 +90,28 @@ typedef struct cf_case {
 void cf_case_init(cf_case *c, int32_t op);
 void cf_case_free(cf_case *c);
 
+/* The node's inputs that the graph takes as inputs (present, without
+ * constant data), in node order, as tensor indices; returns how many. */
+int32_t cf_case_graph_inputs(const cf_case *c,
+			     int32_t inputs[CF_MAX_NODE_INPUTS]);
+
+/*
+ * The case as a model: one node of op `version`, its graph inputs those of
+ * cf_case_graph_inputs() and its output the node's.  As cf_build_model():
+ * the caller frees *bytes; false with a one-line reason in error.
+ */
+bool cf_case_model(const cf_case *c, int32_t version, uint8_t **bytes,
+		   size_t *size, char *error, size_t error_size);
+
+/*
+ * As cf_case_model(), at the version the core's op-version rules require
+ * of the node (*version), which a converter would write: `runtime`
+ * (borrowed) answers, and must load a plugin that binds the node.
+ */
+bool cf_case_model_required(opver_runtime *runtime, const cf_case *c,
+			    uint8_t **bytes, size_t *size, int32_t *version,
+			    char *error, size_t error_size);
+
 /* Zeroed memory the case owns, or NULL when out of memory (or out of
  * blocks). */
 void *cf_case_alloc(cf_case *c, size_t bytes);
@@ -179,6 +201,10 @@ typedef struct cf_generator {
 	 * random choices drawn from rng.  False only when out of memory. */
 	bool (*generate)(int32_t variant, cf_rng *rng, cf_case *c);
 } cf_generator;
+
+/* Generator `index` of them all, in no particular order, or NULL past the
+ * last: for walking every op that has cases. */
+const cf_generator *cf_generator_at(size_t index);
 
 /* The generator of `op`, or NULL when there are no cases for it. */
 const cf_generator *cf_generator_for(int32_t op);

@@ -564,23 +564,6 @@ static void check_claims(runner *r, running *k)
 	cf_text_free(&details);
 }
 
-/* The model description of the case at its version. */
-static bool build(running *k, char *error, size_t error_size)
-{
-	const cf_case *c = &k->c;
-	const cf_opcode_desc code = { k->op, k->version };
-	const cf_operator_desc node = {
-		0, c->inputs, c->num_inputs, &c->output, 1,
-		c->has_params ? &c->params : NULL,
-	};
-	const cf_model_desc desc = {
-		c->tensors, c->num_tensors, &code, 1, &node, 1,
-		k->graph_inputs, k->num_graph_inputs, &c->output, 1,
-	};
-
-	return cf_build_model(&desc, &k->bytes, &k->size, error, error_size);
-}
-
 /* Reports a case this tool got wrong: its model does not open or bind. */
 static void internal_error(runner *r, running *k, const char *what)
 {
@@ -679,16 +662,12 @@ static case_result run_case(runner *r, const cf_generator *g, int32_t version,
 		result = CASE_NO_MEMORY;
 		goto out;
 	}
-	for (int32_t i = 0; i < k.c.num_inputs; i++) {
-		int32_t t = k.c.inputs[i];
-
-		if (t >= 0 && k.c.tensors[t].data == NULL)
-			k.graph_inputs[k.num_graph_inputs++] = t;
-	}
+	k.num_graph_inputs = cf_case_graph_inputs(&k.c, k.graph_inputs);
 	cf_text_add(&k.name, "v%" PRId32 " ", version);
 	cf_describe_signature(&k.name, &k.c);
 	cf_text_add(&k.name, " %s seed=0x%016" PRIx64, k.c.params_text, k.seed);
-	if (!build(&k, error, sizeof(error))) {
+	if (!cf_case_model(&k.c, version, &k.bytes, &k.size, error,
+			   sizeof(error))) {
 		cf_text_clear(&r->vendor.log);
 		internal_error(r, &k, error);
 		goto out;

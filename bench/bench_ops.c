@@ -1,0 +1,312 @@
+/*
+ * bench_ops.c - invoke latency of single-op models on realistic shapes,
+ * one line per op family and type, the median (with min) of several runs:
+ * the baseline that optimized plugins are compared with.
+ *
+ *   bench_ops RUNS PLUGIN.so [FAMILY...]
+ *
+ * Models are made with the conformance kit's case builder
+ * (tools/conformance/cases.h), weights and inputs seeded, so every run
+ * and every plugin sees the same ones.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "conformance/cases.h"
+
+/* One benchmarked node: fills the initialized case, false when out of
+ * memory. */
+typedef struct bench_op {
+	const char *family;
+	int32_t op;
+	const char *what;
+	bool (*build)(cf_case *c, cf_rng *rng);
+} bench_op;
+
+/* A tensor of `type` and the given NHWC-or-other shape. */
+#define TENSOR(c, type, ...)                                          \
+	cf_case_tensor((c), OPVER_TYPE_##type,                        \
+		       (int32_t)(sizeof((int32_t[]){ __VA_ARGS__ }) / \
+				 sizeof(int32_t)),                    \
+		       (int32_t[]){ __VA_ARGS__ })
+
+/* An int8 activation tensor, quantized with scale 1/32 and a nonzero zero
+ * point, filled when it is a graph input. */
+static int32_t int8_activation(cf_case *c, cf_rng *rng, int32_t t,
+			       bool input)
+{
+	if (!cf_case_quantize(c, t, 1.0f / 32, -3) ||
+	    (input && !cf_case_fill(c, t, rng, -128, 127, false)))
+		return -1;
+	return t;
+}
+
+/* Constant int8 weights, one scale per slice along dimension `axis`. */
+static bool int8_weights(cf_case *c, cf_rng *rng, int32_t t, int32_t axis)
+{
+	int32_t channels = c->tensors[t].dims[axis];
+	float *scales = cf_case_alloc(c, (size_t)channels * sizeof(float));
+
+	if (scales == NULL)
+		return false;
+	for (int32_t i = 0; i < channels; i++)
+		scales[i] = cf_rng_float(rng, 0.002f, 0.004f);
+	return cf_case_quantize_per_channel(c, t, axis, scales) &&
+	       cf_case_fill(c, t, rng, -127, 127, true);
+}
+
+/* A constant int32 bias of `n` whose scale the kernel derives. */
+static bool int32_bias(cf_case *c, cf_rng *rng, int32_t n)
+{
+	int32_t t = TENSOR(c, INT32, n);
+
+	if (!cf_case_fill(c, t, rng, -2000, 2000, true))
+		return false;
+	cf_case_input(c, t);
+	return true;
+}
+
+static bool conv_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t in = int8_activation(c, rng, TENSOR(c, INT8, 1, 56, 56, 64),
+				     true);
+	int32_t filter = TENSOR(c, INT8, 64, 3, 3, 64);
+	int32_t out;
+
+	if (in < 0 || !int8_weights(c, rng, filter, 0))
+		return false;
+	cf_case_input(c, in);
+	cf_case_input(c, filter);
+	if (!int32_bias(c, rng, 64))
+		return false;
+	out = int8_activation(c, rng, TENSOR(c, INT8, 1, 56, 56, 64), false);
+	c->output = out;
+	c->has_params = true;
+	c->params.conv = (opver_conv_params)OPVER_CONV_PARAMS_DEFAULTS;
+	c->params.conv.stride_width = c->params.conv.stride_height = 1;
+	return out >= 0;
+}
+
+static bool depthwise_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t in = int8_activation(c, rng,
+				     TENSOR(c, INT8, 1, 112, 112, 32), true);
+	int32_t filter = TENSOR(c, INT8, 1, 3, 3, 32);
+	int32_t out;
+
+	if (in < 0 || !int8_weights(c, rng, filter, 3))
+		return false;
+	cf_case_input(c, in);
+	cf_case_input(c, filter);
+	if (!int32_bias(c, rng, 32))
+		return false;
+	out = int8_activation(c, rng, TENSOR(c, INT8, 1, 112, 112, 32),
+			      false);
+	c->output = out;
+	c->has_params = true;
+	c->params.depthwise =
+		(opver_depthwise_conv_params)OPVER_DEPTHWISE_CONV_PARAMS_DEFAULTS;
+	c->params.depthwise.stride_width = 1;
+	c->params.depthwise.stride_height = 1;
+	c->params.depthwise.depth_multiplier = 1;
+	return out >= 0;
+}
+
+static bool fully_connected_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t in = int8_activation(c, rng, TENSOR(c, INT8, 1, 1024), true);
+	int32_t weights = TENSOR(c, INT8, 1000, 1024);
+	int32_t out;
+
+	if (in < 0 || !cf_case_quantize(c, weights, 0.003f, 0) ||
+	    !cf_case_fill(c, weights, rng, -127, 127, true))
+		return false;
+	cf_case_input(c, in);
+	cf_case_input(c, weights);
+	if (!int32_bias(c, rng, 1000))
+		return false;
+	out = int8_activation(c, rng, TENSOR(c, INT8, 1, 1000), false);
+	c->output = out;
+	c->has_params = true;
+	c->params.fully_connected = (opver_fully_connected_params)
+		OPVER_FULLY_CONNECTED_PARAMS_DEFAULTS;
+	return out >= 0;
+}
+
+static bool add_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t a = int8_activation(c, rng, TENSOR(c, INT8, 1, 56, 56, 64),
+				    true);
+	int32_t b = int8_activation(c, rng, TENSOR(c, INT8, 1, 56, 56, 64),
+				    true);
+
+	if (a < 0 || b < 0)
+		return false;
+	cf_case_input(c, a);
+	cf_case_input(c, b);
+	c->output = int8_activation(c, rng, TENSOR(c, INT8, 1, 56, 56, 64),
+				    false);
+	c->has_params = true;
+	c->params.add = (opver_add_params)OPVER_ADD_PARAMS_DEFAULTS;
+	return c->output >= 0;
+}
+
+static bool average_pool_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t in = int8_activation(c, rng, TENSOR(c, INT8, 1, 7, 7, 1024),
+				     true);
+
+	if (in < 0)
+		return false;
+	cf_case_input(c, in);
+	c->output = int8_activation(c, rng, TENSOR(c, INT8, 1, 1, 1, 1024),
+				    false);
+	c->has_params = true;
+	c->params.pool = (opver_pool_params){
+		.padding = OPVER_PADDING_VALID, .stride_width = 1,
+		.stride_height = 1, .filter_width = 7, .filter_height = 7,
+	};
+	return c->output >= 0;
+}
+
+static bool softmax_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t in = int8_activation(c, rng, TENSOR(c, INT8, 1, 1001), true);
+	int32_t out = TENSOR(c, INT8, 1, 1001);
+
+	if (in < 0 || !cf_case_quantize(c, out, 1.0f / 256, -128))
+		return false;
+	cf_case_input(c, in);
+	c->output = out;
+	c->has_params = true;
+	c->params.softmax.beta = 1.0f;
+	return true;
+}
+
+static const bench_op bench_ops[] = {
+	{ "conv", OPVER_OP_CONV_2D, "CONV_2D int8 1x56x56x64, 3x3x64",
+	  conv_int8 },
+	{ "depthwise_conv", OPVER_OP_DEPTHWISE_CONV_2D,
+	  "DEPTHWISE_CONV_2D int8 1x112x112x32, 3x3", depthwise_int8 },
+	{ "fully_connected", OPVER_OP_FULLY_CONNECTED,
+	  "FULLY_CONNECTED int8 1024 -> 1000", fully_connected_int8 },
+	{ "elementwise", OPVER_OP_ADD, "ADD int8 1x56x56x64", add_int8 },
+	{ "pool", OPVER_OP_AVERAGE_POOL_2D,
+	  "AVERAGE_POOL_2D int8 1x7x7x1024, 7x7", average_pool_int8 },
+	{ "softmax", OPVER_OP_SOFTMAX, "SOFTMAX int8 1x1001", softmax_int8 },
+};
+
+static double now_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Builds and times one node on `runtime`; prints its line.  False when it
+ * cannot run (the line says why). */
+static bool bench_one(opver_runtime *runtime, const bench_op *b, int runs,
+		      double *samples)
+{
+	int32_t inputs[CF_MAX_NODE_INPUTS], count;
+	opver_interpreter *it = NULL;
+	opver_model *model = NULL;
+	uint8_t *bytes = NULL;
+	char error[256] = "out of memory";
+	int32_t version;
+	size_t size;
+	cf_case c;
+	cf_rng rng;
+	bool ok = false;
+
+	cf_case_init(&c, b->op);
+	cf_rng_seed(&rng, 1);
+	if (!b->build(&c, &rng) ||
+	    !cf_case_model_required(runtime, &c, &bytes, &size, &version,
+				    error, sizeof(error)))
+		goto out;
+	snprintf(error, sizeof(error), "the runtime said why above");
+	if (opver_model_open_memory(runtime, bytes, size, &model) != OPVER_OK ||
+	    opver_interpreter_create(runtime, model, &it) != OPVER_OK)
+		goto out;
+	snprintf(error, sizeof(error), "invoke failed");
+	count = cf_case_graph_inputs(&c, inputs);
+	for (int32_t i = 0; i < count; i++) {
+		opver_tensor *t = opver_interpreter_input(it, (size_t)i);
+
+		memcpy(t->data, c.values[inputs[i]], t->bytes);
+	}
+	if (opver_interpreter_invoke(it) != OPVER_OK)
+		goto out;
+	for (int r = 0; r < runs; r++) {
+		double start = now_ms();
+
+		if (opver_interpreter_invoke(it) != OPVER_OK)
+			goto out;
+		samples[r] = now_ms() - start;
+	}
+	qsort(samples, (size_t)runs, sizeof(*samples), compare_doubles);
+	printf("  %-16s %-44s median %9.3f ms   min %9.3f ms\n", b->family,
+	       b->what, samples[runs / 2], samples[0]);
+	ok = true;
+out:
+	if (!ok)
+		printf("  %-16s %-44s cannot run: %s\n", b->family, b->what,
+		       error);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	free(bytes);
+	cf_case_free(&c);
+	return ok;
+}
+
+static bool wanted(const char *family, char **names, int count)
+{
+	for (int i = 0; i < count; i++)
+		if (strcmp(names[i], family) == 0)
+			return true;
+	return count == 0;
+}
+
+int main(int argc, char **argv)
+{
+	opver_runtime_options options;
+	opver_runtime *runtime;
+	char config[4200];
+	double *samples;
+	int runs, length;
+
+	if (argc < 3 || (runs = atoi(argv[1])) < 1) {
+		fprintf(stderr, "usage: bench_ops RUNS PLUGIN.so [FAMILY...]\n");
+		return 2;
+	}
+	length = snprintf(config, sizeof(config),
+			  "[plugin.bench]\nlibrary = %s\n", argv[2]);
+	samples = calloc((size_t)runs, sizeof(*samples));
+	if (samples == NULL || length < 0 || (size_t)length >= sizeof(config))
+		return 1;
+	opver_runtime_options_init(&options);
+	options.config_text = config;
+	options.config_text_size = (size_t)length;
+	if (opver_runtime_create(&options, &runtime) != OPVER_OK) {
+		fprintf(stderr, "bench_ops: cannot load %s\n", argv[2]);
+		return 1;
+	}
+	printf("single-op latency, %s, median of %d runs:\n", argv[2], runs);
+	for (size_t i = 0; i < sizeof(bench_ops) / sizeof(bench_ops[0]); i++)
+		if (wanted(bench_ops[i].family, argv + 3, argc - 3))
+			bench_one(runtime, &bench_ops[i], runs, samples);
+	opver_runtime_destroy(runtime);
+	free(samples);
+	return 0;
+}

@@ -1,0 +1,302 @@
+/*
+ * test_oracle.c - the reference plugin against TensorFlow Lite itself.
+ *
+ * Every conformance case generator gives ORACLE_REPETITIONS cases per
+ * variant at a fixed seed (tests/oracle/oracle_case.h); TFLite's outputs
+ * for them were recorded by tests/oracle/record into
+ * tests/oracle/goldens/OP/CASE.golden.  Each case is made again here, its
+ * fingerprint checked against the golden's (a generator that changed
+ * makes its goldens stale: record again), run through the reference
+ * plugin and compared: integers bit-exact, floats within FLOAT_RTOL of the
+ * output's largest magnitude, except where `allowances` names an op whose
+ * TFLite kernel is known to round differently from TFLite's reference
+ * kernels, which the reference plugin follows.  Cases TFLite refused (a
+ * version newer than the recorded TFLite, say) are listed, not compared.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle/oracle_case.h"
+
+#define GOLDENS TEST_SOURCE_DIR "/oracle/goldens"
+
+/* Float outputs agree within this times max(1, max |TFLite's|). */
+#define FLOAT_RTOL 1e-5
+
+/*
+ * Integer outputs that may differ from TFLite's by up to `steps`: the op
+ * and output type, and why (the evidence is in tests/oracle/README).
+ */
+static const struct allowance {
+	int32_t op;
+	int32_t type;
+	int32_t steps;
+	const char *why;
+} allowances[] = {
+	{ OPVER_OP_CONV_2D, OPVER_TYPE_INT8, 1,
+	  "one element of 112 in one case, which a single-rounding build of the reference matches" },
+	{ OPVER_OP_FULLY_CONNECTED, OPVER_TYPE_INT8, 1,
+	  "one element of 4 in one case, which a single-rounding build of the reference matches" },
+};
+
+static int32_t allowed_steps(int32_t op, int32_t type)
+{
+	for (size_t i = 0; i < sizeof(allowances) / sizeof(allowances[0]); i++)
+		if (allowances[i].op == op && allowances[i].type == type)
+			return allowances[i].steps;
+	return 0;
+}
+
+/*
+ * Cases the recorded TFLite computes wrongly, so that its output is no
+ * oracle: the reason, or NULL for a case TFLite computes right.
+ */
+static const char *tflite_defect(const oracle_case *k)
+{
+	const cf_tensor_desc *input, *filter;
+
+	if (k->c.op != OPVER_OP_CONV_2D)
+		return NULL;
+	input = &k->c.tensors[k->c.inputs[0]];
+	filter = &k->c.tensors[k->c.inputs[1]];
+	if (input->type == OPVER_TYPE_FLOAT32 &&
+	    filter->type == OPVER_TYPE_INT8 &&
+	    input->dims[3] != filter->dims[3])
+		return "TFLite's hybrid CONV_2D leaves every group of a grouped convolution but the first at its bias";
+	return NULL;
+}
+
+/* Element i of an integer tensor of `type`. */
+static int64_t integer_at(const void *data, int32_t type, size_t i)
+{
+	switch (type) {
+	case OPVER_TYPE_INT8:
+		return ((const int8_t *)data)[i];
+	case OPVER_TYPE_UINT8:
+	case OPVER_TYPE_BOOL:
+		return ((const uint8_t *)data)[i];
+	case OPVER_TYPE_INT16:
+		return ((const int16_t *)data)[i];
+	case OPVER_TYPE_INT32:
+		return ((const int32_t *)data)[i];
+	default:
+		return ((const int64_t *)data)[i];
+	}
+}
+
+static bool is_compared_as_integer(int32_t type)
+{
+	return type == OPVER_TYPE_INT8 || type == OPVER_TYPE_UINT8 ||
+	       type == OPVER_TYPE_BOOL || type == OPVER_TYPE_INT16 ||
+	       type == OPVER_TYPE_INT32 || type == OPVER_TYPE_INT64;
+}
+
+/*
+ * Compares output `got` with TFLite's `want` (bytes long).  False after
+ * logging the first differing element, how many differ and by how much.
+ */
+static bool outputs_agree(const char *what, int32_t op,
+			  const opver_tensor *got, const uint8_t *want,
+			  size_t bytes)
+{
+	const size_t count = got->bytes / opver_type_size(got->type);
+	size_t differ = 0, first = 0;
+	double worst = 0, scale = 1, limit;
+
+	if (got->bytes != bytes) {
+		cr_log_error("%s: output has %zu bytes, TFLite's %zu", what,
+			     got->bytes, bytes);
+		return false;
+	}
+	if (got->type == OPVER_TYPE_FLOAT32) {
+		const float *a = got->data, *b = (const float *)want;
+
+		for (size_t i = 0; i < count; i++)
+			scale = fmax(scale, fabs((double)b[i]));
+		limit = FLOAT_RTOL * scale;
+		for (size_t i = 0; i < count; i++) {
+			double d = fabs((double)a[i] - (double)b[i]);
+
+			if (isnan(a[i]) && isnan(b[i]))
+				continue;
+			if (!(d <= limit) && differ++ == 0)
+				first = i;
+			if (!(d <= worst))
+				worst = d;
+		}
+		if (differ > 0)
+			cr_log_error("%s: %zu of %zu floats differ by more than %g (largest %g); first at %zu: %.9g, TFLite %.9g",
+				     what, differ, count, limit, worst, first,
+				     (double)a[first], (double)b[first]);
+		return differ == 0;
+	}
+	if (!is_compared_as_integer(got->type))
+		return memcmp(got->data, want, bytes) == 0;
+	limit = allowed_steps(op, got->type);
+	for (size_t i = 0; i < count; i++) {
+		double d = fabs((double)(integer_at(got->data, got->type, i) -
+					 integer_at(want, got->type, i)));
+
+		if (d > limit && differ++ == 0)
+			first = i;
+		worst = fmax(worst, d);
+	}
+	if (differ > 0)
+		cr_log_error("%s: %zu of %zu elements differ by more than %g step(s) (largest %g); first at %zu: %lld, TFLite %lld",
+			     what, differ, count, limit, worst, first,
+			     (long long)integer_at(got->data, got->type, first),
+			     (long long)integer_at(want, got->type, first));
+	return differ == 0;
+}
+
+typedef enum case_outcome {
+	CASE_AGREES,
+	CASE_DIFFERS,
+	/* The plugin declares no kernel for the node's version and types. */
+	CASE_UNBOUND,
+} case_outcome;
+
+/* Runs case k on the plugin and compares with golden g. */
+static case_outcome run_case(opver_runtime *runtime, const oracle_case *k,
+			     const oracle_golden *g, const char *what)
+{
+	int32_t graph_inputs[CF_MAX_NODE_INPUTS];
+	int32_t count = cf_case_graph_inputs(&k->c, graph_inputs);
+	opver_interpreter *it = NULL;
+	opver_model *model = NULL;
+	case_outcome outcome = CASE_DIFFERS;
+	opver_status status;
+
+	status = opver_model_open_memory(runtime, k->model, k->model_size,
+					 &model);
+	if (status == OPVER_OK)
+		status = opver_interpreter_create(runtime, model, &it);
+	if (status == OPVER_ERROR_UNRESOLVED) {
+		outcome = CASE_UNBOUND;
+		goto out;
+	}
+	if (status != OPVER_OK) {
+		cr_log_error("%s: the plugin does not run the model: %s", what,
+			     opver_status_name(status));
+		goto out;
+	}
+	for (int32_t i = 0; i < count; i++) {
+		opver_tensor *input = opver_interpreter_input(it, (size_t)i);
+		size_t bytes =
+			oracle_tensor_bytes(&k->c.tensors[graph_inputs[i]]);
+
+		if (input == NULL || input->bytes != bytes) {
+			cr_log_error("%s: input %d does not match the case's",
+				     what, (int)i);
+			goto out;
+		}
+		memcpy(input->data, k->c.values[graph_inputs[i]], bytes);
+	}
+	if (opver_interpreter_invoke(it) != OPVER_OK) {
+		cr_log_error("%s: invoke failed", what);
+		goto out;
+	}
+	if (opver_interpreter_output_count(it) != (size_t)g->num_outputs) {
+		cr_log_error("%s: %zu outputs, TFLite's %d", what,
+			     opver_interpreter_output_count(it),
+			     (int)g->num_outputs);
+		goto out;
+	}
+	outcome = CASE_AGREES;
+	for (int32_t i = 0; i < g->num_outputs; i++)
+		if (!outputs_agree(what, k->c.op,
+				   opver_interpreter_output(it, (size_t)i),
+				   oracle_golden_output(g, i), g->bytes[i]))
+			outcome = CASE_DIFFERS;
+out:
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	return outcome;
+}
+
+/*
+ * ORACLE_PLUGIN names another plugin to check against TFLite's goldens
+ * instead of the reference (tests/plugins' single-rounding build, or a
+ * vendor's): the cases are the same, the versions still the core's.
+ */
+Test(oracle, reference_plugin_matches_tflite_on_every_case)
+{
+	const char *plugin = getenv("ORACLE_PLUGIN");
+	opver_runtime *runtime = oracle_runtime(plugin != NULL
+							? plugin
+							: REFERENCE_PLUGIN);
+	int compared = 0, refused = 0, unbound = 0, wrong = 0, failed = 0;
+	const cf_generator *gen;
+
+	cr_assert_not_null(runtime);
+	for (size_t i = 0; (gen = cf_generator_at(i)) != NULL; i++) {
+		for (int32_t v = 0; v < gen->num_variants; v++) {
+			for (int32_t r = 0; r < ORACLE_REPETITIONS; r++) {
+				char what[400], path[4096], error[256];
+				oracle_golden g = { 0 };
+				oracle_case k;
+
+				if (!oracle_case_make(runtime, gen, v, r, &k,
+						      error, sizeof(error))) {
+					cr_log_error("%s case %d-%d: %s",
+						     opver_op_name(gen->op),
+						     (int)v, (int)r, error);
+					failed++;
+					oracle_case_free(&k);
+					continue;
+				}
+				snprintf(what, sizeof(what),
+					 "%s v%d case %s (%s)",
+					 opver_op_name(gen->op),
+					 (int)k.version, k.name,
+					 k.c.params_text);
+				snprintf(path, sizeof(path), "%s/%s/%s.golden",
+					 GOLDENS, opver_op_name(gen->op),
+					 k.name);
+				if (!oracle_golden_read(path, &g, error,
+							sizeof(error))) {
+					cr_log_error("%s: %s: run tests/oracle/record --op %s",
+						     what, error,
+						     opver_op_name(gen->op));
+					failed++;
+				} else if (g.fingerprint != k.fingerprint) {
+					cr_log_error("%s: the golden was recorded for another model or inputs (the generator changed): run tests/oracle/record --op %s",
+						     what, opver_op_name(gen->op));
+					failed++;
+				} else if (g.refused) {
+					cr_log_info("%s: not compared, TFLite refused it: %s",
+						    what, g.refusal);
+					refused++;
+				} else if (tflite_defect(&k) != NULL) {
+					cr_log_info("%s: not compared: %s", what,
+						    tflite_defect(&k));
+					wrong++;
+				} else {
+					switch (run_case(runtime, &k, &g, what)) {
+					case CASE_AGREES:
+						compared++;
+						break;
+					case CASE_DIFFERS:
+						failed++;
+						break;
+					case CASE_UNBOUND:
+						cr_log_info("%s: not compared, the plugin has no kernel for it",
+							    what);
+						unbound++;
+						break;
+					}
+				}
+				oracle_golden_free(&g);
+				oracle_case_free(&k);
+			}
+		}
+	}
+	opver_runtime_destroy(runtime);
+	cr_log_info("%d cases agree with TFLite, %d refused by TFLite, %d computed wrongly by TFLite, %d without a kernel, %d failed",
+		    compared, refused, wrong, unbound, failed);
+	cr_expect(compared > 0, "no case was compared");
+	cr_assert_eq(failed, 0, "%d oracle case(s) failed; see above", failed);
+}
