@@ -573,3 +573,74 @@ Test(hard_swish, rejects_an_output_scale_below_input_scale_over_128)
 					  input, output),
 			   OPVER_ERROR_INVALID_MODEL, "128 x the output scale");
 }
+
+/* ----------------------------------------------------------------- PRELU */
+
+TestSuite(prelu, .init = setup, .fini = teardown);
+
+static const int32_t dims2x2[] = { 2, 2 };
+static const int32_t dims2[] = { 2 };
+
+/* Alpha [2] broadcast along the rows of a [2, 2] input. */
+Test(prelu, float32_broadcasts_alpha_per_channel)
+{
+	static const float in[] = { -2.0f, 3.0f, -4.0f, -1.0f };
+	static const float alpha[] = { 0.5f, -1.0f };
+	static const float want[] = { -1.0f, 3.0f, -2.0f, 1.0f };
+	opver_tensor *input = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, 2,
+					dims2x2, in);
+	opver_tensor *a = kh_tensor(&h, "alpha", OPVER_TYPE_FLOAT32, 1, dims2,
+				    alpha);
+	opver_tensor *output = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32, 2,
+					 dims2x2, NULL);
+
+	a->is_constant = true;
+	cr_assert_eq(kh_run(&h, kh_node(&h, kh_kernel(&h, "prelu_float32"), 1,
+					NULL, 0, KH_TENSORS(input, a),
+					KH_TENSORS(output))),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_floats(output, want, 4);
+}
+
+/*
+ * int8, input and output scale 0.1, alpha {50, -100} at scale 0.01 (0.5
+ * and -1): the negative branch multiplies x by alpha's step and rescales
+ * by 0.1 x 0.01 / 0.1 = 0.01.  -10 x 50 x 0.01 = -5; 4 passes; -6 x 50 x
+ * 0.01 = -3; -128 x -100 x 0.01 = 128, clamped to 127.
+ */
+Test(prelu, int8_by_hand)
+{
+	static const int8_t in[] = { -10, 4, -6, -128 };
+	static const int8_t alpha[] = { 50, -100 };
+	static const int8_t want[] = { -5, 4, -3, 127 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_INT8, 2,
+					   dims2x2, in, 0.1f, 0);
+	opver_tensor *a = kh_quantized(&h, "alpha", OPVER_TYPE_INT8, 1, dims2,
+				       alpha, 0.01f, 0);
+	opver_tensor *output = kh_quantized(&h, "out", OPVER_TYPE_INT8, 2,
+					    dims2x2, NULL, 0.1f, 0);
+
+	a->is_constant = true;
+	cr_assert_eq(kh_run(&h, kh_node(&h, kh_kernel(&h, "prelu_quantized"),
+					1, NULL, 0, KH_TENSORS(input, a),
+					KH_TENSORS(output))),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int8s(output, want, 4);
+}
+
+/* The output must have the input's shape: alpha does not broadcast the
+ * input. */
+Test(prelu, rejects_an_input_broadcast_along_alpha)
+{
+	opver_tensor *input = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, 1, dims2,
+					NULL);
+	opver_tensor *a = kh_tensor(&h, "alpha", OPVER_TYPE_FLOAT32, 2,
+				    dims2x2, NULL);
+	opver_tensor *output = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32, 2,
+					 dims2x2, NULL);
+
+	kh_expect_rejected(&h, kh_node(&h, kh_kernel(&h, "prelu_float32"), 1,
+				       NULL, 0, KH_TENSORS(input, a),
+				       KH_TENSORS(output)),
+			   OPVER_ERROR_INVALID_MODEL, "shape of input 'in'");
+}

@@ -138,6 +138,10 @@ extern const opver_kernel ref_mul_uint8;
 extern const opver_kernel ref_mul_int8;
 extern const opver_kernel ref_mul_int16;
 
+/* prelu.c */
+extern const opver_kernel ref_prelu_float32;
+extern const opver_kernel ref_prelu_quantized;
+
 /* quantize.c */
 extern const opver_kernel ref_quantize_float32_int8;
 extern const opver_kernel ref_quantize_float32_int16;

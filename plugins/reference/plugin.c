@@ -87,6 +87,8 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_mul_uint8,
 	&ref_mul_int8,
 	&ref_mul_int16,
+	&ref_prelu_float32,
+	&ref_prelu_quantized,
 	&ref_quantize_float32_int8,
 	&ref_quantize_float32_int16,
 	&ref_quantize_int8_int8,

@@ -438,6 +438,7 @@ static const cf_generator *const generators[] = {
 	&cf_maximum_cases,
 	&cf_minimum_cases,
 	&cf_mul_cases,
+	&cf_prelu_cases,
 	&cf_quantize_cases,
 	&cf_relu_cases,
 	&cf_relu6_cases,

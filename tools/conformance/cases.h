@@ -292,6 +292,7 @@ extern const cf_generator cf_max_pool_2d_cases;       /* pool */
 extern const cf_generator cf_maximum_cases;           /* elementwise */
 extern const cf_generator cf_minimum_cases;           /* elementwise */
 extern const cf_generator cf_mul_cases;               /* elementwise */
+extern const cf_generator cf_prelu_cases;             /* activation */
 extern const cf_generator cf_quantize_cases;          /* quantize */
 extern const cf_generator cf_leaky_relu_cases;        /* activation */
 extern const cf_generator cf_hard_swish_cases;        /* activation */

@@ -1,8 +1,9 @@
 /*
  * cases_activation.c - the one-input activations: RELU, RELU6,
  * RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, LEAKY_RELU, HARD_SWISH, ELU
- * and GELU; and PRELU, whose second input is a constant alpha broadcast
- * along the input.
+ * and GELU; and PRELU (float32, int8, uint8), whose second input is a
+ * constant alpha broadcast along the input: over its last dimension, all
+ * but its first, or its whole shape.
  *
  * Variants cross each op's tensor types (float32 v1; int8, uint8 and int16
  * at the versions TFLite's rules give them) with the rank (1-4) and, for
@@ -143,6 +144,62 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	}
 	return ok;
 }
+
+/* PRELU's alpha shapes: the input's last dimension, its dimensions but
+ * the first, or its whole shape. */
+enum { ALPHA_CHANNELS, ALPHA_INNER, ALPHA_FULL, NUM_ALPHA_SHAPES };
+
+/* Variant: type (float32, int8, uint8), then rank, then alpha's shape.
+ * Alpha is a constant, drawn about [-1, 1]. */
+static bool generate_prelu(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	static const opver_type types[3] = {
+		OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_UINT8,
+	};
+	static const char *const shape_names[NUM_ALPHA_SHAPES] = {
+		"channels", "inner", "full",
+	};
+	const opver_type type = types[variant % 3];
+	const int32_t rank = variant / 3 % MAX_RANK + 1;
+	const int32_t shape = variant / (3 * MAX_RANK) % NUM_ALPHA_SHAPES;
+	int32_t dims[MAX_RANK], input, alpha, output, alpha_rank;
+	bool ok = true;
+
+	for (int32_t d = 0; d < rank; d++)
+		dims[d] = cf_rng_int(rng, 1, 5);
+	alpha_rank = shape == ALPHA_CHANNELS ? 1
+		     : shape == ALPHA_INNER && rank > 1 ? rank - 1
+							: rank;
+	input = cf_case_tensor(c, type, rank, dims);
+	alpha = cf_case_tensor(c, type, alpha_rank,
+			       dims + (rank - alpha_rank));
+	output = cf_case_tensor(c, type, rank, dims);
+	cf_case_input(c, input);
+	cf_case_input(c, alpha);
+	c->output = output;
+	if (type == OPVER_TYPE_FLOAT32) {
+		ok = cf_case_fill(c, alpha, rng, -1, 1, true);
+	} else {
+		const bool uint8 = type == OPVER_TYPE_UINT8;
+
+		ok = quantize_drawn(c, input, type, false, rng) &&
+		     quantize_drawn(c, output, type, false, rng) &&
+		     cf_case_quantize(c, alpha, cf_rng_float(rng, 0.004f, 0.01f),
+				      cf_rng_int(rng, -20, 20) +
+					      (uint8 ? 128 : 0)) &&
+		     cf_case_fill(c, alpha, rng, uint8 ? 0 : -128,
+				  uint8 ? 255 : 127, true);
+	}
+	ok = ok && fill_input(c, input, type, rng);
+	cf_case_param(c, "alpha=%s", shape_names[shape]);
+	return ok;
+}
+
+const cf_generator cf_prelu_cases = {
+	.op = OPVER_OP_PRELU,
+	.num_variants = 3 * MAX_RANK * NUM_ALPHA_SHAPES,
+	.generate = generate_prelu,
+};
 
 #define ACTIVATION_CASES(name, op_name, variants) \
 	const cf_generator name = {              \
