@@ -6,6 +6,7 @@
  * schema, so a missing field or table keeps the oldest op version's
  * behaviour.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "op_params.h"
@@ -175,115 +176,117 @@ static bool decode_mul(options_reader *r, void *params)
 	return read_activation(r, MUL_ACTIVATION, &p->activation);
 }
 
-static bool decode_reshape(options_reader *r, void *params)
+/* A vector of at most `max` ints (RESHAPE's new_shape, SQUEEZE's
+ * squeeze_dims) into dims, its length into *count. */
+static bool read_dims(options_reader *r, unsigned id, const char *field,
+		      uint32_t max, int32_t *count, int32_t *dims)
 {
-	opver_reshape_params *p = params;
-	opver__fb_vector shape;
+	opver__fb_vector v;
 
-	if (!opver__fb_vector_field(r->fb, r->table, RESHAPE_NEW_SHAPE,
-				    "new_shape", 4, &shape) ||
-	    (shape.length <= OPVER_RESHAPE_MAX_DIMS &&
-	     !opver__fb_vector_int32(r->fb, &shape, "new_shape", p->dims))) {
+	if (!opver__fb_vector_field(r->fb, r->table, id, field, 4, &v) ||
+	    (v.length <= max &&
+	     !opver__fb_vector_int32(r->fb, &v, field, dims))) {
 		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
 		return false;
 	}
-	if (shape.length > OPVER_RESHAPE_MAX_DIMS) {
+	if (v.length > max) {
 		opver__error(r->reporter,
-			     "%s: new_shape has %u dimensions; at most %d are supported",
-			     r->where, shape.length, OPVER_RESHAPE_MAX_DIMS);
+			     "%s: %s has %u entries; at most %u are supported",
+			     r->where, field, v.length, max);
 		return false;
 	}
-	p->num_dims = (int32_t)shape.length;
+	*count = (int32_t)v.length;
 	return true;
 }
 
-static bool decode_concatenation(options_reader *r, void *params)
+static bool decode_reshape(options_reader *r, void *params)
 {
-	opver_concatenation_params *p = params;
+	opver_reshape_params *p = params;
 
-	return read_int32(r, CONCATENATION_AXIS, "axis", 0, &p->axis) &&
-	       read_activation(r, CONCATENATION_ACTIVATION, &p->activation);
-}
-
-static bool decode_mirror_pad(options_reader *r, void *params)
-{
-	opver_mirror_pad_params *p = params;
-
-	return read_enum(r, MIRROR_PAD_MODE, "mode",
-			 OPVER_MIRROR_PAD_SYMMETRIC, &p->mode);
-}
-
-static bool decode_split(options_reader *r, void *params)
-{
-	opver_split_params *p = params;
-
-	return read_int32(r, SPLIT_NUM_SPLITS, "num_splits", 0,
-			  &p->num_splits);
-}
-
-static bool decode_split_v(options_reader *r, void *params)
-{
-	opver_split_params *p = params;
-
-	return read_int32(r, SPLIT_V_NUM_SPLITS, "num_splits", 0,
-			  &p->num_splits);
-}
-
-static bool decode_pack(options_reader *r, void *params)
-{
-	opver_pack_params *p = params;
-
-	return read_int32(r, PACK_VALUES_COUNT, "values_count", 0,
-			  &p->values_count) &&
-	       read_int32(r, PACK_AXIS, "axis", 0, &p->axis);
-}
-
-static bool decode_unpack(options_reader *r, void *params)
-{
-	opver_unpack_params *p = params;
-
-	return read_int32(r, UNPACK_NUM, "num", 0, &p->num) &&
-	       read_int32(r, UNPACK_AXIS, "axis", 0, &p->axis);
+	return read_dims(r, RESHAPE_NEW_SHAPE, "new_shape",
+			 OPVER_RESHAPE_MAX_DIMS, &p->num_dims, p->dims);
 }
 
 static bool decode_squeeze(options_reader *r, void *params)
 {
 	opver_squeeze_params *p = params;
-	opver__fb_vector dims;
 
-	if (!opver__fb_vector_field(r->fb, r->table, SQUEEZE_DIMS,
-				    "squeeze_dims", 4, &dims) ||
-	    (dims.length <= OPVER_SQUEEZE_MAX_DIMS &&
-	     !opver__fb_vector_int32(r->fb, &dims, "squeeze_dims", p->dims))) {
-		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
-		return false;
-	}
-	if (dims.length > OPVER_SQUEEZE_MAX_DIMS) {
-		opver__error(r->reporter,
-			     "%s: squeeze_dims has %u entries; at most %d are supported",
-			     r->where, dims.length, OPVER_SQUEEZE_MAX_DIMS);
-		return false;
-	}
-	p->num_dims = (int32_t)dims.length;
-	return true;
+	return read_dims(r, SQUEEZE_DIMS, "squeeze_dims",
+			 OPVER_SQUEEZE_MAX_DIMS, &p->num_dims, p->dims);
 }
 
-static bool decode_strided_slice(options_reader *r, void *params)
-{
-	opver_strided_slice_params *p = params;
+/*
+ * Options tables of int32 fields and byte enums (bools: 0 to 1), all
+ * defaulting to 0, are rows of data rather than code (libopver's .text
+ * budget): one row per field, read by read_fields().
+ */
+typedef struct field_row {
+	uint8_t id;
+	uint8_t offset;   /* of the int32_t field in the struct */
+	int8_t max;       /* byte enum: 0 .. max; -1: an int field */
+	const char *name;
+} field_row;
 
-	return read_int32(r, STRIDED_SLICE_BEGIN_MASK, "begin_mask", 0,
-			  &p->begin_mask) &&
-	       read_int32(r, STRIDED_SLICE_END_MASK, "end_mask", 0,
-			  &p->end_mask) &&
-	       read_int32(r, STRIDED_SLICE_ELLIPSIS_MASK, "ellipsis_mask", 0,
-			  &p->ellipsis_mask) &&
-	       read_int32(r, STRIDED_SLICE_NEW_AXIS_MASK, "new_axis_mask", 0,
-			  &p->new_axis_mask) &&
-	       read_int32(r, STRIDED_SLICE_SHRINK_AXIS_MASK,
-			  "shrink_axis_mask", 0, &p->shrink_axis_mask) &&
-	       read_bool(r, STRIDED_SLICE_OFFSET, "offset", false,
-			 &p->offset);
+#define INT_FIELD(type, member, id, name) \
+	{ id, offsetof(type, member), -1, name }
+#define BYTE_FIELD(type, member, id, max, name) \
+	{ id, offsetof(type, member), max, name }
+
+static const field_row concatenation_fields[] = {
+	INT_FIELD(opver_concatenation_params, axis, CONCATENATION_AXIS, "axis"),
+	BYTE_FIELD(opver_concatenation_params, activation,
+		   CONCATENATION_ACTIVATION, OPVER_ACTIVATION_SIGN_BIT,
+		   "fused_activation_function"),
+};
+static const field_row mirror_pad_fields[] = {
+	BYTE_FIELD(opver_mirror_pad_params, mode, MIRROR_PAD_MODE,
+		   OPVER_MIRROR_PAD_SYMMETRIC, "mode"),
+};
+static const field_row split_fields[] = {
+	INT_FIELD(opver_split_params, num_splits, SPLIT_NUM_SPLITS,
+		  "num_splits"),
+};
+static const field_row split_v_fields[] = {
+	INT_FIELD(opver_split_params, num_splits, SPLIT_V_NUM_SPLITS,
+		  "num_splits"),
+};
+static const field_row pack_fields[] = {
+	INT_FIELD(opver_pack_params, values_count, PACK_VALUES_COUNT,
+		  "values_count"),
+	INT_FIELD(opver_pack_params, axis, PACK_AXIS, "axis"),
+};
+static const field_row unpack_fields[] = {
+	INT_FIELD(opver_unpack_params, num, UNPACK_NUM, "num"),
+	INT_FIELD(opver_unpack_params, axis, UNPACK_AXIS, "axis"),
+};
+static const field_row strided_slice_fields[] = {
+	INT_FIELD(opver_strided_slice_params, begin_mask,
+		  STRIDED_SLICE_BEGIN_MASK, "begin_mask"),
+	INT_FIELD(opver_strided_slice_params, end_mask,
+		  STRIDED_SLICE_END_MASK, "end_mask"),
+	INT_FIELD(opver_strided_slice_params, ellipsis_mask,
+		  STRIDED_SLICE_ELLIPSIS_MASK, "ellipsis_mask"),
+	INT_FIELD(opver_strided_slice_params, new_axis_mask,
+		  STRIDED_SLICE_NEW_AXIS_MASK, "new_axis_mask"),
+	INT_FIELD(opver_strided_slice_params, shrink_axis_mask,
+		  STRIDED_SLICE_SHRINK_AXIS_MASK, "shrink_axis_mask"),
+	BYTE_FIELD(opver_strided_slice_params, offset, STRIDED_SLICE_OFFSET,
+		   1, "offset"),
+};
+
+static bool read_fields(options_reader *r, void *params,
+			const field_row *rows, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		int32_t *field = (int32_t *)((char *)params + rows[i].offset);
+
+		if (!(rows[i].max < 0
+			      ? read_int32(r, rows[i].id, rows[i].name, 0, field)
+			      : read_enum(r, rows[i].id, rows[i].name,
+					  rows[i].max, field)))
+			return false;
+	}
+	return true;
 }
 
 /* Ops whose options table carries nothing: the struct-less entries below
@@ -300,63 +303,67 @@ static bool decode_nothing(options_reader *r, void *params)
  * union (its type code, schema/opver_ids.h); size 0 means the op has no
  * parameter struct.
  */
+#define FIELDS(rows) rows, sizeof(rows) / sizeof(rows[0])
 static const struct op_params_entry {
 	int32_t op;
 	uint8_t options_type;
 	const char *options_name;
 	size_t size;
-	decode_fn decode;
+	decode_fn decode;      /* NULL: the rows of `fields` */
+	const field_row *fields;
+	size_t num_fields;
 } entries[] = {
 	{ OPVER_OP_CONV_2D, OPTIONS_CONV_2D, "Conv2DOptions",
-	  sizeof(opver_conv_params), decode_conv },
+	  sizeof(opver_conv_params), decode_conv, NULL, 0 },
 	{ OPVER_OP_DEPTHWISE_CONV_2D, OPTIONS_DEPTHWISE_CONV_2D,
 	  "DepthwiseConv2DOptions", sizeof(opver_depthwise_conv_params),
-	  decode_depthwise_conv },
+	  decode_depthwise_conv, NULL, 0 },
 	{ OPVER_OP_AVERAGE_POOL_2D, OPTIONS_POOL_2D, "Pool2DOptions",
-	  sizeof(opver_pool_params), decode_pool },
+	  sizeof(opver_pool_params), decode_pool, NULL, 0 },
 	{ OPVER_OP_MAX_POOL_2D, OPTIONS_POOL_2D, "Pool2DOptions",
-	  sizeof(opver_pool_params), decode_pool },
+	  sizeof(opver_pool_params), decode_pool, NULL, 0 },
 	{ OPVER_OP_L2_POOL_2D, OPTIONS_POOL_2D, "Pool2DOptions",
-	  sizeof(opver_pool_params), decode_pool },
+	  sizeof(opver_pool_params), decode_pool, NULL, 0 },
 	{ OPVER_OP_FULLY_CONNECTED, OPTIONS_FULLY_CONNECTED,
 	  "FullyConnectedOptions", sizeof(opver_fully_connected_params),
-	  decode_fully_connected },
+	  decode_fully_connected, NULL, 0 },
 	{ OPVER_OP_SOFTMAX, OPTIONS_SOFTMAX, "SoftmaxOptions",
-	  sizeof(opver_softmax_params), decode_softmax },
+	  sizeof(opver_softmax_params), decode_softmax, NULL, 0 },
 	{ OPVER_OP_ADD, OPTIONS_ADD, "AddOptions", sizeof(opver_add_params),
-	  decode_add },
+	  decode_add, NULL, 0 },
 	{ OPVER_OP_RESHAPE, OPTIONS_RESHAPE, "ReshapeOptions",
-	  sizeof(opver_reshape_params), decode_reshape },
+	  sizeof(opver_reshape_params), decode_reshape, NULL, 0 },
 	{ OPVER_OP_MUL, OPTIONS_MUL, "MulOptions", sizeof(opver_mul_params),
-	  decode_mul },
+	  decode_mul, NULL, 0 },
 	{ OPVER_OP_DEQUANTIZE, OPTIONS_DEQUANTIZE, "DequantizeOptions", 0,
-	  decode_nothing },
+	  decode_nothing, NULL, 0 },
 	{ OPVER_OP_QUANTIZE, OPTIONS_QUANTIZE, "QuantizeOptions", 0,
-	  decode_nothing },
+	  decode_nothing, NULL, 0 },
 	{ OPVER_OP_CONCATENATION, OPTIONS_CONCATENATION,
-	  "ConcatenationOptions", sizeof(opver_concatenation_params),
-	  decode_concatenation },
-	{ OPVER_OP_PAD, OPTIONS_PAD, "PadOptions", 0, decode_nothing },
-	{ OPVER_OP_PADV2, OPTIONS_PADV2, "PadV2Options", 0, decode_nothing },
+	  "ConcatenationOptions", sizeof(opver_concatenation_params), NULL,
+	  FIELDS(concatenation_fields) },
+	{ OPVER_OP_PAD, OPTIONS_PAD, "PadOptions", 0, decode_nothing, NULL, 0 },
+	{ OPVER_OP_PADV2, OPTIONS_PADV2, "PadV2Options", 0, decode_nothing, NULL, 0 },
 	{ OPVER_OP_MIRROR_PAD, OPTIONS_MIRROR_PAD, "MirrorPadOptions",
-	  sizeof(opver_mirror_pad_params), decode_mirror_pad },
+	  sizeof(opver_mirror_pad_params), NULL, FIELDS(mirror_pad_fields) },
 	{ OPVER_OP_SPLIT, OPTIONS_SPLIT, "SplitOptions",
-	  sizeof(opver_split_params), decode_split },
+	  sizeof(opver_split_params), NULL, FIELDS(split_fields) },
 	{ OPVER_OP_SPLIT_V, OPTIONS_SPLIT_V, "SplitVOptions",
-	  sizeof(opver_split_params), decode_split_v },
+	  sizeof(opver_split_params), NULL, FIELDS(split_v_fields) },
 	{ OPVER_OP_PACK, OPTIONS_PACK, "PackOptions",
-	  sizeof(opver_pack_params), decode_pack },
+	  sizeof(opver_pack_params), NULL, FIELDS(pack_fields) },
 	{ OPVER_OP_UNPACK, OPTIONS_UNPACK, "UnpackOptions",
-	  sizeof(opver_unpack_params), decode_unpack },
+	  sizeof(opver_unpack_params), NULL, FIELDS(unpack_fields) },
 	{ OPVER_OP_SQUEEZE, OPTIONS_SQUEEZE, "SqueezeOptions",
-	  sizeof(opver_squeeze_params), decode_squeeze },
+	  sizeof(opver_squeeze_params), decode_squeeze, NULL, 0 },
 	{ OPVER_OP_EXPAND_DIMS, OPTIONS_EXPAND_DIMS, "ExpandDimsOptions", 0,
-	  decode_nothing },
+	  decode_nothing, NULL, 0 },
 	{ OPVER_OP_TRANSPOSE, OPTIONS_TRANSPOSE, "TransposeOptions", 0,
-	  decode_nothing },
-	{ OPVER_OP_SLICE, OPTIONS_SLICE, "SliceOptions", 0, decode_nothing },
+	  decode_nothing, NULL, 0 },
+	{ OPVER_OP_SLICE, OPTIONS_SLICE, "SliceOptions", 0, decode_nothing, NULL, 0 },
 	{ OPVER_OP_STRIDED_SLICE, OPTIONS_STRIDED_SLICE, "StridedSliceOptions",
-	  sizeof(opver_strided_slice_params), decode_strided_slice },
+	  sizeof(opver_strided_slice_params), NULL,
+	  FIELDS(strided_slice_fields) },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,
@@ -392,7 +399,9 @@ opver_status opver__op_params_decode(opver__fb *fb, int32_t op,
 			     where);
 		return OPVER_ERROR_NOMEM;
 	}
-	if (!entry->decode(&r, p)) {
+	if (!(entry->decode != NULL
+		      ? entry->decode(&r, p)
+		      : read_fields(&r, p, entry->fields, entry->num_fields))) {
 		free(p);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
