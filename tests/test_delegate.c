@@ -2,8 +2,10 @@
  * dependency order (not only runs of consecutive nodes), a claim outside
  * the delegate's typed claims is rejected and that node falls back to a
  * kernel, copies happen only at the boundary with kernels (buffer
- * handles), and results are those of the model. */
+ * handles), and results are those of the model, for any subset of nodes a
+ * delegate claims (a property over seeded random claims). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "plugins/services_stats.h"
@@ -171,4 +173,85 @@ Test(delegate, tensors_kept_by_the_delegate_are_copied_only_for_others)
 	opver_interpreter_destroy(it);
 	opver_model_close(model);
 	opver_runtime_destroy(runtime);
+}
+
+/* ----------------------------------------------------------- property */
+
+#define RANDOM_SEEDS 300
+
+/* add_lattice's outputs h and c for inputs x and y, from its formulas. */
+static void lattice(const float *x, const float *y, float *h, float *c)
+{
+	for (int i = 0; i < 4; i++) {
+		float a = x[i] + y[i], b = x[i] + x[i];
+		float d = a + y[i], e;
+
+		c[i] = a + b;
+		e = c[i] + d;
+		h[i] = e + (d + (b + e));
+	}
+}
+
+/*
+ * Over many seeds the random delegate claims every kind of subset of
+ * add_lattice's nodes: the core must turn each into partitions that run
+ * in an order the dependencies allow, with kernel nodes between them, and
+ * the outputs must be the model's.  Each node is run by exactly one of
+ * its partition or a kernel.
+ */
+Test(delegate, any_claimed_subset_runs_and_gives_the_models_outputs)
+{
+	static const float x[4] = { 1, 2, 3, 4 }, y[4] = { 0.5f, -1, 2, 10 };
+	float want_h[4], want_c[4];
+	int claimed_total = 0, split_claims = 0, all_kernel = 0;
+
+	lattice(x, y, want_h, want_c);
+	for (int seed = 1; seed <= RANDOM_SEEDS; seed++) {
+		char config[512];
+		opver_runtime *runtime;
+		opver_model *model;
+		opver_interpreter *it;
+		opver_node_info info;
+		int claimed = 0, partitions = 0;
+
+		snprintf(config, sizeof(config),
+			 "[plugin.reference]\nlibrary = %s\n"
+			 "[plugin.random]\nlibrary = %s/random_delegate.so\nseed = %d\n",
+			 REFERENCE_PLUGIN, TEST_PLUGIN_DIR, seed);
+		runtime = fixture_runtime(config, &captured);
+		model = fixture_model(runtime, "add_lattice");
+		cr_assert_eq(opver_interpreter_create(runtime, model, &it),
+			     OPVER_OK, "seed %d: %s", seed, captured.text);
+		for (size_t n = 0; n < opver_interpreter_node_count(it); n++) {
+			cr_assert_eq(opver_interpreter_node_info(it, n, &info),
+				     OPVER_OK);
+			cr_assert((info.delegate != NULL) == (info.partition >= 0) &&
+					  (info.delegate != NULL) == (info.kernel == NULL),
+				  "seed %d node %zu: partition %d, kernel %s",
+				  seed, n, (int)info.partition,
+				  info.kernel != NULL ? info.kernel : "none");
+			claimed += info.delegate != NULL;
+			if (info.partition + 1 > partitions)
+				partitions = info.partition + 1;
+		}
+		memcpy(opver_interpreter_input(it, 0)->data, x, sizeof(x));
+		memcpy(opver_interpreter_input(it, 1)->data, y, sizeof(y));
+		cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK,
+			     "seed %d: %s", seed, captured.text);
+		cr_assert_arr_eq(opver_interpreter_output(it, 0)->data, want_h,
+				 sizeof(want_h), "seed %d: output h", seed);
+		cr_assert_arr_eq(opver_interpreter_output(it, 1)->data, want_c,
+				 sizeof(want_c), "seed %d: output c", seed);
+		claimed_total += claimed;
+		split_claims += partitions >= 2;
+		all_kernel += claimed == 0;
+		opver_interpreter_destroy(it);
+		opver_model_close(model);
+		opver_runtime_destroy(runtime);
+		messages_clear(&captured);
+	}
+	/* The seeds did reach the shapes the property is about. */
+	cr_expect_gt(claimed_total, RANDOM_SEEDS * 8 / 4);
+	cr_expect_gt(split_claims, 0, "no seed split its claims");
+	cr_expect_gt(all_kernel, 0, "no seed left every node to kernels");
 }
