@@ -305,6 +305,71 @@ static bool conv_uint8(cf_case *c, cf_rng *rng)
 	return true;
 }
 
+/* A constant int32 tensor of `count` values, as the node's next input. */
+static bool int32_constant(cf_case *c, int32_t rank, const int32_t *dims,
+			   const int32_t *values, size_t count)
+{
+	int32_t t = cf_case_tensor(c, OPVER_TYPE_INT32, rank, dims);
+	int32_t *data = cf_case_alloc(c, count * sizeof(*data));
+
+	if (data == NULL)
+		return false;
+	memcpy(data, values, count * sizeof(*data));
+	c->tensors[t].data = data;
+	c->tensors[t].data_size = count * sizeof(*data);
+	cf_case_input(c, t);
+	return true;
+}
+
+static bool pad_int8(cf_case *c, cf_rng *rng)
+{
+	static const int32_t pairs[] = { 0, 0, 1, 1, 1, 1, 0, 0 };
+	int32_t in = int8_activation(c, rng, TENSOR(c, INT8, 1, 112, 112, 32),
+				     true);
+
+	if (in < 0)
+		return false;
+	cf_case_input(c, in);
+	if (!int32_constant(c, 2, (const int32_t[]){ 4, 2 }, pairs, 8))
+		return false;
+	c->output = int8_activation(c, rng, TENSOR(c, INT8, 1, 114, 114, 32),
+				    false);
+	return c->output >= 0;
+}
+
+static bool concatenation_int8(cf_case *c, cf_rng *rng)
+{
+	for (int k = 0; k < 2; k++) {
+		int32_t in = int8_activation(
+			c, rng, TENSOR(c, INT8, 1, 28, 28, 128), true);
+
+		if (in < 0)
+			return false;
+		cf_case_input(c, in);
+	}
+	c->output = int8_activation(c, rng, TENSOR(c, INT8, 1, 28, 28, 256),
+				    false);
+	c->has_params = true;
+	c->params.concatenation = (opver_concatenation_params){ .axis = 3 };
+	return c->output >= 0;
+}
+
+static bool transpose_int8(cf_case *c, cf_rng *rng)
+{
+	static const int32_t perm[] = { 0, 3, 1, 2 };
+	int32_t in = int8_activation(c, rng, TENSOR(c, INT8, 1, 56, 56, 64),
+				     true);
+
+	if (in < 0)
+		return false;
+	cf_case_input(c, in);
+	if (!int32_constant(c, 1, (const int32_t[]){ 4 }, perm, 4))
+		return false;
+	c->output = int8_activation(c, rng, TENSOR(c, INT8, 1, 64, 56, 56),
+				    false);
+	return c->output >= 0;
+}
+
 static const bench_op bench_ops[] = {
 	{ "conv", OPVER_OP_CONV_2D, "CONV_2D int8 1x56x56x64, 3x3x64",
 	  conv_int8 },
@@ -328,6 +393,12 @@ static const bench_op bench_ops[] = {
 	  arg_max_float },
 	{ "uint8", OPVER_OP_CONV_2D, "CONV_2D uint8 1x56x56x64, 3x3x64",
 	  conv_uint8 },
+	{ "movement", OPVER_OP_PAD, "PAD int8 1x112x112x32, 1 each side",
+	  pad_int8 },
+	{ "movement", OPVER_OP_CONCATENATION,
+	  "CONCATENATION int8 2 x 1x28x28x128, axis 3", concatenation_int8 },
+	{ "movement", OPVER_OP_TRANSPOSE, "TRANSPOSE int8 1x56x56x64 -> NCHW",
+	  transpose_int8 },
 };
 
 static double now_ms(void)

@@ -190,6 +190,27 @@ static unsigned char *gather_pad(const ref_gather_plan *plan, size_t elements,
 	return out;
 }
 
+/* The innermost dimension read forward and contiguously (PAD, SLICE):
+ * the pad before, one copy of the run inside the input, the pad after. */
+static unsigned char *gather_run(const ref_gather *plan,
+				 const ref_gather_dim *dim,
+				 const unsigned char *in, unsigned char *out)
+{
+	int64_t first = -(int64_t)dim->start, last = dim->size - dim->start;
+
+	first = first < 0 ? 0 : first > dim->count ? dim->count : first;
+	last = last < first ? first : last > dim->count ? dim->count : last;
+	out = gather_pad(plan, (size_t)first, out);
+	if (last > first) {
+		const size_t bytes = (size_t)(last - first) * plan->element;
+
+		memcpy(out, in + (size_t)(dim->start + first) * plan->element,
+		       bytes);
+		out += bytes;
+	}
+	return gather_pad(plan, (size_t)(dim->count - last), out);
+}
+
 /* Fills the output block of dimension d from `in`, the input at the
  * block's origin; returns the end of what it wrote. */
 static unsigned char *gather_dim(const ref_gather_plan *plan, int32_t d,
@@ -199,6 +220,9 @@ static unsigned char *gather_dim(const ref_gather_plan *plan, int32_t d,
 	const size_t below = gather_block(plan, d + 1);
 	const size_t step = plan->element * (size_t)dim->stride;
 
+	if (d + 1 == plan->rank && dim->step == 1 && dim->stride == 1 &&
+	    plan->outside == REF_GATHER_PAD)
+		return gather_run(plan, dim, in, out);
 	for (int32_t i = 0; i < dim->count; i++) {
 		const int64_t j = gather_index(plan, dim, i);
 		const unsigned char *src = in + (size_t)j * step;
