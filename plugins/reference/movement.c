@@ -192,7 +192,7 @@ static unsigned char *gather_pad(const ref_gather_plan *plan, size_t elements,
 
 /* The innermost dimension read forward and contiguously (PAD, SLICE):
  * the pad before, one copy of the run inside the input, the pad after. */
-static unsigned char *gather_run(const ref_gather *plan,
+static unsigned char *gather_run(const ref_gather_plan *plan,
 				 const ref_gather_dim *dim,
 				 const unsigned char *in, unsigned char *out)
 {
