@@ -72,7 +72,8 @@ static bool decode_field(options_reader *r, const options_field *f,
 	case FIELD_BOOL:
 		ok = opver__fb_bool(r->fb, r->table, f->id, f->name,
 				    f->fallback != 0, &flag);
-		*(int32_t *)(void *)at = flag;
+		if (ok)
+			*(int32_t *)(void *)at = flag;
 		break;
 	case FIELD_FLOAT:
 		ok = opver__fb_float(r->fb, r->table, f->id, f->name, 0.0f,
@@ -87,7 +88,8 @@ static bool decode_field(options_reader *r, const options_field *f,
 				     r->where, f->name, value, f->max);
 			return false;
 		}
-		*(int32_t *)(void *)at = value;
+		if (ok)
+			*(int32_t *)(void *)at = value;
 		break;
 	}
 	if (!ok)

@@ -225,15 +225,16 @@ static unsigned char *gather_dim(const ref_gather_plan *plan, int32_t d,
 		return gather_run(plan, dim, in, out);
 	for (int32_t i = 0; i < dim->count; i++) {
 		const int64_t j = gather_index(plan, dim, i);
-		const unsigned char *src = in + (size_t)j * step;
 
+		/* j < 0: outside the input, padded; no address is formed. */
 		if (j < 0) {
 			out = gather_pad(plan, below, out);
 		} else if (d + 1 == plan->rank) {
-			memcpy(out, src, plan->element);
+			memcpy(out, in + (size_t)j * step, plan->element);
 			out += plan->element;
 		} else {
-			out = gather_dim(plan, d + 1, src, out);
+			out = gather_dim(plan, d + 1, in + (size_t)j * step,
+					 out);
 		}
 	}
 	return out;

@@ -60,6 +60,16 @@ void cf_case_free(cf_case *c)
 	c->num_blocks = 0;
 }
 
+bool cf_case_quantize_random(cf_case *c, int32_t t, cf_rng *rng,
+			     float scale_lo, float scale_hi, int32_t zero_lo,
+			     int32_t zero_hi)
+{
+	const float scale = cf_rng_float(rng, scale_lo, scale_hi);
+	const int32_t zero_point = cf_rng_int(rng, zero_lo, zero_hi);
+
+	return cf_case_quantize(c, t, scale, zero_point);
+}
+
 int32_t cf_case_graph_inputs(const cf_case *c,
 			     int32_t inputs[CF_MAX_NODE_INPUTS])
 {

@@ -148,6 +148,13 @@ int32_t cf_case_tensor(cf_case *c, opver_type type, int32_t rank,
 
 /* Quantizes tensor t per tensor. */
 bool cf_case_quantize(cf_case *c, int32_t t, float scale, int64_t zero_point);
+/* Quantizes tensor t per tensor with a scale drawn from [scale_lo,
+ * scale_hi) and then a zero point from [zero_lo, zero_hi]: draws in one
+ * order, where two draws as arguments of one call would be made in an
+ * order that differs between compilers (and so would the cases). */
+bool cf_case_quantize_random(cf_case *c, int32_t t, cf_rng *rng,
+			     float scale_lo, float scale_hi, int32_t zero_lo,
+			     int32_t zero_hi);
 /* Quantizes tensor t symmetrically per channel along `axis`: one scale per
  * slice, zero points 0. */
 bool cf_case_quantize_per_channel(cf_case *c, int32_t t, int32_t axis,

@@ -184,9 +184,9 @@ static bool generate_prelu(int32_t variant, cf_rng *rng, cf_case *c)
 
 		ok = quantize_drawn(c, input, type, false, rng) &&
 		     quantize_drawn(c, output, type, false, rng) &&
-		     cf_case_quantize(c, alpha, cf_rng_float(rng, 0.004f, 0.01f),
-				      cf_rng_int(rng, -20, 20) +
-					      (uint8 ? 128 : 0)) &&
+		     cf_case_quantize_random(c, alpha, rng, 0.004f, 0.01f,
+					     uint8 ? 108 : -20,
+					     uint8 ? 148 : 20) &&
 		     cf_case_fill(c, alpha, rng, uint8 ? 0 : -128,
 				  uint8 ? 255 : 127, true);
 	}

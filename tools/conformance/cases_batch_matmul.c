@@ -120,9 +120,9 @@ static bool generate_l2_normalization(int32_t variant, cf_rng *rng,
 	c->has_params = true;
 	c->params.l2_norm = (opver_l2_norm_params){ OPVER_ACTIVATION_NONE };
 	if (kind != FLOAT32 &&
-	    (!cf_case_quantize(c, input, cf_rng_float(rng, 0.01f, 0.1f),
-			       kind == INT8 ? cf_rng_int(rng, -10, 10)
-					    : cf_rng_int(rng, 118, 138)) ||
+	    (!cf_case_quantize_random(c, input, rng, 0.01f, 0.1f,
+				      kind == INT8 ? -10 : 118,
+				      kind == INT8 ? 10 : 138) ||
 	     !cf_case_quantize(c, output, 1.0f / 128,
 			       kind == INT8 ? 0 : 128)))
 		return false;

@@ -47,10 +47,11 @@ static bool quantize_side(cf_case *c, cf_rng *rng, int32_t t, float coarse)
 {
 	opver_type type = c->tensors[t].type;
 	bool int16 = type == OPVER_TYPE_INT16;
+	/* Drawn one after the other: not as two arguments of one call. */
+	const float scale = coarse * (int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
+					      cf_rng_float(rng, 0.01f, 0.1f));
 
-	return cf_case_quantize(c, t,
-				coarse * (int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
-						  cf_rng_float(rng, 0.01f, 0.1f)),
+	return cf_case_quantize(c, t, scale,
 				int16 ? 0 : zero_point_8(rng, type));
 }
 

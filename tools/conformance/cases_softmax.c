@@ -37,14 +37,14 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	c->output = output;
 	switch (kind) {
 	case INT8:
-		ok = cf_case_quantize(c, input, cf_rng_float(rng, 0.02f, 0.2f),
-				      cf_rng_int(rng, -20, 20)) &&
+		ok = cf_case_quantize_random(c, input, rng, 0.02f, 0.2f, -20,
+					     20) &&
 		     cf_case_quantize(c, output, 1.0f / 256, -128) &&
 		     cf_case_fill(c, input, rng, -128, 127, false);
 		break;
 	case UINT8:
-		ok = cf_case_quantize(c, input, cf_rng_float(rng, 0.02f, 0.2f),
-				      cf_rng_int(rng, 108, 148)) &&
+		ok = cf_case_quantize_random(c, input, rng, 0.02f, 0.2f, 108,
+					     148) &&
 		     cf_case_quantize(c, output, 1.0f / 256, 0) &&
 		     cf_case_fill(c, input, rng, 0, 255, false);
 		break;
