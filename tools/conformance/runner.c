@@ -382,7 +382,10 @@ static bool set_inputs(opver_interpreter *it, const running *k)
 			bytes *= (size_t)desc->dims[d];
 		if (tensor == NULL || tensor->bytes != bytes)
 			return false;
-		memcpy(tensor->data, k->c.values[k->graph_inputs[i]], bytes);
+		/* An empty tensor has no data to copy (nor a pointer). */
+		if (bytes > 0)
+			memcpy(tensor->data, k->c.values[k->graph_inputs[i]],
+			       bytes);
 	}
 	return true;
 }
