@@ -78,6 +78,11 @@ typedef struct opver__graph {
 	 * stored and required version (op_version.h); static storage, NULL
 	 * when no node's op is in TFLite's table. */
 	const char *computed_runtime_version;
+	/* Aligned copies of the buffers the file misaligns for their
+	 * tensors' elements (model_reader.c), one slot per buffer, NULL for
+	 * one not copied; owned, num_buffer_copies slots. */
+	uint8_t **buffer_copies;
+	uint32_t num_buffer_copies;
 } opver__graph;
 
 #endif /* OPVER_CORE_GRAPH_H */

@@ -53,6 +53,9 @@ typedef struct reader {
 	char where[128];                /* the part being read, for messages */
 	uint32_t num_buffers;
 	span *buffers;                  /* owned */
+	/* NULL, or num_buffers slots of aligned buffer copies: owned until
+	 * handed to the graph read. */
+	uint8_t **copies;
 	uint32_t num_codes;
 	op_code *codes;                 /* owned */
 	uint32_t num_subgraphs;
@@ -419,17 +422,48 @@ static size_t type_alignment(opver_type type)
 	return size != 0 ? size : 1;
 }
 
+/* Frees `count` slots of buffer copies and the array. */
+static void free_copies(uint8_t **copies, uint32_t count)
+{
+	for (uint32_t i = 0; copies != NULL && i < count; i++)
+		free(copies[i]);
+	free(copies);
+}
+
+/* Points *data at an aligned copy of buffer `index`, made at most once per
+ * buffer, so the copies never exceed the file's size. */
+static opver_status aligned_copy(reader *r, uint32_t index,
+				 const uint8_t **data)
+{
+	const span *buffer = &r->buffers[index];
+
+	if (r->copies == NULL) {
+		r->copies = allocate(r->num_buffers, sizeof(*r->copies));
+		if (r->copies == NULL)
+			return no_memory(r);
+	}
+	if (r->copies[index] == NULL) {
+		/* malloc aligns for every element type. */
+		r->copies[index] = malloc(buffer->size);
+		if (r->copies[index] == NULL)
+			return no_memory(r);
+		memcpy(r->copies[index], buffer->data, buffer->size);
+	}
+	*data = r->copies[index];
+	return OPVER_OK;
+}
+
 /*
  * Decodes tensor `index`; *buffer_index is the buffer it names.  Constant
  * data must be aligned for the tensor's elements, since kernels load them
- * in place as floats or int32s.  A misaligned buffer is refused rather
- * than copied to an aligned place: writers align buffer data (the schema
- * forces 16 bytes on inline data, and writers of data past the
- * FlatBuffer pad it alike), so only a broken or hostile file is
- * misaligned, and refusing keeps every constant in the mapping, without
- * copies the graph would own or large models would pay for.  Offsets are
- * checked in the file, whose bytes are mapped or copied at an alignment
- * above any element's (OPVER__MODEL_ALIGNMENT).
+ * in place as floats or int64s.  Writers align buffer data (the schema
+ * forces 16 bytes on inline data), so constants stay in the mapping; but
+ * published models exist whose int64 biases sit 4 bytes off (ML-zoo's
+ * int16 DS-CNN, TFLite Micro's SEANet layers), which TFLite reads in place
+ * all the same, so a misaligned buffer is copied once to an aligned place
+ * rather than refused.  Offsets are checked in the file, whose bytes are
+ * mapped or copied at an alignment above any element's
+ * (OPVER__MODEL_ALIGNMENT).
  */
 static opver_status read_tensor(reader *r, const opver__fb_vector *tensors,
 				uint32_t subgraph, uint32_t index,
@@ -505,11 +539,12 @@ static opver_status read_tensor(reader *r, const opver__fb_vector *tensors,
 				       tensor->bytes);
 		align = type_alignment(tensor->type);
 		offset = (size_t)(data->data - r->fb.data);
-		if (offset % align != 0)
-			return invalid(r, "buffer %u's data at file offset %zu is not %zu-byte aligned, as %s elements need; re-export the model with buffer data at multiples of 16 bytes",
-				       buffer, offset, align,
-				       opver_type_name(tensor->type));
 		tensor->constant_data = data->data;
+		if (offset % align != 0) {
+			status = aligned_copy(r, buffer, &tensor->constant_data);
+			if (status != OPVER_OK)
+				return status;
+		}
 	}
 	tensor->has_quantization = quantization.pos != 0;
 	if (quantization.pos != 0)
@@ -955,11 +990,16 @@ opver_status opver__model_decode(const uint8_t *bytes, size_t size,
 	opver__fb_init(&r.fb, bytes, size);
 	r.has_identifier = opver__fb_has_identifier(&r.fb, "TFL3");
 	status = read_model(&r, graph);
-	if (status != OPVER_OK)
+	if (status != OPVER_OK) {
 		opver__graph_free(graph);
-	else if (!r.has_identifier)
-		opver__info(reporter, "%s: no TFL3 file identifier; read as a .tflite model all the same",
-			    name);
+		free_copies(r.copies, r.num_buffers);
+	} else {
+		graph->buffer_copies = r.copies;
+		graph->num_buffer_copies = r.copies != NULL ? r.num_buffers : 0;
+		if (!r.has_identifier)
+			opver__info(reporter, "%s: no TFL3 file identifier; read as a .tflite model all the same",
+				    name);
+	}
 	free(r.buffers);
 	free(r.codes);
 	free(r.subgraph_tensors);
@@ -1091,6 +1131,7 @@ void opver__graph_free(opver__graph *graph)
 	free(graph->inputs);
 	free(graph->outputs);
 	free(graph->min_runtime_version);
+	free_copies(graph->buffer_copies, graph->num_buffer_copies);
 	memset(graph, 0, sizeof(*graph));
 }
 
