@@ -17,14 +17,25 @@
  * of a table: results can differ by a step.  The table is what TFLite
  * runs by default, so it is what this plugin computes.
  *
+ * int16 LOGISTIC and TANH are symmetric (zero points 0) with an output
+ * scale of 2^-15 (exactly 1/32768 for LOGISTIC), and take one of TFLite's
+ * two paths by the input scale, as its builtin kernel does:
+ *   - 2^-12 (TANH also 2^-11, the input then doubled, saturating): the
+ *     input is Q3.12 and gemmlowp's 16-bit fixed-point logistic or tanh
+ *     computes the result (fixed_point.h);
+ *   - any other scale: the input is rescaled to units of 1 / (3 * 4096)
+ *     by an integer multiplier and a rounding right shift, and the result
+ *     interpolated in TFLite's sigmoid table (lut.h).
+ *
  * Versions (TFLite's op_version rules): LOGISTIC and TANH 2 for int8, 3
- * for int16 (not computed here); GELU 2 for int8 and uint8; ELU 1.  A
- * version adds only a tensor type; each kernel covers the versions of the
- * types it computes.
+ * for int16; GELU 2 for int8 and uint8; ELU 1.  A version adds only a
+ * tensor type, so each kernel covers every version of its op and its
+ * signature picks the types.
  */
 #include <math.h>
 
 #include "activation.h"
+#include "fixed_point.h"
 #include "kernels.h"
 #include "lut.h"
 #include "quantization.h"
@@ -39,6 +50,15 @@ typedef struct lut8_data {
 	ref_lut8 lut;
 	size_t count;
 } lut8_data;
+
+/* int16: multiplier 0 for the fixed-point path, whose input is doubled
+ * when left_shift is 1; else the table path's rescale of the input,
+ * (q * multiplier + rounding) >> left_shift. */
+typedef struct int16_data {
+	int32_t multiplier;
+	int left_shift;
+	size_t count;
+} int16_data;
 
 /* TFLite's functions, in float as it computes them. */
 static float logistic(float x, const void *params)
@@ -99,6 +119,7 @@ static opver_gelu_params params_of(const opver_node *node)
 static opver_status float32_prepare(const opver_context *ctx,
 				    opver_node *node);
 static opver_status lut8_prepare(const opver_context *ctx, opver_node *node);
+static opver_status int16_prepare(const opver_context *ctx, opver_node *node);
 
 static opver_status float32_invoke(const opver_context *ctx, opver_node *node)
 {
@@ -119,6 +140,52 @@ static opver_status lut8_invoke(const opver_context *ctx, opver_node *node)
 	(void)ctx;
 	ref_lut8_apply(&data->lut, node->inputs[0]->data,
 		       node->outputs[0]->data, data->count);
+	return OPVER_OK;
+}
+
+/* The table path's input, in units of 1 / (3 * 4096). */
+static int32_t int16_rescaled(const int16_data *data, int16_t q)
+{
+	const int32_t rounding =
+		data->left_shift > 0 ? INT32_C(1) << (data->left_shift - 1) : 0;
+
+	return (q * data->multiplier + rounding) >> data->left_shift;
+}
+
+static opver_status logistic_int16_invoke(const opver_context *ctx,
+					  opver_node *node)
+{
+	const int16_data *data = node->op_data;
+	const int16_t *input = node->inputs[0]->data;
+	int16_t *output = node->outputs[0]->data;
+
+	(void)ctx;
+	for (size_t i = 0; i < data->count; i++)
+		output[i] = data->multiplier == 0
+				    ? ref_logistic16(input[i])
+				    : ref_logistic16_from_table(
+					      int16_rescaled(data, input[i]));
+	return OPVER_OK;
+}
+
+static opver_status tanh_int16_invoke(const opver_context *ctx,
+				      opver_node *node)
+{
+	const int16_data *data = node->op_data;
+	const int16_t *input = node->inputs[0]->data;
+	int16_t *output = node->outputs[0]->data;
+
+	(void)ctx;
+	for (size_t i = 0; i < data->count; i++) {
+		if (data->multiplier != 0)
+			output[i] = ref_tanh16_from_table(
+				int16_rescaled(data, input[i]));
+		else if (data->left_shift == 1)
+			output[i] = ref_tanh16(
+				ref_saturating_shift_left16(input[i], 1));
+		else
+			output[i] = ref_tanh16(input[i]);
+	}
 	return OPVER_OK;
 }
 
@@ -144,13 +211,22 @@ static opver_status lut8_invoke(const opver_context *ctx, opver_node *node)
 		.prepare = lut8_prepare, .invoke = lut8_invoke,               \
 	}
 
-/* Float32 and uint8 are version 1 and int8 version 2; a kernel for both
- * 8-bit types covers 1-2, and the resolver's types pick the kernel. */
+#define INT16_KERNEL(prefix, name, op)                                        \
+	const opver_kernel ref_##prefix##_int16 = {                           \
+		OPVER_KERNEL(name "_int16", op, 1, 3),                        \
+		REF_SIGNATURES(LUT_SIGNATURE(OPVER_T(INT16))),                \
+		REF_KERNEL_TRAITS,                                            \
+		.op_data_size = sizeof(int16_data),                           \
+		.prepare = int16_prepare, .invoke = prefix##_int16_invoke,    \
+	}
+
 FLOAT32_KERNEL(logistic, "logistic", LOGISTIC, 3);
 LUT8_KERNEL(logistic, "logistic", LOGISTIC, 1, 3,
 	    OPVER_T(INT8) | OPVER_T(UINT8));
+INT16_KERNEL(logistic, "logistic", LOGISTIC);
 FLOAT32_KERNEL(tanh, "tanh", TANH, 3);
 LUT8_KERNEL(tanh, "tanh", TANH, 1, 3, OPVER_T(INT8) | OPVER_T(UINT8));
+INT16_KERNEL(tanh, "tanh", TANH);
 FLOAT32_KERNEL(elu, "elu", ELU, 1);
 LUT8_KERNEL(elu, "elu", ELU, 1, 1, OPVER_T(INT8));
 FLOAT32_KERNEL(gelu, "gelu", GELU, 2);
@@ -209,6 +285,83 @@ static opver_status lut8_prepare(const opver_context *ctx, opver_node *node)
 	ref_lut8_fill(&data->lut, node->inputs[0]->type, q.input_scale,
 		      q.input_zero, q.output_scale, q.output_zero,
 		      transform_of(node->op), &params);
+	data->count = opver_tensor_elements(node->inputs[0]);
+	return OPVER_OK;
+}
+
+/*
+ * The rescale of TFLite's table path: scale * 3 * 4096 doubled until it
+ * exceeds 32767 / 2 (or the shift passes 30), then truncated.  Above
+ * 65535 (input scales above about 5.3), q * multiplier can overflow
+ * int32, which TFLite leaves undefined; one truncated to 0 (scales below
+ * about 4e-14) would send TFLite down its fixed-point path with a
+ * meaningless shift.  Such scales are refused.
+ */
+static opver_status table_rescale(const opver_context *ctx,
+				  const opver_node *node, const char *name,
+				  float scale, int16_data *data)
+{
+	double multiplier = (double)scale * 4096.0 * 3.0;
+
+	data->left_shift = 0;
+	while (multiplier <= 32767.0 / 2.0 && data->left_shift <= 30) {
+		data->left_shift++;
+		multiplier *= 2.0;
+	}
+	if (multiplier > 65535.0 || multiplier < 1.0) {
+		OPVER_REPORT(ctx,
+			     "input '%s' has scale %g; int16 %s takes input scales from 2^-31 / 12288 to 65535 / 12288",
+			     node->inputs[0]->name, (double)scale, name);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	data->multiplier = (int32_t)multiplier;
+	return OPVER_OK;
+}
+
+static opver_status int16_prepare(const opver_context *ctx, opver_node *node)
+{
+	const bool logistic = node->op == OPVER_OP_LOGISTIC;
+	const char *name = logistic ? "LOGISTIC" : "TANH";
+	int16_data *data = node->op_data;
+	ref_activation_quant q;
+	opver_status status;
+	int input_log2, output_log2;
+	bool power_of_two;
+
+	status = ref_activation_check(
+		ctx, node, logistic ? &ref_logistic_int16 : &ref_tanh_int16,
+		&q);
+	if (status != OPVER_OK)
+		return status;
+	if (q.input_zero != 0 || q.output_zero != 0) {
+		OPVER_REPORT(ctx,
+			     "int16 %s needs zero points of 0; input '%s' has %d, output '%s' %d",
+			     name, node->inputs[0]->name, (int)q.input_zero,
+			     node->outputs[0]->name, (int)q.output_zero);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	/* TFLite's checks: LOGISTIC's output scale exactly 1/32768, TANH's
+	 * a power of two within its tolerance that rounds to 2^-15. */
+	if ((logistic && (double)q.output_scale != 1.0 / 32768.0) ||
+	    !ref_checked_log2(q.output_scale, &output_log2) ||
+	    output_log2 != -15) {
+		OPVER_REPORT(ctx,
+			     "output '%s' has scale %g; int16 %s needs an output scale of 1/32768",
+			     node->outputs[0]->name, (double)q.output_scale,
+			     name);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	/* Q3.12 input: the fixed-point path, which TANH also takes for a
+	 * scale of 2^-11 by doubling the input. */
+	power_of_two = ref_checked_log2(q.input_scale, &input_log2);
+	data->multiplier = 0;
+	data->left_shift = 12 + input_log2;
+	if (!power_of_two || data->left_shift < 0 ||
+	    data->left_shift > (logistic ? 0 : 1)) {
+		status = table_rescale(ctx, node, name, q.input_scale, data);
+		if (status != OPVER_OK)
+			return status;
+	}
 	data->count = opver_tensor_elements(node->inputs[0]);
 	return OPVER_OK;
 }

@@ -161,4 +161,159 @@ static inline int32_t ref_reciprocal(int32_t x, int integer_bits,
 	return ref_one_over_one_plus_x((int32_t)fraction);
 }
 
+/* ------------------------------------------------------------------ Q.15 */
+
+/*
+ * The same functions on int16 "Qm.n" values (n = 15 - m), as gemmlowp
+ * computes them on int16 raw types, for TFLite's int16 LOGISTIC and TANH.
+ * gemmlowp's plain additions, subtractions and negations wrap in 16 bits
+ * (ref_wrap16); its constants are the Q0.31 ones above, rounded to Q0.15
+ * (REF_Q15).
+ */
+
+/* x reduced modulo 2^16 into the int16 range. */
+static inline int16_t ref_wrap16(int32_t x)
+{
+	return (int16_t)(uint16_t)(uint32_t)x;
+}
+
+#define REF_Q15(q31) ((int16_t)ref_rounding_divide_by_pot((q31), 16))
+
+/* round(a * b / 2^15), ties toward +infinity, -1 * -1 saturating. */
+static inline int16_t ref_saturating_rounding_doubling_high_mul16(int16_t a,
+								  int16_t b)
+{
+	const int32_t product = (int32_t)a * b;
+	const int32_t nudge = product >= 0 ? (1 << 14) : 1 - (1 << 14);
+
+	if (a == INT16_MIN && b == INT16_MIN)
+		return INT16_MAX;
+	return (int16_t)((product + nudge) / (1 << 15));
+}
+
+/* x * 2^exponent, exponent in [1, 14], saturating as
+ * ref_saturating_shift_left() does. */
+static inline int16_t ref_saturating_shift_left16(int16_t x, int exponent)
+{
+	const int32_t threshold = (1 << (15 - exponent)) - 1;
+
+	if (x > threshold)
+		return INT16_MAX;
+	if (x < -threshold)
+		return INT16_MIN;
+	return (int16_t)(x * (1 << exponent));
+}
+
+/* exp(a) for a in [-1/4, 0), both Q0.15; see ref_exp_on_quarter_interval.
+ * The last addition saturates, as gemmlowp's does in 16 bits. */
+static inline int16_t ref_exp_on_quarter_interval16(int16_t a)
+{
+	const int16_t exp_minus_one_eighth = REF_Q15(1895147668);
+	const int16_t one_third = REF_Q15(715827883);
+	const int16_t x = ref_wrap16(a + (1 << 12)); /* a + 1/8 */
+	const int16_t x2 = ref_saturating_rounding_doubling_high_mul16(x, x);
+	const int16_t x3 = ref_saturating_rounding_doubling_high_mul16(x2, x);
+	const int16_t x4 = ref_saturating_rounding_doubling_high_mul16(x2, x2);
+	const int16_t x4_over_4 = (int16_t)ref_rounding_divide_by_pot(x4, 2);
+	const int16_t higher_terms = (int16_t)ref_rounding_divide_by_pot(
+		ref_wrap16(ref_saturating_rounding_doubling_high_mul16(
+				   ref_wrap16(x4_over_4 + x3), one_third) +
+			   x2),
+		1);
+	const int32_t sum =
+		exp_minus_one_eighth +
+		ref_saturating_rounding_doubling_high_mul16(
+			exp_minus_one_eighth, ref_wrap16(x + higher_terms));
+
+	return (int16_t)ref_clamp_int32(sum, INT16_MIN, INT16_MAX);
+}
+
+/*
+ * exp(a) in Q0.15 for a <= 0 in Q(integer_bits).(15 - integer_bits),
+ * integer_bits in [1, 5]: ref_exp_on_negative_q5_26's method, where only
+ * the multiples 2^k with k < integer_bits can have been dropped.
+ */
+static inline int16_t ref_exp_on_negative16(int16_t a, int integer_bits)
+{
+	static const int32_t exp_of_minus_power_of_two[] = {
+		1672461947, 1302514674, 790015084, 290630308,
+		39332535,   720401,     242,
+	};
+	const int fractional_bits = 15 - integer_bits;
+	const int16_t quarter = (int16_t)(1 << (fractional_bits - 2));
+	const int16_t modulo_quarter =
+		ref_wrap16((a & (quarter - 1)) - quarter);
+	const int16_t dropped = ref_wrap16(modulo_quarter - a);
+	int16_t result = ref_exp_on_quarter_interval16(
+		ref_saturating_shift_left16(modulo_quarter, integer_bits));
+
+	for (int k = 0; k < integer_bits + 2; k++) {
+		if (dropped & (1 << (fractional_bits - 2 + k)))
+			result = ref_saturating_rounding_doubling_high_mul16(
+				result, REF_Q15(exp_of_minus_power_of_two[k]));
+	}
+	return a == 0 ? INT16_MAX : result;
+}
+
+/*
+ * Three Newton-Raphson steps towards 1 / ((1 + a) / 2) for a in [0, 1) in
+ * Q0.15, the result in Q2.13: ref_one_over_one_plus_x's iteration.
+ */
+static inline int16_t ref_newton_half_denominator16(int16_t a)
+{
+	const int16_t q2_one = 1 << 13;
+	const int16_t half_denominator =
+		(int16_t)ref_rounding_half_sum(a, INT16_MAX);
+	int16_t x = ref_wrap16(REF_Q15(1515870810) + /* 48/17 */
+			       ref_saturating_rounding_doubling_high_mul16(
+				       half_denominator,
+				       REF_Q15(-1010580540) /* -32/17 */));
+
+	for (int i = 0; i < 3; i++) {
+		const int16_t error = ref_wrap16(
+			q2_one - ref_saturating_rounding_doubling_high_mul16(
+					 half_denominator, x));
+		const int16_t step =
+			ref_saturating_rounding_doubling_high_mul16(x, error);
+
+		/* x * error is Q4.11; back to Q2.13. */
+		x = ref_wrap16(x + ref_saturating_shift_left16(step, 2));
+	}
+	return x;
+}
+
+/* logistic(a) = 1 / (1 + exp(-a)) in Q0.15 for a in Q3.12, as gemmlowp's
+ * logistic(): computed on |a|, mirrored for negative a. */
+static inline int16_t ref_logistic16(int16_t a)
+{
+	/* -a wraps for INT16_MIN, whose exp(-8) is then still right. */
+	const int16_t minus_abs = a > 0 ? ref_wrap16(-a) : a;
+	/* 1 / (1 + e): 2 / (1 + e) in Q2.13, read as Q1.14, to Q0.15. */
+	const int16_t positive = ref_saturating_shift_left16(
+		ref_newton_half_denominator16(
+			ref_exp_on_negative16(minus_abs, 3)),
+		1);
+
+	if (a == 0)
+		return 1 << 14;
+	return a > 0 ? positive : ref_wrap16(INT16_MAX - positive);
+}
+
+/* tanh(a) in Q0.15 for a in Q3.12, as gemmlowp's tanh(): (1 - e) / (1 + e)
+ * with e = exp(-2|a|), negated for negative a. */
+static inline int16_t ref_tanh16(int16_t a)
+{
+	const int16_t minus_abs = a < 0 ? a : ref_wrap16(-a);
+	/* -2|a| is minus_abs read as Q4.11. */
+	const int16_t x = ref_newton_half_denominator16(
+		ref_exp_on_negative16(minus_abs, 4));
+	/* 2 / (1 + e) - 1 in Q2.13, to Q0.15. */
+	const int16_t t =
+		ref_saturating_shift_left16(ref_wrap16(x - (1 << 13)), 2);
+
+	if (a == 0)
+		return 0;
+	return a < 0 ? ref_wrap16(-t) : t;
+}
+
 #endif /* OPVER_REFERENCE_FIXED_POINT_H */

@@ -43,11 +43,14 @@
 	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(type), OPVER_T(type)), \
 			OPVER_OUTPUT(OPVER_T(type)))
 
-/* activation_lut.c: float32, and an 8-bit lookup-table kernel each */
+/* activation_lut.c: float32, and an 8-bit lookup-table kernel each;
+ * LOGISTIC and TANH also int16 */
 extern const opver_kernel ref_logistic_float32;
 extern const opver_kernel ref_logistic_lut8;
+extern const opver_kernel ref_logistic_int16;
 extern const opver_kernel ref_tanh_float32;
 extern const opver_kernel ref_tanh_lut8;
+extern const opver_kernel ref_tanh_int16;
 extern const opver_kernel ref_elu_float32;
 extern const opver_kernel ref_elu_lut8;
 extern const opver_kernel ref_gelu_float32;

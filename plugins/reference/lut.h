@@ -4,7 +4,8 @@
  * Lite's builtin kernels build theirs: every one of the 256 inputs
  * dequantized, transformed in float, requantized to the output.  Invoke
  * is then one table read per element, for int8 and uint8 alike, since
- * the table is indexed by the input's byte.
+ * the table is indexed by the input's byte.  int16 LOGISTIC and TANH
+ * with a general input scale interpolate in TFLite's sigmoid table.
  *
  * Internal to the plugin.
  */
@@ -42,5 +43,15 @@ static inline void ref_lut8_apply(const ref_lut8 *lut, const uint8_t *in,
 	for (size_t i = 0; i < n; i++)
 		out[i] = lut->entries[in[i]];
 }
+
+/*
+ * TFLite's int16 LOGISTIC and TANH for a general input scale: x is the
+ * input in units of 1 / (3 * 4096) (about +-10.7 over +-2^17), and the
+ * result, in Q0.15, is interpolated in TFLite's 256-entry table of the
+ * sigmoid on [0, 10.6], tanh through tanh(y) = 2 sigmoid(2y) - 1.
+ * |x| must stay below 2^31.
+ */
+int16_t ref_logistic16_from_table(int32_t x);
+int16_t ref_tanh16_from_table(int32_t x);
 
 #endif /* OPVER_REFERENCE_LUT_H */

@@ -366,3 +366,12 @@ opver_status ref_filter_scales_check(const opver_context *ctx,
 		status = check_filter_channel(ctx, filter, c, c);
 	return status;
 }
+
+bool ref_checked_log2(float scale, int *log2)
+{
+	const float exact = logf(scale) * (1.0f / logf(2.0f));
+	const float rounded = roundf(exact);
+
+	*log2 = (int)rounded;
+	return fabsf(exact - rounded) < 1e-3f;
+}

@@ -51,6 +51,13 @@ opver_status ref_quantize_rescale(const opver_context *ctx, double real,
 				  int32_t *multiplier, int *shift,
 				  const char *format, ...) OPVER__PRINTF(5, 6);
 
+/*
+ * True when `scale` is a power of two within TFLite's tolerance (its log2,
+ * computed in float as TFLite's CheckedLog2, within 1e-3 of an integer);
+ * *log2 receives that log2 rounded, whether or not it is.
+ */
+bool ref_checked_log2(float scale, int *log2);
+
 /* Smallest and largest value of an integer tensor type; false for a type
  * that is not an integer type a quantized tensor can have. */
 bool ref_type_range(int32_t type, int32_t *min, int32_t *max);

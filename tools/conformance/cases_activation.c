@@ -7,12 +7,18 @@
  *
  * Variants cross each op's tensor types (float32 v1; int8, uint8 and int16
  * at the versions TFLite's rules give them) with the rank (1-4) and, for
- * GELU, approximate; LEAKY_RELU draws alpha, slopes above 1 and below 0
+ * GELU, approximate; int16 LOGISTIC and TANH, added after the others, take
+ * by rank an input scale for each of TFLite's paths: 2^-12 (gemmlowp
+ * fixed point), 2^-11 (TANH: fixed point on the doubled input; LOGISTIC:
+ * its table), a drawn scale of about 1e-4 and one wide enough (about
+ * 3e-3) to run past the table's end, with the input's first and last
+ * values the int16 extremes; LEAKY_RELU draws alpha, slopes above 1 and below 0
  * included.  Each case draws the shape (dimensions 1-5), the quantization
  * and the data.  Float inputs reach past every clamp bound ([-8, 8]).
  * Output quantization is the one TFLite fixes where it fixes one:
  * LOGISTIC scale 1/256 (zero point -128 for int8, 0 for uint8), TANH
- * scale 1/128 (zero point 0 for int8, 128 for uint8); elsewhere it is
+ * scale 1/128 (zero point 0 for int8, 128 for uint8), both 1/32768 for
+ * int16; elsewhere it is
  * drawn, wide enough to hold most outputs and narrow enough that some
  * saturate.  HARD_SWISH's inputs of rank 3 and 4 are wider (scales 0.3 to
  * 1).  int16 tensors are symmetric.
@@ -22,9 +28,11 @@
 #define MAX_RANK 4
 #define MAX_TYPES 4
 
-/* The types an op takes, in variant order. */
+/* The types an op takes, in variant order; the first `old_count` are
+ * those it had before int16 was added (cf_variant_split). */
 typedef struct activation_types {
 	int32_t count;
+	int32_t old_count;
 	opver_type types[MAX_TYPES];
 } activation_types;
 
@@ -34,17 +42,23 @@ static activation_types types_of(int32_t op)
 	case OPVER_OP_RELU:
 	case OPVER_OP_RELU6:
 	case OPVER_OP_LEAKY_RELU:
-		return (activation_types){ 4, { OPVER_TYPE_FLOAT32,
-						OPVER_TYPE_INT8,
-						OPVER_TYPE_UINT8,
-						OPVER_TYPE_INT16 } };
+		return (activation_types){ 4, 4, { OPVER_TYPE_FLOAT32,
+						   OPVER_TYPE_INT8,
+						   OPVER_TYPE_UINT8,
+						   OPVER_TYPE_INT16 } };
+	case OPVER_OP_LOGISTIC:
+	case OPVER_OP_TANH:
+		return (activation_types){ 4, 3, { OPVER_TYPE_FLOAT32,
+						   OPVER_TYPE_INT8,
+						   OPVER_TYPE_UINT8,
+						   OPVER_TYPE_INT16 } };
 	case OPVER_OP_ELU:
-		return (activation_types){ 2, { OPVER_TYPE_FLOAT32,
-						OPVER_TYPE_INT8 } };
+		return (activation_types){ 2, 2, { OPVER_TYPE_FLOAT32,
+						   OPVER_TYPE_INT8 } };
 	default:
-		return (activation_types){ 3, { OPVER_TYPE_FLOAT32,
-						OPVER_TYPE_INT8,
-						OPVER_TYPE_UINT8 } };
+		return (activation_types){ 3, 3, { OPVER_TYPE_FLOAT32,
+						   OPVER_TYPE_INT8,
+						   OPVER_TYPE_UINT8 } };
 	}
 }
 
@@ -75,6 +89,12 @@ static bool fixed_output(int32_t op, opver_type type, float *scale,
 {
 	const bool uint8 = type == OPVER_TYPE_UINT8;
 
+	if ((op == OPVER_OP_LOGISTIC || op == OPVER_OP_TANH) &&
+	    type == OPVER_TYPE_INT16) {
+		*scale = 1.0f / 32768;
+		*zero_point = 0;
+		return true;
+	}
 	switch (op) {
 	case OPVER_OP_LOGISTIC:
 		*scale = 1.0f / 256;
@@ -103,15 +123,55 @@ static bool fill_input(cf_case *c, int32_t t, opver_type type, cf_rng *rng)
 	}
 }
 
+/* The input quantization of int16 LOGISTIC and TANH case `kind` (0-3),
+ * one of TFLite's paths each (see the top of the file). */
+static bool quantize_int16_sigmoid(cf_case *c, int32_t t, int32_t kind,
+				   cf_rng *rng)
+{
+	static const float lo[] = { 0x1p-12f, 0x1p-11f, 1e-4f, 2e-3f };
+	static const float hi[] = { 0x1p-12f, 0x1p-11f, 4e-4f, 4e-3f };
+
+	return cf_case_quantize(c, t, cf_rng_float(rng, lo[kind], hi[kind]),
+				0);
+}
+
+/* The int16 extremes as the first and last values of input `t`. */
+static void set_extremes(cf_case *c, int32_t t)
+{
+	/* The case allocated the values (cf_case_fill): they are its to
+	 * change. */
+	int16_t *data = c->values[t];
+	size_t n = 1;
+
+	for (int32_t d = 0; d < c->tensors[t].rank; d++)
+		n *= (size_t)c->tensors[t].dims[d];
+	data[0] = INT16_MIN;
+	if (n > 1)
+		data[n - 1] = INT16_MAX;
+}
+
 /* Variant: type, then rank, then (GELU) approximate. */
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	const activation_types types = types_of(c->op);
-	const opver_type type = types.types[variant % types.count];
-	const int32_t rank = variant / types.count % MAX_RANK + 1;
-	int32_t dims[MAX_RANK], input, output, zero_point;
+	int32_t kind, rest, rank, input, output, zero_point;
+	int32_t dims[MAX_RANK] = { 0 };
+	opver_type type;
+	bool sigmoid16, ok = true;
 	float scale;
-	bool ok = true;
+
+	if (types.old_count < types.count) {
+		/* LOGISTIC and TANH: MAX_RANK variants per type. */
+		cf_variant_split(variant, types.old_count, types.count,
+				 MAX_RANK, &kind, &rest);
+	} else {
+		kind = variant % types.count;
+		rest = variant / types.count;
+	}
+	type = types.types[kind];
+	rank = rest % MAX_RANK + 1;
+	sigmoid16 = type == OPVER_TYPE_INT16 &&
+		    (c->op == OPVER_OP_LOGISTIC || c->op == OPVER_OP_TANH);
 
 	for (int32_t d = 0; d < rank; d++)
 		dims[d] = cf_rng_int(rng, 1, 5);
@@ -121,7 +181,11 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	c->output = output;
 	/* HARD_SWISH's wide inputs (rank 3 and 4) take the left-shift
 	 * branch of its fixed point. */
-	if (type != OPVER_TYPE_FLOAT32) {
+	if (sigmoid16) {
+		ok = quantize_int16_sigmoid(c, input, rank - 1, rng) &&
+		     fixed_output(c->op, type, &scale, &zero_point) &&
+		     cf_case_quantize(c, output, scale, zero_point);
+	} else if (type != OPVER_TYPE_FLOAT32) {
 		ok = quantize_drawn(c, input, type,
 				    c->op == OPVER_OP_HARD_SWISH && rank > 2,
 				    rng) &&
@@ -130,6 +194,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 			      : quantize_drawn(c, output, type, false, rng));
 	}
 	ok = ok && fill_input(c, input, type, rng);
+	if (ok && sigmoid16)
+		set_extremes(c, input);
 	if (c->op == OPVER_OP_LEAKY_RELU) {
 		c->has_params = true;
 		c->params.leaky_relu.alpha = cf_rng_float(rng, -0.5f, 2.0f);
@@ -137,8 +203,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 			      (double)c->params.leaky_relu.alpha);
 	} else if (c->op == OPVER_OP_GELU) {
 		c->has_params = true;
-		c->params.gelu.approximate =
-			variant / (types.count * MAX_RANK) % 2;
+		c->params.gelu.approximate = rest / MAX_RANK % 2;
 		cf_case_param(c, "approximate=%d",
 			      (int)c->params.gelu.approximate);
 	}
@@ -212,8 +277,8 @@ ACTIVATION_CASES(cf_relu_cases, RELU, 4 * MAX_RANK);
 ACTIVATION_CASES(cf_relu6_cases, RELU6, 4 * MAX_RANK);
 ACTIVATION_CASES(cf_relu_n1_to_1_cases, RELU_N1_TO_1, 3 * MAX_RANK);
 ACTIVATION_CASES(cf_relu_0_to_1_cases, RELU_0_TO_1, 3 * MAX_RANK);
-ACTIVATION_CASES(cf_logistic_cases, LOGISTIC, 3 * MAX_RANK);
-ACTIVATION_CASES(cf_tanh_cases, TANH, 3 * MAX_RANK);
+ACTIVATION_CASES(cf_logistic_cases, LOGISTIC, 4 * MAX_RANK);
+ACTIVATION_CASES(cf_tanh_cases, TANH, 4 * MAX_RANK);
 ACTIVATION_CASES(cf_elu_cases, ELU, 2 * MAX_RANK);
 ACTIVATION_CASES(cf_gelu_cases, GELU, 3 * MAX_RANK * 2);
 ACTIVATION_CASES(cf_leaky_relu_cases, LEAKY_RELU, 4 * MAX_RANK);
