@@ -724,6 +724,32 @@ Test(leaky_relu, int16_by_hand)
 	kh_expect_int16s(output, want, COUNT(want));
 }
 
+/*
+ * TFLite computes the multipliers from its float scales and alpha in
+ * float: a layer of TFLite Micro's SEANet (input scale 9.6937158e-4,
+ * output 8.0922339e-4, alpha 0.3) gets 0.35936... as 1543487104 x 2^-32
+ * in float but 1543487050 x 2^-32 in double.  For input -12005 the
+ * doubling high multiply gives -12005 x m / 2^31 = -8628.500012 (float's
+ * m), rounding to -8629 and halving, rounded, to -4315: TFLite's output;
+ * double's m gives -8628.499711, so -8628 and -4314.
+ */
+Test(leaky_relu, int16_multipliers_computed_in_float)
+{
+	static const int16_t in[] = { -12005 };
+	const opver_leaky_relu_params params = { 0.3f };
+	const int32_t dims[] = { 1 };
+	opver_tensor *input = kh_quantized(&h, "in", OPVER_TYPE_INT16, 1, dims,
+					   in, 9.693715837784111e-4f, 0);
+	opver_tensor *output = kh_quantized(&h, "out", OPVER_TYPE_INT16, 1,
+					    dims, NULL, 8.092233911156654e-4f,
+					    0);
+
+	cr_assert_eq(kh_run(&h, unary_node("leaky_relu_quantized", &params,
+					   sizeof(params), input, output)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(output, (const int16_t[]){ -4315 }, 1);
+}
+
 Test(leaky_relu, float32_by_hand)
 {
 	static const float in[] = { -2.0f, -0.5f, 0.0f, 3.0f };

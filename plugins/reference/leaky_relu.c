@@ -92,25 +92,25 @@ static opver_status leaky_relu_quantized_prepare(const opver_context *ctx,
 						 opver_node *node)
 {
 	leaky_relu_quantized_data *d = node->op_data;
-	const double alpha = leaky_relu_alpha(node);
+	const float alpha = leaky_relu_alpha(node);
 	ref_activation_quant q;
-	double identity;
 	opver_status status;
 
 	status = ref_activation_check(ctx, node, &ref_leaky_relu_quantized,
 				      &q);
 	if (status != OPVER_OK)
 		return status;
-	/* In double, as TFLite: input scale x alpha / output scale. */
-	identity = (double)q.input_scale / (double)q.output_scale;
-	status = leaky_relu_multiplier(ctx, identity,
+	/* In float, as TFLite computes them from its float scales and alpha,
+	 * and only then widened: in double the multipliers' low bits differ
+	 * and some outputs come out one step off. */
+	status = leaky_relu_multiplier(ctx,
+				       (double)(q.input_scale / q.output_scale),
 				       "input scale / output scale",
 				       &d->identity_multiplier,
 				       &d->identity_shift);
 	if (status == OPVER_OK)
 		status = leaky_relu_multiplier(
-			ctx, (double)q.input_scale * alpha /
-				     (double)q.output_scale,
+			ctx, (double)(q.input_scale * alpha / q.output_scale),
 			"|alpha| x input scale / output scale",
 			&d->alpha_multiplier, &d->alpha_shift);
 	if (status != OPVER_OK)
