@@ -438,6 +438,7 @@ static const cf_generator *const generators[] = {
 	&cf_hard_swish_cases,
 	&cf_leaky_relu_cases,
 	&cf_logistic_cases,
+	&cf_log_softmax_cases,
 	&cf_fill_cases,
 	&cf_fully_connected_cases,
 	&cf_gather_cases,
