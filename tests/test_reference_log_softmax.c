@@ -169,6 +169,18 @@ Test(log_softmax_float32, empty_rows_and_empty_depth)
 		     OPVER_OK, "%s", h.errors);
 }
 
+Test(log_softmax_int8, empty_depth)
+{
+	const int32_t no_depth[] = { 3, 0 };
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT8, 2, no_depth,
+					NULL, 0.1f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, 2,
+					 no_depth, NULL, OUTPUT_SCALE, 127);
+
+	cr_expect_eq(kh_run(&h, log_softmax_node(LOG_SOFTMAX_INT8, in, out)),
+		     OPVER_OK, "%s", h.errors);
+}
+
 Test(log_softmax_float32, rejects_a_scalar)
 {
 	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32, 0, NULL,

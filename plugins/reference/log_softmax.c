@@ -114,6 +114,9 @@ static opver_status log_softmax_float32_invoke(const opver_context *ctx,
 	float *output = node->outputs[0]->data;
 
 	(void)ctx;
+	/* Rows of no elements: no data to point into (it may be NULL). */
+	if (depth == 0)
+		return OPVER_OK;
 	for (size_t r = 0; r < shape->rows; r++) {
 		const float *in = input + r * depth;
 		float *out = output + r * depth;
@@ -271,6 +274,8 @@ static inline int32_t log_softmax_output(const log_softmax_quantized_data *data,
 		const size_t depth = data->shape.depth;                       \
                                                                               \
 		(void)ctx;                                                    \
+		if (depth == 0) /* no data to point into */                   \
+			return OPVER_OK;                                      \
 		for (size_t r = 0; r < data->shape.rows; r++) {               \
 			const type *in =                                      \
 				(const type *)node->inputs[0]->data +         \
