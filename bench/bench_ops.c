@@ -185,6 +185,19 @@ static bool softmax_int8(cf_case *c, cf_rng *rng)
 	return true;
 }
 
+/* A log-probability head over 1001 classes. */
+static bool log_softmax_int8(cf_case *c, cf_rng *rng)
+{
+	int32_t in = int8_activation(c, rng, TENSOR(c, INT8, 1, 1001), true);
+	int32_t out = TENSOR(c, INT8, 1, 1001);
+
+	if (in < 0 || !cf_case_quantize(c, out, 16.0f / 256, 127))
+		return false;
+	cf_case_input(c, in);
+	c->output = out;
+	return true;
+}
+
 /* An embedding lookup: 128 rows of a 30522 x 128 int8 table (BERT's
  * vocabulary). */
 static bool gather_int8(cf_case *c, cf_rng *rng)
@@ -514,6 +527,8 @@ static const bench_op bench_ops[] = {
 	{ "pool", OPVER_OP_AVERAGE_POOL_2D,
 	  "AVERAGE_POOL_2D int8 1x7x7x1024, 7x7", average_pool_int8 },
 	{ "softmax", OPVER_OP_SOFTMAX, "SOFTMAX int8 1x1001", softmax_int8 },
+	{ "softmax", OPVER_OP_LOG_SOFTMAX, "LOG_SOFTMAX int8 1x1001",
+	  log_softmax_int8 },
 	{ "gather", OPVER_OP_GATHER, "GATHER int8 30522x128, 128 rows",
 	  gather_int8 },
 	{ "gather", OPVER_OP_SPACE_TO_DEPTH,

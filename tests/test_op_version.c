@@ -909,6 +909,8 @@ Test(activations, leaky_relu_int16_row)
 
 Test(activations, log_softmax_int8_row)
 {
+	expect_activation(OPVER_OP_LOG_SOFTMAX, FLOAT32, FLOAT32, 1,
+			  "float32 tensors");
 	expect_activation(OPVER_OP_LOG_SOFTMAX, INT8, INT8, 2, "int8 input");
 	expect_activation(OPVER_OP_LOG_SOFTMAX, UINT8, UINT8, 1,
 			  "uint8 tensors");

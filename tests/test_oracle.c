@@ -49,6 +49,26 @@ static const struct allowance {
 	  "one element of 96 in one 16x8 case without a bias" },
 };
 
+/*
+ * LOG_SOFTMAX int8 and uint8: TFLite's reference kernels (and TFLite
+ * Micro), which the reference follows, give the type's lowest value to
+ * every difference from the row max past the diff_min cut-off; the tool's
+ * optimized kernel computes in float without one.  Past the cut-off a
+ * log-probability is at least 15.5 below 0, 248 steps of 1/16 below the
+ * zero point (the type's highest value), so TFLite's output there is at
+ * most 7 steps above the lowest value.  Only elements the reference gives
+ * the lowest value may differ, by that much (evidence in
+ * tests/oracle/README).
+ */
+#define LOG_SOFTMAX_CUTOFF_STEPS 7
+
+static bool past_log_softmax_cutoff(int32_t op, int32_t type, int64_t got)
+{
+	return op == OPVER_OP_LOG_SOFTMAX &&
+	       ((type == OPVER_TYPE_INT8 && got == INT8_MIN) ||
+		(type == OPVER_TYPE_UINT8 && got == 0));
+}
+
 static int32_t allowed_steps(int32_t op, int32_t type)
 {
 	for (size_t i = 0; i < sizeof(allowances) / sizeof(allowances[0]); i++)
@@ -167,6 +187,11 @@ static bool outputs_agree(const char *what, int32_t op,
 		double d = fabs((double)(integer_at(got->data, got->type, i) -
 					 integer_at(want, got->type, i)));
 
+		if (past_log_softmax_cutoff(
+			    op, got->type,
+			    integer_at(got->data, got->type, i)) &&
+		    d <= LOG_SOFTMAX_CUTOFF_STEPS)
+			continue;
 		if (d > limit && differ++ == 0)
 			first = i;
 		worst = fmax(worst, d);

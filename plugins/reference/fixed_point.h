@@ -1,6 +1,6 @@
 /*
  * fixed_point.h - the fixed-point math of TensorFlow Lite's quantized
- * SOFTMAX, computed exactly as gemmlowp's fixedpoint.h computes it (the
+ * SOFTMAX and LOG_SOFTMAX, computed exactly as gemmlowp's fixedpoint.h computes it (the
  * library TFLite's reference kernels use), so results match TFLite bit for
  * bit.
  *
@@ -46,6 +46,32 @@ static inline int32_t ref_saturating_shift_left(int32_t x, int exponent)
 	if (x < -threshold)
 		return INT32_MIN;
 	return x * (INT32_C(1) << exponent);
+}
+
+/* x * 2^exponent for exponent in [-31, 30]: a saturating left shift or a
+ * rounding right shift (gemmlowp's SaturatingRoundingMultiplyByPOT). */
+static inline int32_t ref_saturating_multiply_by_pot(int32_t x, int exponent)
+{
+	if (exponent > 0)
+		return ref_saturating_shift_left(x, exponent);
+	return ref_rounding_divide_by_pot(x, -exponent);
+}
+
+/* a + b and a - b saturated to the int32 range. */
+static inline int32_t ref_saturating_add(int32_t a, int32_t b)
+{
+	const int64_t sum = (int64_t)a + (int64_t)b;
+
+	return sum > INT32_MAX ? INT32_MAX :
+	       sum < INT32_MIN ? INT32_MIN : (int32_t)sum;
+}
+
+static inline int32_t ref_saturating_sub(int32_t a, int32_t b)
+{
+	const int64_t difference = (int64_t)a - (int64_t)b;
+
+	return difference > INT32_MAX ? INT32_MAX :
+	       difference < INT32_MIN ? INT32_MIN : (int32_t)difference;
 }
 
 /* (a + b) / 2 rounded to nearest, ties away from zero. */
@@ -140,6 +166,76 @@ static inline int32_t ref_one_over_one_plus_x(int32_t a)
 	/* x approximates 1 / d = 2 / (1 + a): halving it is reading it as
 	 * Q1.30, then Q1.30 to Q0.31. */
 	return ref_saturating_shift_left(x, 1);
+}
+
+/* Integer bits of the Q5.26 result of ref_log_at_least_one(). */
+#define REF_LOG_OUTPUT_INTEGER_BITS 5
+
+/*
+ * log(x) in Q5.26 for x >= 1 given in Q(integer_bits).(31 - integer_bits),
+ * as TFLite's log_x_for_x_greater_than_or_equal_to_1 computes it.  x is
+ * written as r * 2^z with r in [sqrt(1/2), 1) twice over: once from its
+ * leading bit, once from x * sqrt(1/2), taking the smaller r and the larger
+ * z, each z nudged by 1/4.  Then log(x) = z * log(2) + log(r), log(r) from a
+ * rational approximation in q = 2 (r - 2^(-1/4)) with constants alpha_*.
+ * The sum is kept with one more integer bit (Q6.25) so that a saturated
+ * z * log(2) does not spoil it.
+ */
+static inline int32_t ref_log_at_least_one(int32_t x, int integer_bits)
+{
+	enum { ACCUM_BITS = REF_LOG_OUTPUT_INTEGER_BITS + 1 };
+	const int32_t log_2 = 1488522236;
+	const int32_t sqrt_sqrt_half = 1805811301;
+	const int32_t sqrt_half = 1518500250;
+	const int32_t alpha_n = 117049297; /* 11/240 * 2^(1/4) */
+	const int32_t alpha_d = 127690142; /* 1/20 * 2^(1/4) */
+	const int32_t alpha_i = 1057819769; /* 2 / 2^(1/4) - 2^(1/4) */
+	const int32_t alpha_f = 638450708; /* 1/4 * 2^(1/4) */
+	const int32_t quarter = INT32_C(1) << (29 - ACCUM_BITS); /* Q6.25 */
+	/* From the leading bit of x, and from that of x * sqrt(1/2). */
+	const int a_headroom_plus_one = ref_count_leading_zeros((uint32_t)x);
+	const int32_t r_a = ref_saturating_multiply_by_pot(
+		ref_saturating_rounding_doubling_high_mul(
+			ref_saturating_multiply_by_pot(x,
+						       a_headroom_plus_one - 1),
+			sqrt_half),
+		1);
+	const int32_t z_a = ref_saturating_add(
+		ref_saturating_multiply_by_pot(integer_bits -
+						       a_headroom_plus_one,
+					       31 - ACCUM_BITS),
+		quarter);
+	const int b_headroom = ref_count_leading_zeros((uint32_t)
+		ref_saturating_rounding_doubling_high_mul(x, sqrt_half)) - 1;
+	const int32_t r_b = ref_saturating_multiply_by_pot(x, b_headroom);
+	const int32_t z_b = ref_saturating_sub(
+		ref_saturating_multiply_by_pot(integer_bits - b_headroom,
+					       31 - ACCUM_BITS),
+		quarter);
+	const int32_t r = r_a < r_b ? r_a : r_b;
+	const int32_t z = z_a > z_b ? z_a : z_b;
+	const int32_t p = ref_rounding_half_sum(r, sqrt_sqrt_half);
+	const int32_t q = 2 * (r - sqrt_sqrt_half);
+	const int32_t q2 = ref_saturating_rounding_doubling_high_mul(q, q);
+	const int32_t numerator =
+		ref_saturating_rounding_doubling_high_mul(q, r) +
+		ref_saturating_rounding_doubling_high_mul(
+			ref_saturating_rounding_doubling_high_mul(q, q2),
+			alpha_n);
+	const int32_t denominator_minus_one =
+		ref_saturating_rounding_doubling_high_mul(
+			p, alpha_i + q +
+				   ref_saturating_rounding_doubling_high_mul(
+					   alpha_d, q2)) +
+		ref_saturating_rounding_doubling_high_mul(alpha_f, q);
+	const int32_t log_r = ref_saturating_rounding_doubling_high_mul(
+		ref_rounding_divide_by_pot(numerator, ACCUM_BITS),
+		ref_one_over_one_plus_x(denominator_minus_one));
+
+	/* Q6.25 to Q5.26. */
+	return ref_saturating_multiply_by_pot(
+		ref_saturating_rounding_doubling_high_mul(z, log_2) + log_r,
+		ACCUM_BITS - REF_LOG_OUTPUT_INTEGER_BITS);
 }
 
 /*

@@ -136,6 +136,11 @@ extern const opver_kernel ref_l2_normalization_float32;
 extern const opver_kernel ref_l2_normalization_uint8;
 extern const opver_kernel ref_l2_normalization_int8;
 
+/* log_softmax.c */
+extern const opver_kernel ref_log_softmax_float32;
+extern const opver_kernel ref_log_softmax_int8;
+extern const opver_kernel ref_log_softmax_uint8;
+
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
 extern const opver_kernel ref_mul_uint8;

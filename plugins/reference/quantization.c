@@ -41,6 +41,19 @@ void ref_quantize_multiplier(double real, int32_t *multiplier, int *shift)
 	*shift = exponent;
 }
 
+bool ref_softmax_diff_scaling(double beta_scale, int32_t *multiplier,
+			      int *shift, int32_t *diff_min)
+{
+	const double factor = beta_scale * (double)(INT32_C(1) << 26);
+
+	if (!(factor > 1.0))
+		return false;
+	ref_quantize_multiplier(factor < 2147483647.0 ? factor : 2147483647.0,
+				multiplier, shift);
+	*diff_min = -(int32_t)floor(ldexp(31.0, 26 - *shift));
+	return true;
+}
+
 opver_status ref_quantize_rescale(const opver_context *ctx, double real,
 				  int32_t *multiplier, int *shift,
 				  const char *format, ...)

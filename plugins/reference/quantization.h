@@ -58,6 +58,19 @@ opver_status ref_quantize_rescale(const opver_context *ctx, double real,
  */
 bool ref_checked_log2(float scale, int *log2);
 
+/*
+ * The scaling of quantized SOFTMAX and LOG_SOFTMAX (TFLite's
+ * PreprocessSoftmaxScaling and CalculateInputRadius): one input step times
+ * `beta_scale` (beta x input scale) in Q5.26, as a multiplier and a left
+ * shift, the factor capped at 2^31 - 1 since any larger one already sends
+ * every difference but 0 below diff_min; and *diff_min, the most negative
+ * difference from the row max whose shifted value stays within 31 x 2^26,
+ * inside int32 before the multiplier reduces it.  False, with nothing
+ * set, when the factor is not above 1 (TFLite requires a left shift).
+ */
+bool ref_softmax_diff_scaling(double beta_scale, int32_t *multiplier,
+			      int *shift, int32_t *diff_min);
+
 /* Smallest and largest value of an integer tensor type; false for a type
  * that is not an integer type a quantized tensor can have. */
 bool ref_type_range(int32_t type, int32_t *min, int32_t *max);

@@ -40,9 +40,9 @@ typedef struct softmax_float32_data {
 	float beta;
 } softmax_float32_data;
 
-/* Integer bits of the scaled differences (Q5.26) and of the sum of exps
- * (Q12.19), as TFLite's reference kernel. */
-enum { SOFTMAX_DIFF_INTEGER_BITS = 5, SOFTMAX_SUM_INTEGER_BITS = 12 };
+/* Integer bits of the sum of exps (Q12.19), as TFLite's reference kernel;
+ * the scaled differences are Q5.26 (ref_softmax_diff_scaling()). */
+enum { SOFTMAX_SUM_INTEGER_BITS = 12 };
 
 typedef struct softmax_quantized_data {
 	softmax_shape shape;
@@ -193,10 +193,8 @@ static opver_status softmax_quantized_prepare(const opver_context *ctx,
 					      opver_type type)
 {
 	softmax_quantized_data *data = node->op_data;
-	const double max_multiplier = 2147483647.0;
 	float beta, input_scale;
 	int32_t input_zero;
-	double scaled_beta, radius;
 	opver_status status;
 
 	status = softmax_prepare_common(ctx, node, type, &beta, &data->shape);
@@ -213,28 +211,15 @@ static opver_status softmax_quantized_prepare(const opver_context *ctx,
 	if (status != OPVER_OK)
 		return status;
 
-	/* One input step in Q5.26 (TFLite's PreprocessSoftmaxScaling):
-	 * capped, since any larger factor already sends every difference but
-	 * 0 below diff_min. */
-	scaled_beta = (double)beta * (double)input_scale *
-		      (double)(INT32_C(1) << (31 - SOFTMAX_DIFF_INTEGER_BITS));
-	if (!(scaled_beta > 1.0)) {
+	if (!ref_softmax_diff_scaling((double)beta * (double)input_scale,
+				      &data->diff_multiplier,
+				      &data->diff_shift, &data->diff_min)) {
 		OPVER_REPORT(ctx,
 			     "beta %g x input scale %g is too small: %s SOFTMAX needs beta x input scale x 2^26 > 1",
 			     (double)beta, (double)input_scale,
 			     ctx->host->type_name(type));
 		return OPVER_ERROR_UNSUPPORTED;
 	}
-	ref_quantize_multiplier(scaled_beta < max_multiplier ? scaled_beta
-							     : max_multiplier,
-				&data->diff_multiplier, &data->diff_shift);
-	/* The largest |difference| that, shifted left by diff_shift, stays
-	 * within 31 x 2^26, inside int32 before the multiplier reduces it
-	 * (TFLite's CalculateInputRadius). */
-	radius = floor(ldexp((1 << SOFTMAX_DIFF_INTEGER_BITS) - 1,
-			     31 - SOFTMAX_DIFF_INTEGER_BITS -
-				     data->diff_shift));
-	data->diff_min = -(int32_t)radius;
 	return OPVER_OK;
 }
 

@@ -438,8 +438,8 @@ static const cf_generator *const generators[] = {
 	&cf_hard_swish_cases,
 	&cf_leaky_relu_cases,
 	&cf_logistic_cases,
+	&cf_log_softmax_cases,
 	&cf_fill_cases,
-	&cf_fully_connected_cases,
 	&cf_gather_cases,
 	&cf_gather_nd_cases,
 	&cf_l2_normalization_cases,
@@ -486,7 +486,6 @@ static const cf_generator *const generators[] = {
 	&cf_unpack_cases,
 	&cf_resize_bilinear_cases,
 	&cf_resize_nearest_neighbor_cases,
-	&cf_softmax_cases,
 	&cf_transpose_conv_cases,
 };
 

@@ -304,6 +304,7 @@ extern const cf_generator cf_quantize_cases;          /* quantize */
 extern const cf_generator cf_leaky_relu_cases;        /* activation */
 extern const cf_generator cf_hard_swish_cases;        /* activation */
 extern const cf_generator cf_logistic_cases;          /* activation */
+extern const cf_generator cf_log_softmax_cases;       /* log_softmax */
 extern const cf_generator cf_tanh_cases;              /* activation */
 extern const cf_generator cf_elu_cases;               /* activation */
 extern const cf_generator cf_gelu_cases;              /* activation */
