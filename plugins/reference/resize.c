@@ -1,7 +1,7 @@
 /*
  * resize.c - RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR (float32, uint8,
- * int8, int16), computed as TensorFlow Lite's kernels compute them.  Input [N, H, W, C],
- * a size tensor (int32 [2]: new height, new width), output
+ * int8, int16), computed as TensorFlow Lite's kernels compute them.  Input
+ * [N, H, W, C], a size tensor (int32 [2]: new height, new width), output
  * [N, new H, new W, C].
  *
  * Each output row y (and column x) reads the input at y * scale, with

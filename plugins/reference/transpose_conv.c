@@ -1,8 +1,8 @@
 /*
  * transpose_conv.c - TRANSPOSE_CONV, float32, uint8 (per-tensor, with
  * zero points), int8 (per-channel filter) and 16x8 (int16 activations,
- * int8 filter, int64 or int32 bias), computed as
- * TensorFlow Lite's reference kernels compute it.  Inputs: output_shape
+ * int8 filter, int64 or int32 bias), computed as TensorFlow Lite's
+ * reference kernels compute it.  Inputs: output_shape
  * (int32 [4]), filter [O, KH, KW, C], input [N, H, W, C] and an optional
  * bias [O]; one output [N, OH, OW, O].
  *
@@ -15,10 +15,11 @@
  * (uint8, int8, and 16x8 unless int64: wrapping as TFLite's accumulator,
  * the rescale the int32 one) or int64 (16x8 with an int64 bias or, without
  * a bias, quantized_bias_type INT64: the rescale requantize.h's wide one)
- * scratch, as TFLite chooses its scratch; uint8 subtracts the filter's zero point too and rescales once
- * for all channels (requantize.h's ref_requantize_tensor).  The
- * padding is that of a convolution over the output: ref_windows_compute()
- * with the output's size as the window's input.
+ * scratch, as TFLite chooses its scratch; uint8 subtracts the filter's
+ * zero point too and rescales once for all channels (requantize.h's
+ * ref_requantize_tensor).  The padding is that of a convolution over the
+ * output: ref_windows_compute() with the output's size as the window's
+ * input.
  *
  * Prepare checks the output tensor against the constant output_shape (a
  * non-constant one has only its length checked: the output's shape,

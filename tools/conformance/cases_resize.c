@@ -1,9 +1,9 @@
 /*
  * cases_resize.c - RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR cases.
  *
- * Variants cross the types (float32, int8, int16, uint8) with the sampling: plain, align_corners,
- * half_pixel_centers and, for nearest neighbor, both (bilinear refuses
- * both).  Each case draws the batch (1-2), the input size (1-6 each way),
+ * Variants cross the types (float32, int8, int16, uint8) with the
+ * sampling: plain, align_corners, half_pixel_centers and, for nearest
+ * neighbor, both (bilinear refuses both).  Each case draws the batch (1-2), the input size (1-6 each way),
  * the new size (1-12 each way: shrinking and growing), the channels (1-5)
  * and the data; the size is a constant input.  Quantized resizing keeps
  * the stored integers, so input and output share their quantization.
