@@ -208,7 +208,7 @@ static bool parse_threads(const char *value, uint32_t *out)
 	return true;
 }
 
-/* max_arena_bytes: a decimal byte count from 1 up. */
+/* max_arena_bytes, max_tensor_bytes: a decimal byte count from 1 up. */
 static bool parse_bytes(const char *value, uint64_t *out)
 {
 	char *end;
@@ -237,6 +237,15 @@ static void bad_bool(parser *p, const char *key, const char *value)
 {
 	bad_line(p, "%s = '%s' is not a boolean (use true/false, yes/no, on/off or 1/0)",
 		 key, value);
+}
+
+/* A limit's value, into *out unless it is bad. */
+static void parse_limit(parser *p, const char *key, const char *value,
+			uint64_t *out)
+{
+	if (!parse_bytes(value, out))
+		bad_line(p, "%s = '%s' is not a byte count from 1 up", key,
+			 value);
 }
 
 /* fragment_dir: a relative directory is under the config file's. */
@@ -280,15 +289,15 @@ static opver_status set_opver_key(parser *p, const char *key,
 			bad_line(p, "threads = '%s' is not a thread count from 1 to %d",
 				 value, OPVER__MAX_THREADS);
 	} else if (strcmp(key, "max_arena_bytes") == 0) {
-		if (!parse_bytes(value, &config->max_arena_bytes))
-			bad_line(p, "max_arena_bytes = '%s' is not a byte count from 1 up",
-				 value);
+		parse_limit(p, key, value, &config->max_arena_bytes);
+	} else if (strcmp(key, "max_tensor_bytes") == 0) {
+		parse_limit(p, key, value, &config->max_tensor_bytes);
 	} else if (strcmp(key, "log_level") == 0) {
 		if (!parse_log_level(value, &config->log_level))
 			bad_line(p, "log_level = '%s' is not one of error, warning, info, debug",
 				 value);
 	} else {
-		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, strict_versions, threads, max_arena_bytes, log_level, fragment_dir, allow_writable_plugins)",
+		bad_line(p, "unknown key '%s' in [opver] (known: plugin_path, strict, strict_versions, threads, max_arena_bytes, max_tensor_bytes, log_level, fragment_dir, allow_writable_plugins)",
 			 key);
 	}
 	return OPVER_OK;

@@ -11,6 +11,8 @@
  *                                                OPVER__MAX_THREADS
  *                   max_arena_bytes = N          interpreters' arena
  *                                                limit in bytes
+ *                   max_tensor_bytes = N         the most bytes one
+ *                                                tensor may take
  *                   log_level = error|warning|info|debug
  *                   fragment_dir = DIR           then read each *.ini
  *                                                file in DIR
@@ -86,6 +88,7 @@ typedef struct opver__config {
 	bool strict_versions;
 	uint32_t threads;             /* 0 when not given */
 	uint64_t max_arena_bytes;     /* 0 when not given */
+	uint64_t max_tensor_bytes;    /* 0 when not given */
 	opver_log_level log_level;    /* default OPVER_LOG_WARNING */
 	char *fragment_dir;           /* owned; NULL when not given */
 	bool allow_writable_plugins;

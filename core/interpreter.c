@@ -63,10 +63,12 @@ struct opver_interpreter {
 	/* Created with inspect_only (nodes bound or not, nothing prepared)
 	 * or prepare_only (prepared and planned, no arena): cannot invoke. */
 	bool inspect_only;
-	/* The arena's limit in bytes (opver_interpreter_options). */
+	/* The arena's and any one tensor's limits in bytes
+	 * (opver_interpreter_options). */
 	uint64_t max_arena_bytes;
-	/* plan_arena reported why it failed. */
-	bool arena_reported;
+	uint64_t max_tensor_bytes;
+	/* A limit check or plan_arena reported why creation failed. */
+	bool nomem_reported;
 };
 
 /* Tensors as kernels see them; activations get their data after planning. */
@@ -197,6 +199,27 @@ static opver_status resolve_nodes(opver_interpreter *it)
 	return result;
 }
 
+/* Reports the first tensor over it->max_tensor_bytes: shapes are fixed
+ * by the model, so this is known before any kernel prepares. */
+static opver_status check_tensor_sizes(opver_interpreter *it)
+{
+	const opver__graph *graph = it->graph;
+
+	for (int32_t t = 0; t < graph->num_tensors; t++) {
+		const opver__graph_tensor *tensor = &graph->tensors[t];
+
+		if ((uint64_t)tensor->bytes <= it->max_tensor_bytes)
+			continue;
+		opver__error(&it->runtime->reporter,
+			     "tensor %d '%s' takes %zu bytes; at most %" PRIu64 " bytes are allowed for one tensor (max_tensor_bytes in the config, opver-run --max-tensor)",
+			     (int)t, tensor->name, tensor->bytes,
+			     it->max_tensor_bytes);
+		it->nomem_reported = true;
+		return OPVER_ERROR_NOMEM;
+	}
+	return OPVER_OK;
+}
+
 /*
  * Places the activations and every scratch request in one arena, after
  * prepare (which is when scratch is requested), within it->max_arena_bytes;
@@ -227,14 +250,14 @@ static opver_status plan_arena(opver_interpreter *it, bool allocate)
 	if (status != OPVER_OK) {
 		opver__error(&it->runtime->reporter,
 			     "the model's activation tensors and scratch need more memory than can be addressed");
-		it->arena_reported = true;
+		it->nomem_reported = true;
 		goto out;
 	}
 	if ((uint64_t)it->arena_bytes > it->max_arena_bytes) {
 		opver__error(&it->runtime->reporter,
 			     "the model's activation tensors and scratch need an arena of %zu bytes; at most %" PRIu64 " bytes are allowed (max_arena_bytes in the config, opver-run --max-arena)",
 			     it->arena_bytes, it->max_arena_bytes);
-		it->arena_reported = true;
+		it->nomem_reported = true;
 		status = OPVER_ERROR_NOMEM;
 		goto out;
 	}
@@ -421,6 +444,11 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 			    : runtime->config.max_arena_bytes > 0
 				    ? runtime->config.max_arena_bytes
 				    : OPVER_DEFAULT_MAX_ARENA_BYTES;
+	it->max_tensor_bytes =
+		given.max_tensor_bytes > 0 ? given.max_tensor_bytes
+		: runtime->config.max_tensor_bytes > 0
+			? runtime->config.max_tensor_bytes
+			: OPVER_DEFAULT_MAX_TENSOR_BYTES;
 
 	status = bind(it);
 	if (given.inspect_only &&
@@ -429,6 +457,8 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 		*out = it;
 		return OPVER_OK;
 	}
+	if (status == OPVER_OK)
+		status = check_tensor_sizes(it);
 	if (status == OPVER_OK)
 		status = opver__pool_create(pool_threads(it, &given), &it->pool);
 	it->session.pool = it->pool;
@@ -439,7 +469,7 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	if (status == OPVER_OK)
 		status = plan_arena(it, !given.prepare_only);
 	if (status != OPVER_OK) {
-		if (status == OPVER_ERROR_NOMEM && !it->arena_reported)
+		if (status == OPVER_ERROR_NOMEM && !it->nomem_reported)
 			opver__error(&runtime->reporter,
 				     "out of memory while preparing the model");
 		opver_interpreter_destroy(it);

@@ -650,6 +650,17 @@ void kh_expect_int16s(const opver_tensor *tensor, const int16_t *want,
 			     got[i], want[i]);
 }
 
+void kh_expect_int32s(const opver_tensor *tensor, const int32_t *want,
+		      size_t count)
+{
+	const int32_t *got = tensor->data;
+
+	cr_assert_eq(opver_tensor_elements(tensor), count);
+	for (size_t i = 0; i < count; i++)
+		cr_expect_eq(got[i], want[i], "element %zu: got %d, want %d", i,
+			     (int)got[i], (int)want[i]);
+}
+
 void kh_expect_rejected(kernel_harness *h, opver_node *node,
 			opver_status status, const char *text)
 {

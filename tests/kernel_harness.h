@@ -172,6 +172,8 @@ void kh_expect_int8s(const opver_tensor *tensor, const int8_t *want,
 		     size_t count);
 void kh_expect_int16s(const opver_tensor *tensor, const int16_t *want,
 		      size_t count);
+void kh_expect_int32s(const opver_tensor *tensor, const int32_t *want,
+		      size_t count);
 
 /* Expects kh_prepare() of `node` to fail with `status` and exactly one
  * message, containing `text`. */

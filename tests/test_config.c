@@ -928,6 +928,18 @@ Test(config, max_arena_bytes_is_a_byte_count_from_1_up)
 	cr_assert_eq(config.max_arena_bytes, UINT64_C(8589934592));
 }
 
+Test(config, max_tensor_bytes_is_a_byte_count_from_1_up)
+{
+	cr_assert_eq(read_ini("[opver]\nmax_tensor_bytes = 1048576\n"),
+		     OPVER_OK);
+	cr_assert_eq(config.max_tensor_bytes, UINT64_C(1048576));
+	cr_assert_eq(config.max_arena_bytes, 0, "a key of its own");
+	messages_clear(&captured);
+	opver__config_free(&config);
+	assert_one_bad_line("[opver]\nmax_tensor_bytes = 0\n", 2,
+			    "max_tensor_bytes = '0' is not a byte count from 1 up");
+}
+
 /* Reads `size` bytes of `text` from memory, as the runtime's config_text. */
 static opver_status read_text(const char *text, size_t size)
 {

@@ -368,6 +368,71 @@ Test(interpreter, the_config_sets_the_arena_limit)
 	opver_runtime_destroy(runtime);
 }
 
+/* fc_int8's tensors: input 1x4 int8 (4 bytes), weights 2x4 int8 (8),
+ * bias 2 int32 (8), output 1x2 int8 (2). */
+Test(interpreter, a_tensor_over_the_limit_fails_naming_the_first)
+{
+	opver_interpreter_options options;
+
+	opver_interpreter_options_init(&options);
+	cr_assert_eq(options.max_tensor_bytes, 0, "0 takes the default");
+	options.max_tensor_bytes = 7;
+	cr_assert_eq(create_on_reference("fc_int8", &options, NULL),
+		     OPVER_ERROR_NOMEM);
+	cr_assert(messages_line_has(&captured, "error:", "tensor 1 'weights'",
+				    "takes 8 bytes", "at most 7 bytes",
+				    "max_tensor_bytes", NULL),
+		  "%s", captured.text);
+	cr_assert_eq(messages_total(&captured), 1,
+		     "one message, not a second, vaguer one: %s",
+		     captured.text);
+	messages_clear(&captured);
+	options.max_tensor_bytes = 8;
+	cr_assert_eq(create_on_reference("fc_int8", &options, NULL), OPVER_OK,
+		     "exactly the largest tensor is allowed: %s",
+		     captured.text);
+}
+
+/* Checked before any kernel prepares (a bad bias would be rejected there),
+ * and not for an interpreter that only inspects. */
+Test(interpreter, the_tensor_limit_comes_before_prepare_and_not_inspection)
+{
+	opver_interpreter_options options;
+
+	opver_interpreter_options_init(&options);
+	options.max_tensor_bytes = 1;
+	cr_assert_eq(create_on_reference("fc_int8_bad_bias", &options, NULL),
+		     OPVER_ERROR_NOMEM, "%s", captured.text);
+	messages_clear(&captured);
+	options.inspect_only = 1;
+	cr_assert_eq(create_on_reference("fc_int8", &options, NULL), OPVER_OK,
+		     "%s", captured.text);
+}
+
+Test(interpreter, the_config_sets_the_tensor_limit)
+{
+	opver_runtime *runtime = fixture_runtime(
+		"[opver]\nmax_tensor_bytes = 4\n" REFERENCE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "fc_int8");
+	opver_interpreter_options options;
+	opver_interpreter *it = NULL;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it),
+		     OPVER_ERROR_NOMEM);
+	cr_assert(messages_line_has(&captured, "error:", "at most 4 bytes",
+				    "one tensor", NULL),
+		  "%s", captured.text);
+	/* The option overrides the config. */
+	opver_interpreter_options_init(&options);
+	options.max_tensor_bytes = 8;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 /* Reads TEST_MODEL_DIR/NAME.tflite into `slack` + size bytes of a new
  * buffer, at offset `slack` (free() the buffer, not the returned bytes). */
 static uint8_t *read_model(const char *name, size_t slack, uint8_t **buffer,

@@ -1053,6 +1053,41 @@ Test(opver_run, bad_max_arena_exits_2)
 	}
 }
 
+/* fc_int8's largest tensors (weights, bias) take 8 bytes. */
+Test(opver_run, max_tensor_exits_1_naming_the_tensor)
+{
+	char input[128];
+	spawn_result r;
+
+	int8x4_input(input, sizeof(input));
+	run_tool(&r, "--max-tensor", "7", "--config", config,
+		 TEST_MODEL("fc_int8"), "-i", input, NULL);
+	assert_status(&r, 1);
+	assert_one_error_line(&r);
+	cr_assert(strstr(r.err, "tensor 1 'weights' takes 8 bytes") != NULL &&
+			  strstr(r.err, "--max-tensor") != NULL,
+		  "%s", r.err);
+	spawn_free(&r);
+
+	/* --check applies it too. */
+	run_tool(&r, "--check", "--max-tensor", "7", "--config", config,
+		 TEST_MODEL("fc_int8"), NULL);
+	assert_status(&r, 1);
+	spawn_free(&r);
+
+	run_tool(&r, "--max-tensor", "8", "--config", config,
+		 TEST_MODEL("fc_int8"), "-i", input, NULL);
+	assert_status(&r, 0);
+	spawn_free(&r);
+
+	run_tool(&r, "--max-tensor", "0", "--config", config,
+		 TEST_MODEL("fc_int8"), NULL);
+	assert_status(&r, 2);
+	cr_assert(strstr(r.err, "--max-tensor needs a byte count") != NULL,
+		  "%s", r.err);
+	spawn_free(&r);
+}
+
 /* A zero-element input has no data to zero-fill (memset of NULL, even of
  * 0 bytes, is undefined: UBSan runs this). */
 Test(opver_run, benchmark_of_an_empty_input_exits_0)

@@ -1,12 +1,13 @@
 /*
  * test_reference_add.c - the reference plugin's ADD kernels run from the
- * built reference.so through the kernel harness: TFLite's int8 and int16
- * arithmetic on cases worked out by hand (rounding ties, negative values,
- * saturation, both int16 paths), broadcasting over many shapes against a
+ * built reference.so through the kernel harness: int32 wrapping, TFLite's
+ * int8 and int16 arithmetic on cases worked out by hand (rounding ties,
+ * negative values, saturation, both int16 paths), broadcasting over many shapes against a
  * naive model of it, fused activations, the broadcast plan itself, what
  * prepare rejects and what it says, and the kernels' manifest entries.
  */
 #include <stddef.h>
+#include <stdint.h>
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -236,6 +237,31 @@ Test(broadcast_plan, dimensions_that_broadcast_alike_merge)
 	cr_expect_eq(p.run_length, 20);
 	cr_expect_eq(p.outer_rank, 1);
 	cr_expect_eq(p.outer_size[0], 6);
+}
+
+/* ---------------------------------------------------------------- int32 */
+
+TestSuite(add_int32, .init = setup, .fini = teardown);
+
+/* TFLite adds int32s in int arithmetic, wrapping, then clamps to the
+ * activation's range. */
+Test(add_int32, wraps_and_clamps)
+{
+	opver_tensor *a = kh_tensor(&h, "a", OPVER_TYPE_INT32, KH_DIMS(4),
+				    (int32_t[]){ INT32_MAX, 10, -5, 3 });
+	opver_tensor *b = kh_tensor(&h, "b", OPVER_TYPE_INT32, KH_DIMS(1),
+				    (int32_t[]){ 1 });
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_INT32, KH_DIMS(4),
+				      NULL);
+
+	cr_assert_eq(kh_run(&h, add_node("add_int32", 1, OPVER_ACTIVATION_NONE,
+					 true, a, b, out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int32s(out, (int32_t[]){ INT32_MIN, 11, -4, 4 }, 4);
+	cr_assert_eq(kh_run(&h, add_node("add_int32", 1, OPVER_ACTIVATION_RELU6,
+					 true, a, b, out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int32s(out, (int32_t[]){ 0, 6, 0, 4 }, 4);
 }
 
 /* ----------------------------------------------------------------- int8 */

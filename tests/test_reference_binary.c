@@ -74,17 +74,6 @@ static void expect_uint8s(const opver_tensor *out, const uint8_t *want,
 			     i, got[i], want[i]);
 }
 
-static void expect_int32s(const opver_tensor *out, const int32_t *want,
-			  size_t count)
-{
-	const int32_t *got = out->data;
-
-	cr_assert_eq(opver_tensor_elements(out), count);
-	for (size_t i = 0; i < count; i++)
-		cr_expect_eq(got[i], want[i], "element %zu: %d, expected %d",
-			     i, got[i], want[i]);
-}
-
 /* ------------------------------------------------------------------ SUB */
 
 TestSuite(sub, .init = setup, .fini = teardown);
@@ -156,11 +145,11 @@ Test(sub, int32_wraps_and_clamps)
 	cr_assert_eq(kh_run(&h, sub_node("sub_int32", OPVER_ACTIVATION_NONE,
 					 true, a, b, out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int32s(out, (int32_t[]){ INT32_MAX, 9, -6, 2 }, 4);
+	kh_expect_int32s(out, (int32_t[]){ INT32_MAX, 9, -6, 2 }, 4);
 	cr_assert_eq(kh_run(&h, sub_node("sub_int32", OPVER_ACTIVATION_RELU6,
 					 true, a, b, out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int32s(out, (int32_t[]){ 6, 6, 0, 2 }, 4);
+	kh_expect_int32s(out, (int32_t[]){ 6, 6, 0, 2 }, 4);
 }
 
 /*
@@ -335,7 +324,7 @@ Test(div, int32_truncates_toward_zero)
 	cr_assert_eq(kh_run(&h, div_node("div_int32", OPVER_ACTIVATION_NONE,
 					 a, b, out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int32s(out, (int32_t[]){ 3, -3, INT32_MIN, -1 }, 4);
+	kh_expect_int32s(out, (int32_t[]){ 3, -3, INT32_MIN, -1 }, 4);
 }
 
 Test(div, int32_zero_divisor_is_reported_not_computed)
@@ -454,7 +443,7 @@ Test(squared_difference, float32_and_int32)
 	cr_assert_eq(kh_run(&h, binary_node("squared_difference_int32", 1,
 					    NULL, 0, ia, ib, iout)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int32s(iout, (int32_t[]){ 4, 0, INT32_MIN + 4633 }, 3);
+	kh_expect_int32s(iout, (int32_t[]){ 4, 0, INT32_MIN + 4633 }, 3);
 }
 
 /*
@@ -586,7 +575,7 @@ ParameterizedTest(bs_case *c, maximum_minimum, int32_broadcasts)
 						      c->b.rank, c->b.dims, b),
 					    out)),
 		     OPVER_OK, "%s", h.errors);
-	expect_int32s(out, expected, no);
+	kh_expect_int32s(out, expected, no);
 }
 
 /* ---------------------------------------------------- uint8 ADD and MUL */

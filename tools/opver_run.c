@@ -72,16 +72,19 @@ static const char usage_text[] =
 	"      --max-arena BYTES  the most bytes the activation arena may take\n"
 	"                         (default: the config's max_arena_bytes, else\n"
 	"                         4 GiB)\n"
+	"      --max-tensor BYTES the most bytes any one tensor may take\n"
+	"                         (default: the config's max_tensor_bytes, else\n"
+	"                         2 GiB)\n"
 	"      --strict-versions  resolve each node at the larger of its stored\n"
 	"                         version and the version TFLite's rules require\n"
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version and exit\n"
 	"\n"
 	"Exit status: 0 success; 1 failure while running (a kernel or plugin\n"
-	"failed, out of memory, the arena exceeds its limit); 2 usage error\n"
-	"(options, config file, input files); 3 the model cannot be read or is\n"
-	"invalid (a kernel rejected it); 4 the model needs an op or op version no\n"
-	"plugin provides.\n";
+	"failed, out of memory, a tensor or the arena exceeds its limit); 2 usage\n"
+	"error (options, config file, input files); 3 the model cannot be read or\n"
+	"is invalid (a kernel rejected it); 4 the model needs an op or op version\n"
+	"no plugin provides.\n";
 
 /* What the command line asked for. */
 struct command {
@@ -103,8 +106,9 @@ struct command {
 	size_t benchmark_runs;
 	/* --threads; 0 keeps the config's. */
 	size_t threads;
-	/* --max-arena; 0 keeps the config's. */
+	/* --max-arena, --max-tensor; 0 keeps the config's. */
 	uint64_t max_arena;
+	uint64_t max_tensor;
 };
 
 struct session {
@@ -178,7 +182,8 @@ enum {
 	OPT_STRICT_VERSIONS,
 	OPT_THREADS,
 	OPT_CHECK,
-	OPT_MAX_ARENA
+	OPT_MAX_ARENA,
+	OPT_MAX_TENSOR
 };
 
 static const struct option long_options[] = {
@@ -195,6 +200,7 @@ static const struct option long_options[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "max-arena", required_argument, NULL, OPT_MAX_ARENA },
+	{ "max-tensor", required_argument, NULL, OPT_MAX_TENSOR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -266,6 +272,11 @@ static int parse_command(int argc, char **argv, struct command *cmd)
 		case OPT_MAX_ARENA:
 			if (!parse_bytes(optarg, &cmd->max_arena))
 				return usage_error("--max-arena needs a byte count from 1 up, not '%s'",
+						   optarg);
+			break;
+		case OPT_MAX_TENSOR:
+			if (!parse_bytes(optarg, &cmd->max_tensor))
+				return usage_error("--max-tensor needs a byte count from 1 up, not '%s'",
 						   optarg);
 			break;
 		case 'h':
@@ -1355,6 +1366,7 @@ static int check_prepares(struct session *s)
 	options.prepare_only = 1;
 	options.threads = (uint32_t)s->cmd.threads;
 	options.max_arena_bytes = s->cmd.max_arena;
+	options.max_tensor_bytes = s->cmd.max_tensor;
 	status = opver_interpreter_create_with_options(s->runtime, s->model,
 						       &options, &prepared);
 	opver_interpreter_destroy(prepared);
@@ -1382,6 +1394,7 @@ static int load_model(struct session *s)
 	/* --benchmark shows what kernels and delegates report inside nodes. */
 	options.profile = s->cmd.benchmark_runs > 0;
 	options.max_arena_bytes = s->cmd.max_arena;
+	options.max_tensor_bytes = s->cmd.max_tensor;
 	status = opver_interpreter_create_with_options(s->runtime, s->model,
 						       &options,
 						       &s->interpreter);

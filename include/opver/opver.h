@@ -282,7 +282,8 @@ OPVER_API const char *opver_model_computed_runtime_version(
  * handles, when the model needs an op version no plugin has; with
  * OPVER_ERROR_MODEL_REJECTED when a kernel's or delegate's prepare found
  * the model invalid (its message says why); with OPVER_ERROR_NOMEM when
- * the arena would exceed the limit (max_arena_bytes) or memory runs out;
+ * a tensor or the arena would exceed its limit (max_tensor_bytes,
+ * max_arena_bytes) or memory runs out;
  * with OPVER_ERROR_PLUGIN when a plugin failed otherwise.
  * The caller owns *interpreter; release with opver_interpreter_destroy().
  * The runtime and model must outlive it.
@@ -326,11 +327,22 @@ typedef struct opver_interpreter_options {
 	 * max_arena_bytes), else OPVER_DEFAULT_MAX_ARENA_BYTES.
 	 */
 	uint64_t max_arena_bytes;
+	/*
+	 * The most bytes any one tensor of the model may take; creation
+	 * fails with OPVER_ERROR_NOMEM, naming the tensor, before any
+	 * kernel prepares or any arena is planned.  Not checked with
+	 * inspect_only.  0 takes the runtime's (config key
+	 * max_tensor_bytes), else OPVER_DEFAULT_MAX_TENSOR_BYTES.
+	 */
+	uint64_t max_tensor_bytes;
 } opver_interpreter_options;
-OPVER_ABI_ENDS_AT(opver_interpreter_options, max_arena_bytes);
+OPVER_ABI_ENDS_AT(opver_interpreter_options, max_tensor_bytes);
 
 /* The arena limit when neither the options nor the config set one: 4 GiB. */
 #define OPVER_DEFAULT_MAX_ARENA_BYTES (UINT64_C(4) << 30)
+/* The tensor limit when neither the options nor the config set one:
+ * 2 GiB. */
+#define OPVER_DEFAULT_MAX_TENSOR_BYTES (UINT64_C(2) << 30)
 
 /* Defaults for opver_interpreter_options: a full interpreter with the
  * runtime's threads and arena limit and no profiler.  Writes only `size`

@@ -29,7 +29,7 @@
  */
 #include <stdio.h>
 
-#include "broadcast.h"
+#include "arithmetic.h"
 #include "fixed_point.h"
 #include "kernels.h"
 #include "quantization.h"
@@ -38,18 +38,6 @@
  * 23 bits (|n| <= 255), so the quotient's total shift stays a right shift,
  * as TFLite's arithmetic assumes. */
 #define DIV_UINT8_MAX_OUTPUT_SHIFT 23
-
-typedef struct div_float32_data {
-	ref_broadcast plan;
-	float activation_min;
-	float activation_max;
-} div_float32_data;
-
-typedef struct div_int32_data {
-	ref_broadcast plan;
-	int32_t activation_min;
-	int32_t activation_max;
-} div_int32_data;
 
 typedef struct div_uint8_data {
 	ref_broadcast plan;
@@ -62,20 +50,13 @@ typedef struct div_uint8_data {
 	int32_t activation_max;
 } div_uint8_data;
 
-/* Checks the node's tensors and plans the broadcast; fills *params. */
-static opver_status div_prepare_common(const opver_context *ctx,
-				       const opver_node *node, opver_type type,
-				       opver_div_params *params,
-				       ref_broadcast *plan)
+/* The node's fused activation. */
+static int32_t div_activation(const opver_node *node)
 {
-	opver_status status;
+	opver_div_params params = OPVER_DIV_PARAMS_DEFAULTS;
 
-	*params = (opver_div_params)OPVER_DIV_PARAMS_DEFAULTS;
-	opver_read_params(node, params, sizeof(*params));
-	status = ref_expect_clamp_activation(ctx, params->activation);
-	if (status == OPVER_OK)
-		status = ref_binary_prepare(ctx, node, type, "DIV", plan);
-	return status;
+	opver_read_params(node, &params, sizeof(params));
+	return params.activation;
 }
 
 /* Reports a zero divisor: element `index` of input 2 stands for 0. */
@@ -91,46 +72,29 @@ static opver_status div_by_zero(const opver_context *ctx,
 /* ------------------------------------------------------------- float32 */
 
 static inline float div_float32_element(float a, float b,
-					const div_float32_data *data)
+					const ref_arithmetic_float32 *data)
 {
 	return ref_clamp_float(a / b, data->activation_min,
 			       data->activation_max);
 }
 
-REF_BROADCAST_DEFINE(div_float32_apply, float, div_float32_data,
+REF_BROADCAST_DEFINE(div_float32_apply, float, ref_arithmetic_float32,
 		     div_float32_element)
+REF_BROADCAST_INVOKE(div_float32_invoke, div_float32_apply,
+		     ref_arithmetic_float32, data)
 
 static opver_status div_float32_prepare(const opver_context *ctx,
 					opver_node *node)
 {
-	div_float32_data *data = node->op_data;
-	opver_div_params params;
-	opver_status status;
-
-	status = div_prepare_common(ctx, node, OPVER_TYPE_FLOAT32, &params,
-				    &data->plan);
-	if (status != OPVER_OK)
-		return status;
-	ref_activation_range_float(params.activation, &data->activation_min,
-				   &data->activation_max);
-	return OPVER_OK;
-}
-
-static opver_status div_float32_invoke(const opver_context *ctx,
-				       opver_node *node)
-{
-	const div_float32_data *data = node->op_data;
-
-	(void)ctx;
-	div_float32_apply(&data->plan, node->inputs[0]->data,
-			  node->inputs[1]->data, node->outputs[0]->data, data);
-	return OPVER_OK;
+	return ref_arithmetic_float32_prepare(ctx, node, "DIV",
+					      div_activation(node),
+					      node->op_data);
 }
 
 /* --------------------------------------------------------------- int32 */
 
 static inline int32_t div_int32_element(int32_t a, int32_t b,
-					const div_int32_data *data)
+					const ref_arithmetic_int32 *data)
 {
 	/* -a computed unsigned: INT32_MIN / -1 wraps, as the hardware's
 	 * division would if it did not trap. */
@@ -141,32 +105,21 @@ static inline int32_t div_int32_element(int32_t a, int32_t b,
 			       data->activation_max);
 }
 
-REF_BROADCAST_DEFINE(div_int32_apply, int32_t, div_int32_data,
+REF_BROADCAST_DEFINE(div_int32_apply, int32_t, ref_arithmetic_int32,
 		     div_int32_element)
 
 static opver_status div_int32_prepare(const opver_context *ctx,
 				      opver_node *node)
 {
-	div_int32_data *data = node->op_data;
-	opver_div_params params;
-	opver_status status;
-
-	status = div_prepare_common(ctx, node, OPVER_TYPE_INT32, &params,
-				    &data->plan);
-	if (status != OPVER_OK)
-		return status;
-	/* Plain integers clamp like a quantization of scale 1 and zero
-	 * point 0. */
-	return ref_output_activation_range(ctx, params.activation,
-					   node->outputs[0], 1.0f, 0,
-					   &data->activation_min,
-					   &data->activation_max);
+	return ref_arithmetic_int32_prepare(ctx, node, "DIV",
+					    div_activation(node),
+					    node->op_data);
 }
 
 static opver_status div_int32_invoke(const opver_context *ctx,
 				     opver_node *node)
 {
-	const div_int32_data *data = node->op_data;
+	const ref_arithmetic_int32 *data = node->op_data;
 	const int32_t *divisors = node->inputs[1]->data;
 	const size_t n = opver_tensor_elements(node->inputs[1]);
 
@@ -245,13 +198,13 @@ static opver_status div_uint8_prepare(const opver_context *ctx,
 	div_uint8_data *data = node->op_data;
 	const opver_tensor *tensors[3] = { node->inputs[0], node->inputs[1],
 					   node->outputs[0] };
-	opver_div_params params;
+	const int32_t activation = div_activation(node);
 	float scales[3];
 	int32_t zero_points[3];
 	opver_status status;
 
-	status = div_prepare_common(ctx, node, OPVER_TYPE_UINT8, &params,
-				    &data->plan);
+	status = ref_arithmetic_prepare(ctx, node, OPVER_TYPE_UINT8, "DIV",
+					activation, &data->plan);
 	for (int i = 0; i < 3 && status == OPVER_OK; i++)
 		status = ref_per_tensor_quantization(ctx, roles[i],
 						     tensors[i], &scales[i],
@@ -275,7 +228,7 @@ static opver_status div_uint8_prepare(const opver_context *ctx,
 	data->input1_offset = -zero_points[0];
 	data->input2_offset = -zero_points[1];
 	data->output_offset = zero_points[2];
-	return ref_output_activation_range(ctx, params.activation, tensors[2],
+	return ref_output_activation_range(ctx, activation, tensors[2],
 					   scales[2], zero_points[2],
 					   &data->activation_min,
 					   &data->activation_max);
@@ -302,7 +255,7 @@ const opver_kernel ref_div_float32 = {
 	OPVER_KERNEL("div_float32", DIV, 1, 2),
 	REF_SIGNATURES(REF_BINARY_SIGNATURE(FLOAT32)),
 	REF_KERNEL_TRAITS,
-	.op_data_size = sizeof(div_float32_data),
+	.op_data_size = sizeof(ref_arithmetic_float32),
 	.prepare = div_float32_prepare, .invoke = div_float32_invoke,
 };
 
@@ -310,7 +263,7 @@ const opver_kernel ref_div_int32 = {
 	OPVER_KERNEL("div_int32", DIV, 1, 2),
 	REF_SIGNATURES(REF_BINARY_SIGNATURE(INT32)),
 	REF_KERNEL_TRAITS,
-	.op_data_size = sizeof(div_int32_data),
+	.op_data_size = sizeof(ref_arithmetic_int32),
 	.prepare = div_int32_prepare, .invoke = div_int32_invoke,
 };
 

@@ -53,8 +53,9 @@ extern const opver_kernel ref_elu_lut8;
 extern const opver_kernel ref_gelu_float32;
 extern const opver_kernel ref_gelu_lut8;
 
-/* add.c */
+/* add_sub.c */
 extern const opver_kernel ref_add_float32;
+extern const opver_kernel ref_add_int32;
 extern const opver_kernel ref_add_uint8;
 extern const opver_kernel ref_add_int8;
 extern const opver_kernel ref_add_int16;
@@ -222,7 +223,7 @@ extern const opver_kernel ref_squared_difference_float32;
 extern const opver_kernel ref_squared_difference_int32;
 extern const opver_kernel ref_squared_difference_int8;
 
-/* sub.c */
+/* add_sub.c */
 extern const opver_kernel ref_sub_float32;
 extern const opver_kernel ref_sub_int32;
 extern const opver_kernel ref_sub_uint8;

@@ -15,7 +15,7 @@
  *   4  int16
  * so every kernel covers 1..4.
  */
-#include "broadcast.h"
+#include "arithmetic.h"
 #include "kernels.h"
 
 typedef struct maximum_minimum_data {
@@ -45,17 +45,8 @@ typedef struct maximum_minimum_data {
 		return ref_binary_prepare(ctx, node, OPVER_TYPE_##TYPE, #OP, \
 					  &data->plan);                      \
 	}                                                                    \
-	static opver_status name##_invoke(const opver_context *ctx,          \
-					  opver_node *node)                  \
-	{                                                                    \
-		const maximum_minimum_data *data = node->op_data;            \
-                                                                             \
-		(void)ctx;                                                   \
-		name##_apply(&data->plan, node->inputs[0]->data,             \
-			     node->inputs[1]->data, node->outputs[0]->data,  \
-			     data);                                          \
-		return OPVER_OK;                                             \
-	}                                                                    \
+	REF_BROADCAST_INVOKE(name##_invoke, name##_apply,                    \
+			     maximum_minimum_data, data)                     \
 	const opver_kernel ref_##name = {                                    \
 		OPVER_KERNEL(#name, OP, 1, 4),                               \
 		REF_SIGNATURES(REF_BINARY_SIGNATURE(TYPE)),                  \

@@ -24,15 +24,9 @@
  */
 #include <math.h>
 
-#include "broadcast.h"
+#include "arithmetic.h"
 #include "kernels.h"
 #include "quantization.h"
-
-typedef struct mul_float32_data {
-	ref_broadcast plan;
-	float activation_min;
-	float activation_max;
-} mul_float32_data;
 
 /* The quantized path, uint8, int8 and int16. */
 typedef struct mul_rescale {
@@ -58,59 +52,35 @@ typedef struct mul_int16_data {
 	mul_rescale rescale;
 } mul_int16_data;
 
-/* Checks the node's tensors and plans the broadcast; fills *params. */
-static opver_status mul_prepare_common(const opver_context *ctx,
-				       const opver_node *node, opver_type type,
-				       opver_mul_params *params,
-				       ref_broadcast *plan)
+/* The node's fused activation. */
+static int32_t mul_activation(const opver_node *node)
 {
-	opver_status status;
+	opver_mul_params params = OPVER_MUL_PARAMS_DEFAULTS;
 
-	*params = (opver_mul_params)OPVER_MUL_PARAMS_DEFAULTS;
-	opver_read_params(node, params, sizeof(*params));
-	status = ref_expect_clamp_activation(ctx, params->activation);
-	if (status == OPVER_OK)
-		status = ref_binary_prepare(ctx, node, type, "MUL", plan);
-	return status;
+	opver_read_params(node, &params, sizeof(params));
+	return params.activation;
 }
 
 /* ------------------------------------------------------------- float32 */
 
 static inline float mul_float32_element(float a, float b,
-					const mul_float32_data *data)
+					const ref_arithmetic_float32 *data)
 {
 	return ref_clamp_float(a * b, data->activation_min,
 			       data->activation_max);
 }
 
-REF_BROADCAST_DEFINE(mul_float32_apply, float, mul_float32_data,
+REF_BROADCAST_DEFINE(mul_float32_apply, float, ref_arithmetic_float32,
 		     mul_float32_element)
+REF_BROADCAST_INVOKE(mul_float32_invoke, mul_float32_apply,
+		     ref_arithmetic_float32, data)
 
 static opver_status mul_float32_prepare(const opver_context *ctx,
 					opver_node *node)
 {
-	mul_float32_data *data = node->op_data;
-	opver_mul_params params;
-	opver_status status;
-
-	status = mul_prepare_common(ctx, node, OPVER_TYPE_FLOAT32, &params,
-				    &data->plan);
-	if (status != OPVER_OK)
-		return status;
-	ref_activation_range_float(params.activation, &data->activation_min,
-				   &data->activation_max);
-	return OPVER_OK;
-}
-
-static opver_status mul_float32_invoke(const opver_context *ctx,
-				       opver_node *node)
-{
-	const mul_float32_data *data = node->op_data;
-
-	(void)ctx;
-	mul_float32_apply(&data->plan, node->inputs[0]->data,
-			  node->inputs[1]->data, node->outputs[0]->data, data);
-	return OPVER_OK;
+	return ref_arithmetic_float32_prepare(ctx, node, "MUL",
+					      mul_activation(node),
+					      node->op_data);
 }
 
 /* ------------------------------------------------------ quantized path */
@@ -200,19 +170,24 @@ static inline uint8_t mul_uint8_element(uint8_t a, uint8_t b,
 
 REF_BROADCAST_DEFINE(mul_int8_apply, int8_t, mul_rescale, mul_int8_element)
 REF_BROADCAST_DEFINE(mul_uint8_apply, uint8_t, mul_rescale, mul_uint8_element)
+REF_BROADCAST_INVOKE(mul_int8_invoke, mul_int8_apply, mul_8bit_data,
+		     &data->rescale)
+REF_BROADCAST_INVOKE(mul_uint8_invoke, mul_uint8_apply, mul_8bit_data,
+		     &data->rescale)
 
 /* int8 and uint8 compute alike. */
 static opver_status mul_8bit_prepare(const opver_context *ctx,
 				     opver_node *node, opver_type type)
 {
 	mul_8bit_data *data = node->op_data;
-	opver_mul_params params;
+	const int32_t activation = mul_activation(node);
 	opver_status status;
 
-	status = mul_prepare_common(ctx, node, type, &params, &data->plan);
+	status = ref_arithmetic_prepare(ctx, node, type, "MUL", activation,
+					&data->plan);
 	if (status != OPVER_OK)
 		return status;
-	return mul_rescale_prepare(ctx, node, params.activation, false,
+	return mul_rescale_prepare(ctx, node, activation, false,
 				   &data->rescale);
 }
 
@@ -225,29 +200,6 @@ static opver_status mul_uint8_prepare(const opver_context *ctx,
 				      opver_node *node)
 {
 	return mul_8bit_prepare(ctx, node, OPVER_TYPE_UINT8);
-}
-
-static opver_status mul_int8_invoke(const opver_context *ctx, opver_node *node)
-{
-	const mul_8bit_data *data = node->op_data;
-
-	(void)ctx;
-	mul_int8_apply(&data->plan, node->inputs[0]->data,
-		       node->inputs[1]->data, node->outputs[0]->data,
-		       &data->rescale);
-	return OPVER_OK;
-}
-
-static opver_status mul_uint8_invoke(const opver_context *ctx,
-				     opver_node *node)
-{
-	const mul_8bit_data *data = node->op_data;
-
-	(void)ctx;
-	mul_uint8_apply(&data->plan, node->inputs[0]->data,
-			node->inputs[1]->data, node->outputs[0]->data,
-			&data->rescale);
-	return OPVER_OK;
 }
 
 /* --------------------------------------------------------------- int16 */
@@ -278,22 +230,22 @@ static opver_status mul_int16_prepare(const opver_context *ctx,
 				      opver_node *node)
 {
 	mul_int16_data *data = node->op_data;
-	opver_mul_params params;
+	const int32_t activation = mul_activation(node);
 	opver_status status;
 
-	status = mul_prepare_common(ctx, node, OPVER_TYPE_INT16, &params,
-				    &data->plan);
+	status = ref_arithmetic_prepare(ctx, node, OPVER_TYPE_INT16, "MUL",
+					activation, &data->plan);
 	if (status != OPVER_OK)
 		return status;
 	data->quantized = ref_is_quantized(node->inputs[0]) ||
 			  ref_is_quantized(node->inputs[1]) ||
 			  ref_is_quantized(node->outputs[0]);
 	if (data->quantized)
-		return mul_rescale_prepare(ctx, node, params.activation, true,
+		return mul_rescale_prepare(ctx, node, activation, true,
 					   &data->rescale);
 	/* Plain integers clamp like a quantization of scale 1 and zero
 	 * point 0. */
-	return ref_output_activation_range(ctx, params.activation,
+	return ref_output_activation_range(ctx, activation,
 					   node->outputs[0], 1.0f, 0,
 					   &data->rescale.activation_min,
 					   &data->rescale.activation_max);
@@ -323,7 +275,7 @@ const opver_kernel ref_mul_float32 = {
 	OPVER_KERNEL("mul_float32", MUL, 1, 8),
 	REF_SIGNATURES(REF_BINARY_SIGNATURE(FLOAT32)),
 	REF_KERNEL_TRAITS,
-	.op_data_size = sizeof(mul_float32_data),
+	.op_data_size = sizeof(ref_arithmetic_float32),
 	.prepare = mul_float32_prepare, .invoke = mul_float32_invoke,
 };
 

@@ -9,6 +9,7 @@
 static const opver_kernel *const reference_kernels[] = {
 	&ref_add_float32,
 	&ref_add_int16,
+	&ref_add_int32,
 	&ref_add_int8,
 	&ref_add_uint8,
 	&ref_arg_max,

@@ -17,7 +17,7 @@
  *   2  int8
  * so all three kernels cover 1..2.
  */
-#include "broadcast.h"
+#include "arithmetic.h"
 #include "kernels.h"
 #include "quantization.h"
 
@@ -91,29 +91,12 @@ static opver_status squared_difference_int32_prepare(
 	return squared_difference_plan(ctx, node, OPVER_TYPE_INT32);
 }
 
-static opver_status squared_difference_float32_invoke(
-	const opver_context *ctx, opver_node *node)
-{
-	const squared_difference_data *data = node->op_data;
-
-	(void)ctx;
-	squared_difference_float32_apply(&data->plan, node->inputs[0]->data,
-					 node->inputs[1]->data,
-					 node->outputs[0]->data, data);
-	return OPVER_OK;
-}
-
-static opver_status squared_difference_int32_invoke(
-	const opver_context *ctx, opver_node *node)
-{
-	const squared_difference_data *data = node->op_data;
-
-	(void)ctx;
-	squared_difference_int32_apply(&data->plan, node->inputs[0]->data,
-				       node->inputs[1]->data,
-				       node->outputs[0]->data, data);
-	return OPVER_OK;
-}
+REF_BROADCAST_INVOKE(squared_difference_float32_invoke,
+		     squared_difference_float32_apply, squared_difference_data,
+		     data)
+REF_BROADCAST_INVOKE(squared_difference_int32_invoke,
+		     squared_difference_int32_apply, squared_difference_data,
+		     data)
 
 /* ---------------------------------------------------------------- int8 */
 
@@ -188,17 +171,9 @@ static opver_status squared_difference_int8_prepare(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-static opver_status squared_difference_int8_invoke(const opver_context *ctx,
-						   opver_node *node)
-{
-	const squared_difference_int8_data *data = node->op_data;
-
-	(void)ctx;
-	squared_difference_int8_apply(&data->plan, node->inputs[0]->data,
-				      node->inputs[1]->data,
-				      node->outputs[0]->data, data);
-	return OPVER_OK;
-}
+REF_BROADCAST_INVOKE(squared_difference_int8_invoke,
+		     squared_difference_int8_apply,
+		     squared_difference_int8_data, data)
 
 /* ------------------------------------------------------------- manifest */
 

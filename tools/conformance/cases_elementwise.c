@@ -7,7 +7,7 @@
  * stands for, with five broadcast patterns and, for the ops that have one,
  * the clamp activations:
  *
- *   ADD  float32 (v1); uint8 (v1); int8 (v2); int16 with power-of-two
+ *   ADD  float32, int32, uint8 (v1); int8 (v2); int16 with power-of-two
  *        scales and pot_scale_int16 (v1); int16 with general scales and
  *        pot_scale_int16 false (v3); int16 without quantization (v5)
  *   MUL  float32 (v1); uint8 (v1); int8 with input scales / output scale
@@ -63,13 +63,13 @@ typedef struct op_kinds {
 	int32_t op;
 	int32_t count;
 	int32_t crossed;
-	kind kinds[6];
+	kind kinds[7];
 	bool activation;
 } op_kinds;
 
 static const op_kinds ops[] = {
-	{ OPVER_OP_ADD, 6, 5, { FLOAT32, INT8, INT16_POT, INT16_GENERAL,
-				INT16_INTEGER, UINT8 }, true },
+	{ OPVER_OP_ADD, 7, 5, { FLOAT32, INT8, INT16_POT, INT16_GENERAL,
+				INT16_INTEGER, UINT8, INT32 }, true },
 	{ OPVER_OP_MUL, 6, 5, { FLOAT32, INT8, INT8_RESCALE_1_OR_MORE,
 				INT16_QUANTIZED, INT16_INTEGER, UINT8 }, true },
 	{ OPVER_OP_SUB, 6, 0, { FLOAT32, INT32, UINT8, INT8, INT16_POT,
@@ -461,7 +461,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
  * per pattern for each of its other kinds. */
 const cf_generator cf_add_cases = {
 	.op = OPVER_OP_ADD,
-	.num_variants = 5 * NUM_PATTERNS * CF_NUM_ACTIVATIONS + NUM_PATTERNS,
+	.num_variants = 5 * NUM_PATTERNS * CF_NUM_ACTIVATIONS + 2 * NUM_PATTERNS,
 	.generate = generate,
 };
 
