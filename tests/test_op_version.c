@@ -1942,6 +1942,11 @@ Test(resize_bilinear, versions_follow_type_and_half_pixel_centers)
 	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &centers, sizeof(centers),
 		     2, 1),
 	       4, "int16 input");
+	/* uint8 is version 1's, as float32. */
+	unary_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8);
+	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &plain, sizeof(plain), 2,
+		     1),
+	       1, "uint8 and int32 tensors");
 	/* A struct too short for half_pixel_centers reads its default. */
 	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
 	expect(build(&n, OPVER_OP_RESIZE_BILINEAR, &centers, sizeof(int32_t),
@@ -2038,6 +2043,13 @@ Test(transpose_conv, versions_in_tflite_order)
 			       OPVER_TYPE_INT32);
 	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 3, 1),
 	       2, "int8 filter");
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 4, 1),
+	       3, "bias input");
+	/* uint8 (filter too) is version 1's, as float32. */
+	transpose_conv_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8,
+			       OPVER_TYPE_INT32);
+	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 3, 1),
+	       1, "int32 and uint8 tensors");
 	expect(build(&n, OPVER_OP_TRANSPOSE_CONV, &plain, sizeof(plain), 4, 1),
 	       3, "bias input");
 	/* 16x8 with quantized_bias_type: TFLite reads input 0, the int32

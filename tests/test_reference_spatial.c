@@ -89,6 +89,36 @@ Test(spatial, bilinear_int8_uses_tflite_fixed_point)
 	cr_expect_eq(y[2], 21);
 }
 
+/*
+ * uint8, 2x2 -> 3x3 with align_corners: scale 1/2, so the middle row and
+ * column read halfway.  TFLite's legacy kernel adds 0.5 to the float sum
+ * and truncates: (100 + 255) / 2 = 177.5 gives 178, (50 + 255) / 2 =
+ * 152.5 gives 153, the centre (0 + 100 + 50 + 255) / 4 = 101.25 gives 101.
+ */
+Test(spatial, bilinear_uint8_rounds_the_float_sum_half_up)
+{
+	static const opver_resize_bilinear_params params = { 1, 0 };
+	static const uint8_t want[9] = { 0, 50, 100, 25, 101, 178, 50, 153,
+					 255 };
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_UINT8,
+					KH_DIMS(1, 2, 2, 1),
+					(const uint8_t[]){ 0, 100, 50, 255 },
+					0.1f, 128);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_UINT8,
+					 KH_DIMS(1, 3, 3, 1), NULL, 0.1f, 128);
+	opver_node *n = kh_node(&h, kh_kernel(&h, "resize_bilinear_uint8"), 1,
+				&params, sizeof(params),
+				KH_TENSORS(in, size_tensor(3, 3)),
+				KH_TENSORS(out));
+	const uint8_t *y;
+
+	cr_assert_eq(kh_run(&h, n), OPVER_OK, "%s", h.errors);
+	y = out->data;
+	for (int i = 0; i < 9; i++)
+		cr_expect_eq(y[i], want[i], "element %d: %d, want %d", i,
+			     y[i], want[i]);
+}
+
 Test(spatial, bilinear_refuses_both_sampling_options)
 {
 	static const opver_resize_bilinear_params params = { 1, 1 };
@@ -183,6 +213,174 @@ Test(spatial, transpose_conv_float_scatters_the_filter)
 	y = out->data;
 	for (int i = 0; i < 4; i++)
 		cr_expect_float_eq(y[i], 2.0f * (float)(i + 1) + 0.5f, 1e-6f);
+}
+
+/*
+ * uint8, the same 1x1 input and 2x2 filter: input 130 - 128 = 2, filter
+ * 101..104 - 100 = 1..4, bias 5: sums 7, 9, 11, 13 at 0.5 x 0.25 = 0.125,
+ * rescaled to the output's 0.25 (x 0.5): 3.5, 4.5, 5.5, 6.5, rounded half
+ * up to 4..7, plus the zero point 10.
+ */
+Test(spatial, transpose_conv_uint8_subtracts_both_zero_points)
+{
+	static const opver_transpose_conv_params params = {
+		.padding = OPVER_PADDING_VALID, .stride_width = 2,
+		.stride_height = 2
+	};
+	opver_tensor *shape = kh_tensor(&h, "shape", OPVER_TYPE_INT32,
+					KH_DIMS(4),
+					(const int32_t[]){ 1, 2, 2, 1 });
+	opver_tensor *filter = kh_quantized(
+		&h, "filter", OPVER_TYPE_UINT8, KH_DIMS(1, 2, 2, 1),
+		(const uint8_t[]){ 101, 102, 103, 104 }, 0.25f, 100);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_UINT8,
+					KH_DIMS(1, 1, 1, 1),
+					(const uint8_t[]){ 130 }, 0.5f, 128);
+	opver_tensor *bias = kh_quantized(&h, "bias", OPVER_TYPE_INT32,
+					  KH_DIMS(1), (const int32_t[]){ 5 },
+					  0.125f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_UINT8,
+					 KH_DIMS(1, 2, 2, 1), NULL, 0.25f, 10);
+	opver_node *n;
+	const uint8_t *y;
+
+	shape->is_constant = filter->is_constant = bias->is_constant = true;
+	n = kh_node(&h, kh_kernel(&h, "transpose_conv_uint8"), 3, &params,
+		    sizeof(params), KH_TENSORS(shape, filter, in, bias),
+		    KH_TENSORS(out));
+	cr_assert_eq(kh_run(&h, n), OPVER_OK, "%s", h.errors);
+	y = out->data;
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(y[i], 14 + i, "element %d: %d", i, y[i]);
+}
+
+/*
+ * 16x8, the same 1x1 input and 2x2 filter: input 1000 x filter 1..4, plus
+ * the bias 505, gives sums 1505, 2505, 3505, 4505 at 0.001 x 0.01, and the
+ * output's scale 0.0001 takes a tenth of them: 150.500008 and so on (the
+ * float scales make the rescale 0.100000005).  An int32 bias takes TFLite's
+ * int32 rescale, whose multiplier 1717987005 x 2^-3 keeps that above the
+ * half: 151..451.  An int64 bias takes the 64-bit one, whose multiplier
+ * rounded to Q0.15 is 26214 / 2^15 = 0.79998779 (x 2^-3), just below the
+ * half: 1505 x 26214 / 2^18 = 150.4997, so 150..450.
+ */
+static void transpose_conv_16x8(opver_type bias_type, int16_t first)
+{
+	static const opver_transpose_conv_params params = {
+		.padding = OPVER_PADDING_VALID, .stride_width = 2,
+		.stride_height = 2
+	};
+	const int32_t bias32 = 505;
+	const int64_t bias64 = 505;
+	opver_tensor *shape = kh_tensor(&h, "shape", OPVER_TYPE_INT32,
+					KH_DIMS(4),
+					(const int32_t[]){ 1, 2, 2, 1 });
+	opver_tensor *filter = kh_quantized(&h, "filter", OPVER_TYPE_INT8,
+					    KH_DIMS(1, 2, 2, 1),
+					    (const int8_t[]){ 1, 2, 3, 4 },
+					    0.01f, 0);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT16,
+					KH_DIMS(1, 1, 1, 1),
+					(const int16_t[]){ 1000 }, 0.001f, 0);
+	opver_tensor *bias = kh_quantized(
+		&h, "bias", bias_type, KH_DIMS(1),
+		bias_type == OPVER_TYPE_INT32 ? (const void *)&bias32
+					      : (const void *)&bias64,
+		0.001f * 0.01f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(1, 2, 2, 1), NULL, 0.0001f,
+					 0);
+	opver_node *n;
+	const int16_t *y;
+
+	shape->is_constant = filter->is_constant = bias->is_constant = true;
+	n = kh_node(&h, kh_kernel(&h, "transpose_conv_int16x8"), 3, &params,
+		    sizeof(params), KH_TENSORS(shape, filter, in, bias),
+		    KH_TENSORS(out));
+	cr_assert_eq(kh_run(&h, n), OPVER_OK, "%s", h.errors);
+	y = out->data;
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(y[i], first + 100 * i, "element %d: %d", i,
+			     y[i]);
+}
+
+Test(spatial, transpose_conv_16x8_int32_bias_takes_the_int32_rescale)
+{
+	transpose_conv_16x8(OPVER_TYPE_INT32, 151);
+}
+
+Test(spatial, transpose_conv_16x8_int64_bias_takes_the_wide_rescale)
+{
+	transpose_conv_16x8(OPVER_TYPE_INT64, 150);
+}
+
+/*
+ * 16x8 without a bias: TFLite sums in int32 then, as with an int32 bias.
+ * Input 1005 x filter 1..4 gives 1005, 2010, 3015, 4020, a tenth of which
+ * (x 0.100000005) is 100.500005, 201.00001, 301.500015, 402.00002: the
+ * int32 rescale gives 101, 201, 302, 402 (the Q0.15 one would give 100
+ * and 301 for the halves).
+ */
+Test(spatial, transpose_conv_16x8_without_bias_sums_in_int32)
+{
+	static const opver_transpose_conv_params params = {
+		.padding = OPVER_PADDING_VALID, .stride_width = 2,
+		.stride_height = 2
+	};
+	static const int16_t want[4] = { 101, 201, 302, 402 };
+	opver_tensor *shape = kh_tensor(&h, "shape", OPVER_TYPE_INT32,
+					KH_DIMS(4),
+					(const int32_t[]){ 1, 2, 2, 1 });
+	opver_tensor *filter = kh_quantized(&h, "filter", OPVER_TYPE_INT8,
+					    KH_DIMS(1, 2, 2, 1),
+					    (const int8_t[]){ 1, 2, 3, 4 },
+					    0.01f, 0);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT16,
+					KH_DIMS(1, 1, 1, 1),
+					(const int16_t[]){ 1005 }, 0.001f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(1, 2, 2, 1), NULL, 0.0001f,
+					 0);
+	opver_node *n;
+
+	shape->is_constant = filter->is_constant = true;
+	n = kh_node(&h, kh_kernel(&h, "transpose_conv_int16x8"), 2, &params,
+		    sizeof(params), KH_TENSORS(shape, filter, in),
+		    KH_TENSORS(out));
+	cr_assert_eq(kh_run(&h, n), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, want, 4);
+}
+
+/* A uint8 bias must carry input scale x filter scale, as TFLite checks. */
+Test(spatial, transpose_conv_uint8_rejects_a_misscaled_bias)
+{
+	static const opver_transpose_conv_params params = {
+		.padding = OPVER_PADDING_VALID, .stride_width = 1,
+		.stride_height = 1
+	};
+	opver_tensor *shape = kh_tensor(&h, "shape", OPVER_TYPE_INT32,
+					KH_DIMS(4),
+					(const int32_t[]){ 1, 1, 1, 1 });
+	opver_tensor *filter = kh_quantized(&h, "filter", OPVER_TYPE_UINT8,
+					    KH_DIMS(1, 1, 1, 1),
+					    (const uint8_t[]){ 1 }, 0.25f,
+					    100);
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_UINT8,
+					KH_DIMS(1, 1, 1, 1), NULL, 0.5f, 128);
+	opver_tensor *bias = kh_quantized(&h, "bias", OPVER_TYPE_INT32,
+					  KH_DIMS(1), (const int32_t[]){ 5 },
+					  0.5f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_UINT8,
+					 KH_DIMS(1, 1, 1, 1), NULL, 0.25f, 10);
+	opver_node *n;
+
+	shape->is_constant = filter->is_constant = bias->is_constant = true;
+	n = kh_node(&h, kh_kernel(&h, "transpose_conv_uint8"), 3, &params,
+		    sizeof(params), KH_TENSORS(shape, filter, in, bias),
+		    KH_TENSORS(out));
+	cr_expect_eq(kh_prepare(&h, n), OPVER_ERROR_INVALID_MODEL);
+	cr_expect(kh_error_contains(&h, "bias 'bias' has scale"), "%s",
+		  h.errors);
 }
 
 /* Rows (3, 4) and (0, 0): 3/5 and 4/5; the zero row stays zero. */

@@ -212,6 +212,7 @@ extern const opver_kernel ref_arg_min;
 extern const opver_kernel ref_shape;
 /* resize.c */
 extern const opver_kernel ref_resize_bilinear_float32;
+extern const opver_kernel ref_resize_bilinear_uint8;
 extern const opver_kernel ref_resize_bilinear_int8;
 extern const opver_kernel ref_resize_bilinear_int16;
 extern const opver_kernel ref_resize_nearest_neighbor_float32;
@@ -274,6 +275,7 @@ extern const opver_kernel ref_transpose;
 
 /* transpose_conv.c */
 extern const opver_kernel ref_transpose_conv_float32;
+extern const opver_kernel ref_transpose_conv_uint8;
 extern const opver_kernel ref_transpose_conv_int8;
 extern const opver_kernel ref_transpose_conv_int16x8;
 

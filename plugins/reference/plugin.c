@@ -117,6 +117,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_resize_bilinear_float32,
 	&ref_resize_bilinear_int16,
 	&ref_resize_bilinear_int8,
+	&ref_resize_bilinear_uint8,
 	&ref_resize_nearest_neighbor_float32,
 	&ref_resize_nearest_neighbor_int16,
 	&ref_resize_nearest_neighbor_int8,
@@ -150,6 +151,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_transpose_conv_float32,
 	&ref_transpose_conv_int16x8,
 	&ref_transpose_conv_int8,
+	&ref_transpose_conv_uint8,
 	&ref_unpack,
 	&ref_zeros_like,
 };

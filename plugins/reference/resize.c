@@ -1,8 +1,7 @@
 /*
- * resize.c - RESIZE_BILINEAR (float32, int8, int16) and
- * RESIZE_NEAREST_NEIGHBOR (float32, uint8, int8, int16), computed as
- * TensorFlow Lite's reference kernels compute them.  Input [N, H, W, C],
- * a size tensor (int32 [2]: new height, new width), output
+ * resize.c - RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR (float32, uint8,
+ * int8, int16), computed as TensorFlow Lite's kernels compute them.  Input
+ * [N, H, W, C], a size tensor (int32 [2]: new height, new width), output
  * [N, new H, new W, C].
  *
  * Each output row y (and column x) reads the input at y * scale, with
@@ -11,10 +10,12 @@
  * 0.5 instead.  Nearest neighbor copies the element at the floor of that
  * position (rounded under align_corners), clamped to the input; bilinear
  * weighs the two rows and two columns around it.  Float bilinear computes
- * in float; integer bilinear in TFLite's fixed point, positions in 1/1024
- * of a pixel, and rounds the weighted sum of 2^20 half away from zero
- * (once, half up, in the single-rounding build).  Quantized resizing works
- * on the stored integers, as TFLite does: it does not rescale.
+ * in float; int8 and int16 bilinear in TFLite's fixed point, positions in
+ * 1/1024 of a pixel, and round the weighted sum of 2^20 half away from zero
+ * (once, half up, in the single-rounding build).  uint8 bilinear is
+ * TFLite's legacy kernel: the float weights and sum, plus 0.5, truncated.
+ * Quantized resizing works on the stored integers, as TFLite does: it does
+ * not rescale.
  *
  * Prepare takes the output size from the size tensor when it is constant
  * (checked against the output tensor), else from the output tensor, and
@@ -26,9 +27,15 @@
  *                            4 int16
  *   RESIZE_NEAREST_NEIGHBOR  1 float32, uint8; 2 int8; 3 align_corners or
  *                            half_pixel_centers; 4 int16
- * Every kernel computes both options, so each covers 1..4.  uint8
- * bilinear is left out: TFLite's reference truncates it through float
- * while its optimized kernel rounds, so there is no one answer to match.
+ * Every kernel computes both options, so each covers 1..4.
+ *
+ * uint8 bilinear follows the kernel every TFLite build registers (its
+ * optimized one; the oracle runs it): TFLite's reference kernel, which no
+ * build registers by default, truncates the same float sum without the
+ * 0.5.  The optimized kernel's own path for 8x upsampling with
+ * half_pixel_centers (depth a multiple of 8) sums in 8.8 fixed point, which
+ * gives the same result: its weights are multiples of 1/16, so the float
+ * sum is exact there too.
  */
 #include <math.h>
 #include <stdint.h>
@@ -229,7 +236,7 @@ static opver_status bilinear_prepare(const opver_context *ctx,
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	/* Positions in 1/1024 pixel must fit TFLite's int32 arithmetic. */
-	if (type != OPVER_TYPE_FLOAT32 &&
+	if (type != OPVER_TYPE_FLOAT32 && type != OPVER_TYPE_UINT8 &&
 	    (((int64_t)data->in_height << 10) + data->out_height > INT32_MAX ||
 	     ((int64_t)data->in_width << 10) + data->out_width > INT32_MAX)) {
 		OPVER_REPORT(ctx,
@@ -240,7 +247,7 @@ static opver_status bilinear_prepare(const opver_context *ctx,
 	status = resize_allocate(ctx, data);
 	if (status != OPVER_OK)
 		return status;
-	if (type == OPVER_TYPE_FLOAT32) {
+	if (type == OPVER_TYPE_FLOAT32 || type == OPVER_TYPE_UINT8) {
 		bilinear_float_sources(data->rows, data->in_height,
 				       data->out_height, &o);
 		bilinear_float_sources(data->cols, data->in_width,
@@ -258,6 +265,12 @@ static opver_status bilinear_float32_prepare(const opver_context *ctx,
 					     opver_node *node)
 {
 	return bilinear_prepare(ctx, node, OPVER_TYPE_FLOAT32);
+}
+
+static opver_status bilinear_uint8_prepare(const opver_context *ctx,
+					   opver_node *node)
+{
+	return bilinear_prepare(ctx, node, OPVER_TYPE_UINT8);
 }
 
 static opver_status bilinear_int8_prepare(const opver_context *ctx,
@@ -314,6 +327,56 @@ static opver_status bilinear_float32_invoke(const opver_context *ctx,
 						 ul[ch] * dy * (1 - dx) +
 						 lu[ch] * (1 - dy) * dx +
 						 uu[ch] * dy * dx;
+			}
+		}
+	return OPVER_OK;
+}
+
+/* TFLite's legacy uint8 kernel: each output pixel's four weights in
+ * float, the sum of the elements times them in that order (lower row:
+ * lower, upper column; then the upper row), plus 0.5, truncated. */
+static opver_status bilinear_uint8_invoke(const opver_context *ctx,
+					  opver_node *node)
+{
+	const resize_data *d = node->op_data;
+	const uint8_t *input = node->inputs[RESIZE_INPUT]->data;
+	uint8_t *out = node->outputs[0]->data;
+
+	(void)ctx;
+	for (int32_t b = 0; b < d->batches; b++)
+		for (int32_t y = 0; y < d->out_height; y++) {
+			const resize_source *r = &d->rows[y];
+			const float dy = r->position - (float)r->lower;
+
+			for (int32_t x = 0; x < d->out_width; x++) {
+				const resize_source *c = &d->cols[x];
+				const float dx = c->position - (float)c->lower;
+				/* Each weight is rounded to float on its
+				 * own, as TFLite stores them. */
+				const float w_ll = (1 - dy) * (1 - dx);
+				const float w_lu = (1 - dy) * dx;
+				const float w_ul = dy * (1 - dx);
+				const float w_uu = dy * dx;
+				const uint8_t *ll = input + resize_input_index(
+							d, b, r->lower, c->lower);
+				const uint8_t *lu = input + resize_input_index(
+							d, b, r->lower, c->upper);
+				const uint8_t *ul = input + resize_input_index(
+							d, b, r->upper, c->lower);
+				const uint8_t *uu = input + resize_input_index(
+							d, b, r->upper, c->upper);
+
+				for (int32_t ch = 0; ch < d->channels; ch++) {
+					float sum = (float)ll[ch] * w_ll;
+
+					/* One rounding per step, in TFLite's
+					 * order, whatever the compiler's
+					 * contraction. */
+					sum = sum + (float)lu[ch] * w_lu;
+					sum = sum + (float)ul[ch] * w_ul;
+					sum = sum + (float)uu[ch] * w_uu;
+					*out++ = (uint8_t)(int32_t)(sum + 0.5f);
+				}
 			}
 		}
 	return OPVER_OK;
@@ -512,6 +575,9 @@ static opver_status nearest_invoke(const opver_context *ctx, opver_node *node)
 const opver_kernel ref_resize_bilinear_float32 =
 	RESIZE_KERNEL("resize_bilinear_float32", RESIZE_BILINEAR, FLOAT32,
 		      bilinear_float32_prepare, bilinear_float32_invoke);
+const opver_kernel ref_resize_bilinear_uint8 =
+	RESIZE_KERNEL("resize_bilinear_uint8", RESIZE_BILINEAR, UINT8,
+		      bilinear_uint8_prepare, bilinear_uint8_invoke);
 const opver_kernel ref_resize_bilinear_int8 =
 	RESIZE_KERNEL("resize_bilinear_int8", RESIZE_BILINEAR, INT8,
 		      bilinear_int8_prepare, bilinear_integer_invoke);

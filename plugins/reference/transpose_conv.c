@@ -1,7 +1,8 @@
 /*
- * transpose_conv.c - TRANSPOSE_CONV, float32, int8 (per-channel filter)
- * and 16x8 (int16 activations, int8 filter, int64 bias), computed as
- * TensorFlow Lite's reference kernels compute it.  Inputs: output_shape
+ * transpose_conv.c - TRANSPOSE_CONV, float32, uint8 (per-tensor, with
+ * zero points), int8 (per-channel filter) and 16x8 (int16 activations,
+ * int8 filter, int64 or int32 bias), computed as TensorFlow Lite's
+ * reference kernels compute it.  Inputs: output_shape
  * (int32 [4]), filter [O, KH, KW, C], input [N, H, W, C] and an optional
  * bias [O]; one output [N, OH, OW, O].
  *
@@ -11,9 +12,14 @@
  * output channel o that lands inside the output; then each output gets
  * its bias, is rescaled (integer kernels, as CONV_2D: requantize.h) and
  * clamped to the fused activation.  Integer sums are taken in int32
- * (int8, wrapping as TFLite's accumulator) or int64 (16x8) scratch.  The
- * padding is that of a convolution over the output: ref_windows_compute()
- * with the output's size as the window's input.
+ * (uint8, int8, and 16x8 unless int64: wrapping as TFLite's accumulator,
+ * the rescale the int32 one) or int64 (16x8 with an int64 bias or, without
+ * a bias, quantized_bias_type INT64: the rescale requantize.h's wide one)
+ * scratch, as TFLite chooses its scratch; uint8 subtracts the filter's
+ * zero point too and rescales once for all channels (requantize.h's
+ * ref_requantize_tensor).  The padding is that of a convolution over the
+ * output: ref_windows_compute() with the output's size as the window's
+ * input.
  *
  * Prepare checks the output tensor against the constant output_shape (a
  * non-constant one has only its length checked: the output's shape,
@@ -22,9 +28,9 @@
  * Version ranges (TFLite's op_version rules): 1 float32 (and uint8);
  * 2 int8 filter; 3 a bias; 4 a fused activation; 5 quantized_bias_type
  * (as published, only with an int16 output_shape).  Each kernel computes
- * the bias and the activation, so float32 covers 1..4 (versions 2 and 5
- * are about other types), int8 2..4 and 16x8 (an int8 filter) 2..5.
- * uint8 is not computed.
+ * the bias and the activation, so float32 and uint8 cover 1..4 (versions
+ * 2 and 5 are about other types), int8 2..4 and 16x8 (an int8 filter)
+ * 2..5.
  */
 #include <stdint.h>
 #include <string.h>
@@ -50,6 +56,7 @@ typedef struct tconv_data {
 	 * (int8) or int64 (16x8) sum per output element */
 	ref_requantize requantize;
 	int32_t sums;
+	bool wide; /* 16x8: int64 sums and bias */
 } tconv_data;
 
 /* Checks the node's tensors and geometry and fills data's shape. */
@@ -247,7 +254,7 @@ static opver_status tconv_float32_invoke(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-/* --------------------------------------------------------- int8, 16x8 */
+/* --------------------------------------------------- uint8, int8, 16x8 */
 
 static opver_status tconv_integer_prepare(const opver_context *ctx,
 					  opver_node *node, int32_t type)
@@ -256,22 +263,25 @@ static opver_status tconv_integer_prepare(const opver_context *ctx,
 	const opver_tensor *bias;
 	opver_transpose_conv_params params;
 	float input_scale, output_scale;
-	bool wide = type == OPVER_TYPE_INT16;
 	opver_status status;
 
-	status = tconv_check_node(ctx, node, type, OPVER_TYPE_INT8, &params,
-				  data);
+	status = tconv_check_node(ctx, node, type,
+				  type == OPVER_TYPE_UINT8 ? OPVER_TYPE_UINT8
+							   : OPVER_TYPE_INT8,
+				  &params, data);
 	if (status != OPVER_OK)
 		return status;
 	bias = node->num_inputs > TC_BIAS ? node->inputs[TC_BIAS] : NULL;
+	data->wide = false;
 	if (type == OPVER_TYPE_INT16) {
 		status = ref_requantize_wide(ctx, params.quantized_bias_type,
-					     bias, &wide);
-		if (status == OPVER_OK && !wide) {
-			OPVER_REPORT(ctx,
-				     "int16 TRANSPOSE_CONV with an int32 bias is not supported; it takes an int64 bias");
-			status = OPVER_ERROR_UNSUPPORTED;
-		}
+					     bias, &data->wide);
+		/* Unlike CONV_2D's, TFLite's 16x8 TRANSPOSE_CONV sums in
+		 * int64 only for an int64 bias or quantized_bias_type INT64:
+		 * without either its scratch is int32. */
+		if (bias == NULL)
+			data->wide = params.quantized_bias_type ==
+				     OPVER_TYPE_INT64;
 	} else if (bias != NULL) {
 		status = ref_expect_type(ctx, "bias", bias, OPVER_TYPE_INT32);
 	}
@@ -281,19 +291,31 @@ static opver_status tconv_integer_prepare(const opver_context *ctx,
 					   type == OPVER_TYPE_INT16,
 					   &input_scale, &output_scale,
 					   &data->requantize);
-	if (status == OPVER_OK)
+	if (status == OPVER_OK && type == OPVER_TYPE_UINT8)
+		status = ref_requantize_tensor(ctx, "filter",
+					       node->inputs[TC_FILTER], bias,
+					       data->out_depth, input_scale,
+					       output_scale, &data->requantize);
+	else if (status == OPVER_OK)
 		status = ref_requantize_channels(ctx, node->inputs[TC_FILTER],
 						 0, data->out_depth,
 						 input_scale, output_scale,
 						 &data->requantize);
-	if (status == OPVER_OK && wide)
+	if (status == OPVER_OK && data->wide)
 		status = ref_requantize_check_wide(ctx, &data->requantize,
 						   data->out_depth);
 	if (status != OPVER_OK)
 		return status;
 	return ref_request_scratch(ctx, tconv_outputs(data),
-				   wide ? sizeof(int64_t) : sizeof(int32_t),
+				   data->wide ? sizeof(int64_t)
+					      : sizeof(int32_t),
 				   "output sums", &data->sums);
+}
+
+static opver_status tconv_uint8_prepare(const opver_context *ctx,
+					opver_node *node)
+{
+	return tconv_integer_prepare(ctx, node, OPVER_TYPE_UINT8);
 }
 
 static opver_status tconv_int8_prepare(const opver_context *ctx,
@@ -338,22 +360,63 @@ static opver_status tconv_int8_invoke(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-static opver_status tconv_int16x8_invoke(const opver_context *ctx,
-					 opver_node *node)
+static opver_status tconv_uint8_invoke(const opver_context *ctx,
+				       opver_node *node)
 {
 	const tconv_data *d = node->op_data;
-	const int16_t *input = node->inputs[TC_INPUT]->data;
-	const int8_t *filter = node->inputs[TC_FILTER]->data;
+	const ref_requantize *r = &d->requantize;
+	const uint8_t *input = node->inputs[TC_INPUT]->data;
+	const uint8_t *filter = node->inputs[TC_FILTER]->data;
 	const opver_tensor *bias_tensor = node->num_inputs > TC_BIAS
 						  ? node->inputs[TC_BIAS]
 						  : NULL;
-	const int64_t *bias = bias_tensor != NULL ? bias_tensor->data : NULL;
-	int16_t *out = node->outputs[0]->data;
-	int64_t *sums = ref_scratch(ctx, d->sums);
+	const int32_t *bias = bias_tensor != NULL ? bias_tensor->data : NULL;
+	uint8_t *out = node->outputs[0]->data;
+	uint32_t *sums = ref_scratch(ctx, d->sums);
 	const size_t count = tconv_outputs(d);
 
 	if (sums == NULL)
 		return OPVER_ERROR;
+	memset(sums, 0, count * sizeof(*sums));
+	/* Modulo 2^32, as TFLite's int32 scratch adds. */
+#define TCONV_UINT8_VISIT(in_i, f_i, out_i)                              \
+	sums[out_i] += (uint32_t)(((int32_t)input[in_i] + r->input_offset) * \
+				  ((int32_t)filter[f_i] + r->filter_offset))
+	TCONV_SCATTER(d, TCONV_UINT8_VISIT)
+#undef TCONV_UINT8_VISIT
+	for (size_t i = 0; i < count; i++)
+		out[i] = (uint8_t)ref_requantize_apply(
+			r, i % (size_t)d->out_depth, sums[i], bias);
+	return OPVER_OK;
+}
+
+/* 16x8 with an int32 bias or none (but for quantized_bias_type INT64):
+ * int32 sums, wrapping as TFLite's int32 scratch, the int32 rescale. */
+static void tconv_int16x8_narrow(const tconv_data *d, uint32_t *sums,
+				 const int16_t *input, const int8_t *filter,
+				 const int32_t *bias, int16_t *out)
+{
+	const size_t count = tconv_outputs(d);
+
+	memset(sums, 0, count * sizeof(*sums));
+#define TCONV_INT16_VISIT(in_i, f_i, out_i) \
+	sums[out_i] += (uint32_t)((int32_t)input[in_i] * (int32_t)filter[f_i])
+	TCONV_SCATTER(d, TCONV_INT16_VISIT)
+#undef TCONV_INT16_VISIT
+	for (size_t i = 0; i < count; i++)
+		out[i] = (int16_t)ref_requantize_apply(
+			&d->requantize, i % (size_t)d->out_depth, sums[i],
+			bias);
+}
+
+/* 16x8 with an int64 bias (or none and quantized_bias_type INT64):
+ * int64 sums, the wide rescale. */
+static void tconv_int16x8_wide(const tconv_data *d, int64_t *sums,
+			       const int16_t *input, const int8_t *filter,
+			       const int64_t *bias, int16_t *out)
+{
+	const size_t count = tconv_outputs(d);
+
 	memset(sums, 0, count * sizeof(*sums));
 #define TCONV_INT16_VISIT(in_i, f_i, out_i) \
 	sums[out_i] += (int32_t)input[in_i] * (int32_t)filter[f_i]
@@ -363,22 +426,43 @@ static opver_status tconv_int16x8_invoke(const opver_context *ctx,
 		out[i] = (int16_t)ref_requantize_wide_apply(
 			&d->requantize, i % (size_t)d->out_depth, sums[i],
 			bias);
+}
+
+static opver_status tconv_int16x8_invoke(const opver_context *ctx,
+					 opver_node *node)
+{
+	const tconv_data *d = node->op_data;
+	const opver_tensor *bias_tensor = node->num_inputs > TC_BIAS
+						  ? node->inputs[TC_BIAS]
+						  : NULL;
+	const void *bias = bias_tensor != NULL ? bias_tensor->data : NULL;
+	void *sums = ref_scratch(ctx, d->sums);
+
+	if (sums == NULL)
+		return OPVER_ERROR;
+	if (d->wide)
+		tconv_int16x8_wide(d, sums, node->inputs[TC_INPUT]->data,
+				   node->inputs[TC_FILTER]->data, bias,
+				   node->outputs[0]->data);
+	else
+		tconv_int16x8_narrow(d, sums, node->inputs[TC_INPUT]->data,
+				     node->inputs[TC_FILTER]->data, bias,
+				     node->outputs[0]->data);
 	return OPVER_OK;
 }
 
 /* ------------------------------------------------------------- manifest */
 
-/* A kernel of this file: name, versions, the types of activations,
- * filter and bias, prepare and invoke. */
-#define TCONV_KERNEL(kernel_name, min, max, act, filter_type, bias_type,     \
+/* A kernel of this file: name, versions, the types of activations and
+ * filter, the bias's type mask, prepare and invoke. */
+#define TCONV_KERNEL(kernel_name, min, max, act, filter_type, bias_types,    \
 		     prepare_fn, invoke_fn)                                   \
 	{                                                                     \
 		OPVER_KERNEL(kernel_name, TRANSPOSE_CONV, min, max),          \
 		REF_SIGNATURES(OPVER_SIGNATURE(                               \
 			OPVER_INPUTS(OPVER_T(INT32), OPVER_T(filter_type),    \
 				     OPVER_T(act),                            \
-				     OPVER_T(bias_type) |                     \
-					     OPVER_TYPE_BIT_ABSENT),          \
+				     (bias_types) | OPVER_TYPE_BIT_ABSENT),   \
 			OPVER_OUTPUT(OPVER_T(act)))),                         \
 		REF_KERNEL_TRAITS,                                            \
 		.op_data_size = sizeof(tconv_data),                           \
@@ -386,11 +470,16 @@ static opver_status tconv_int16x8_invoke(const opver_context *ctx,
 	}
 
 const opver_kernel ref_transpose_conv_float32 =
-	TCONV_KERNEL("transpose_conv_float32", 1, 4, FLOAT32, FLOAT32, FLOAT32,
-		     tconv_float32_prepare, tconv_float32_invoke);
+	TCONV_KERNEL("transpose_conv_float32", 1, 4, FLOAT32, FLOAT32,
+		     OPVER_T(FLOAT32), tconv_float32_prepare,
+		     tconv_float32_invoke);
+const opver_kernel ref_transpose_conv_uint8 =
+	TCONV_KERNEL("transpose_conv_uint8", 1, 4, UINT8, UINT8,
+		     OPVER_T(INT32), tconv_uint8_prepare, tconv_uint8_invoke);
 const opver_kernel ref_transpose_conv_int8 =
-	TCONV_KERNEL("transpose_conv_int8", 2, 4, INT8, INT8, INT32,
+	TCONV_KERNEL("transpose_conv_int8", 2, 4, INT8, INT8, OPVER_T(INT32),
 		     tconv_int8_prepare, tconv_int8_invoke);
 const opver_kernel ref_transpose_conv_int16x8 =
-	TCONV_KERNEL("transpose_conv_int16x8", 2, 5, INT16, INT8, INT64,
-		     tconv_int16x8_prepare, tconv_int16x8_invoke);
+	TCONV_KERNEL("transpose_conv_int16x8", 2, 5, INT16, INT8,
+		     OPVER_T(INT32) | OPVER_T(INT64), tconv_int16x8_prepare,
+		     tconv_int16x8_invoke);

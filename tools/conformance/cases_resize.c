@@ -1,10 +1,9 @@
 /*
  * cases_resize.c - RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR cases.
  *
- * Variants cross the types (bilinear: float32, int8, int16; nearest
- * neighbor also uint8) with the sampling: plain, align_corners,
- * half_pixel_centers and, for nearest neighbor, both (bilinear refuses
- * both).  Each case draws the batch (1-2), the input size (1-6 each way),
+ * Variants cross the types (float32, int8, int16, uint8) with the
+ * sampling: plain, align_corners, half_pixel_centers and, for nearest
+ * neighbor, both (bilinear refuses both).  Each case draws the batch (1-2), the input size (1-6 each way),
  * the new size (1-12 each way: shrinking and growing), the channels (1-5)
  * and the data; the size is a constant input.  Quantized resizing keeps
  * the stored integers, so input and output share their quantization.
@@ -18,11 +17,6 @@ static const char *const mode_names[NUM_MODES] = {
 	"plain", "align_corners", "half_pixel_centers", "both",
 };
 
-static int32_t num_types(int32_t op)
-{
-	return op == OPVER_OP_RESIZE_BILINEAR ? UINT8 : NUM_TYPES;
-}
-
 static int32_t num_modes(int32_t op)
 {
 	return op == OPVER_OP_RESIZE_BILINEAR ? BOTH : NUM_MODES;
@@ -34,8 +28,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_INT16,
 		OPVER_TYPE_UINT8,
 	};
-	int32_t kind = variant % num_types(c->op);
-	int32_t mode = variant / num_types(c->op) % num_modes(c->op);
+	int32_t kind = variant % NUM_TYPES;
+	int32_t mode = variant / NUM_TYPES % num_modes(c->op);
 	bool align = mode == ALIGN_CORNERS || mode == BOTH;
 	bool half = mode == HALF_PIXEL_CENTERS || mode == BOTH;
 	int32_t in_dims[4], out_dims[4], two = 2, input, size, output;
@@ -95,7 +89,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 
 const cf_generator cf_resize_bilinear_cases = {
 	.op = OPVER_OP_RESIZE_BILINEAR,
-	.num_variants = UINT8 * BOTH,
+	.num_variants = NUM_TYPES * BOTH,
 	.generate = generate,
 };
 

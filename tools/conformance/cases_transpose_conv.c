@@ -2,7 +2,9 @@
  * cases_transpose_conv.c - TRANSPOSE_CONV cases.
  *
  * Variants cross the kinds (float32; int8 with a per-channel filter;
- * 16x8: int16 activations, int8 filter, int64 bias) with the padding, the
+ * 16x8: int16 activations, int8 filter, int64 bias, or an int32 one with
+ * quantized_bias_type INT32, set without a bias too; uint8 with zero
+ * points, the filter's too) with the padding, the
  * bias (version 3) and the activation (NONE, or RELU: version 4).  Each
  * case draws the batch (1-2), the input size (1-5 each way), the channels
  * (1-4 in, 1-4 out), the window (1-3), the strides (1-3) and the data.  The
@@ -14,10 +16,11 @@
 
 #include "cases.h"
 
-enum { FLOAT32, INT8, INT16X8, NUM_KINDS };
+enum { FLOAT32, INT8, INT16X8, UINT8, INT16X8_INT32, NUM_KINDS };
 
 static const char *const kind_names[NUM_KINDS] = { "float32", "int8",
-						   "16x8" };
+						   "16x8", "uint8",
+						   "16x8_int32" };
 
 /* Output size along one axis. */
 static int32_t grown(int32_t in, int32_t filter, int32_t stride,
@@ -25,6 +28,26 @@ static int32_t grown(int32_t in, int32_t filter, int32_t stride,
 {
 	return padding == OPVER_PADDING_SAME ? in * stride
 					     : (in - 1) * stride + filter;
+}
+
+/* uint8: input, filter and output per tensor, with zero points near the
+ * middle; the bias with input scale x filter scale. */
+static bool quantize_uint8(cf_case *c, cf_rng *rng, const int32_t *t,
+			   int32_t taps)
+{
+	float input_scale = cf_rng_float(rng, 0.005f, 0.05f);
+	float filter_scale = cf_rng_float(rng, 0.002f, 0.02f);
+
+	return cf_case_quantize(c, t[1], filter_scale,
+				cf_rng_int(rng, 100, 150)) &&
+	       (t[3] < 0 ||
+		cf_case_quantize(c, t[3], input_scale * filter_scale, 0)) &&
+	       cf_case_quantize(c, t[2], input_scale,
+				cf_rng_int(rng, 100, 150)) &&
+	       cf_case_quantize(c, t[4],
+				input_scale * filter_scale *
+					sqrtf((float)taps) * 135.0f,
+				cf_rng_int(rng, 100, 150));
 }
 
 /* Input, filter (per channel along 0), bias and output quantization; the
@@ -61,12 +84,17 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 							: OPVER_PADDING_SAME;
 	bool has_bias = variant / (NUM_KINDS * 2) % 2;
 	bool relu = variant / (NUM_KINDS * 4) % 2;
-	opver_type data = kind == FLOAT32 ? OPVER_TYPE_FLOAT32
-			  : kind == INT8  ? OPVER_TYPE_INT8
-					  : OPVER_TYPE_INT16;
-	opver_type bias_type = kind == FLOAT32 ? OPVER_TYPE_FLOAT32
-			       : kind == INT8  ? OPVER_TYPE_INT32
-					       : OPVER_TYPE_INT64;
+	bool int16 = kind == INT16X8 || kind == INT16X8_INT32;
+	opver_type data = kind == FLOAT32   ? OPVER_TYPE_FLOAT32
+			  : kind == INT8    ? OPVER_TYPE_INT8
+			  : kind == UINT8   ? OPVER_TYPE_UINT8
+					    : OPVER_TYPE_INT16;
+	opver_type filter_type = kind == FLOAT32 ? OPVER_TYPE_FLOAT32
+				 : kind == UINT8 ? OPVER_TYPE_UINT8
+						 : OPVER_TYPE_INT8;
+	opver_type bias_type = kind == FLOAT32	 ? OPVER_TYPE_FLOAT32
+			       : kind == INT16X8 ? OPVER_TYPE_INT64
+						 : OPVER_TYPE_INT32;
 	opver_transpose_conv_params *p = &c->params.transpose_conv;
 	int32_t in_dims[4], filter_dims[4], out_dims[4], four = 4, t[5];
 	int32_t *shape = cf_case_alloc(c, 4 * sizeof(int32_t));
@@ -79,6 +107,9 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		.stride_height = cf_rng_int(rng, 1, 3),
 		.activation = relu ? OPVER_ACTIVATION_RELU
 				   : OPVER_ACTIVATION_NONE,
+		.quantized_bias_type = kind == INT16X8_INT32
+					       ? OPVER_TYPE_INT32
+					       : OPVER_TYPE_FLOAT32,
 	};
 	c->has_params = true;
 	in_dims[0] = cf_rng_int(rng, 1, 2);
@@ -99,9 +130,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		shape[i] = out_dims[i];
 
 	t[0] = cf_case_tensor(c, OPVER_TYPE_INT32, 1, &four);
-	t[1] = cf_case_tensor(c, kind == FLOAT32 ? OPVER_TYPE_FLOAT32
-						 : OPVER_TYPE_INT8,
-			      4, filter_dims);
+	t[1] = cf_case_tensor(c, filter_type, 4, filter_dims);
 	t[2] = cf_case_tensor(c, data, 4, in_dims);
 	t[3] = has_bias ? cf_case_tensor(c, bias_type, 1, filter_dims) : -1;
 	t[4] = cf_case_tensor(c, data, 4, out_dims);
@@ -113,16 +142,22 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	if (has_bias)
 		cf_case_input(c, t[3]);
 	c->output = t[4];
-	if (kind != FLOAT32 &&
-	    !quantize(c, rng, kind == INT16X8, t, filter_dims[0],
+	if (kind == UINT8 &&
+	    !quantize_uint8(c, rng, t,
+			    filter_dims[1] * filter_dims[2] * in_dims[3]))
+		return false;
+	if ((kind == INT8 || int16) &&
+	    !quantize(c, rng, int16, t, filter_dims[0],
 		      filter_dims[1] * filter_dims[2] * in_dims[3]))
 		return false;
 	if (!(kind == FLOAT32 ? cf_case_fill(c, t[2], rng, -1, 1, false)
 	      : kind == INT8  ? cf_case_fill(c, t[2], rng, -128, 127, false)
+	      : kind == UINT8 ? cf_case_fill(c, t[2], rng, 0, 255, false)
 			      : cf_case_fill(c, t[2], rng, -32768, 32767,
 					     false)))
 		return false;
 	if (!(kind == FLOAT32 ? cf_case_fill(c, t[1], rng, -1, 1, true)
+	      : kind == UINT8 ? cf_case_fill(c, t[1], rng, 0, 255, true)
 			      : cf_case_fill(c, t[1], rng, -127, 127, true)))
 		return false;
 	if (has_bias &&
