@@ -30,18 +30,12 @@
 #include "node_checks.h"
 #include "quantization.h"
 
-/* The rows the op runs along: the input as [rows, depth]. */
-typedef struct log_softmax_shape {
-	size_t rows;
-	size_t depth; /* the last dimension */
-} log_softmax_shape;
-
 /* Integer bits of the sum of exps (Q12.19); fractional bits of the output
  * before its zero point (steps of 16/256). */
 enum { LOG_SOFTMAX_SUM_INTEGER_BITS = 12, LOG_SOFTMAX_OUTPUT_STEP_BITS = 4 };
 
 typedef struct log_softmax_quantized_data {
-	log_softmax_shape shape;
+	ref_rows shape;
 	/* The input scale in Q5.26 per input step: multiplier, left shift */
 	int32_t diff_multiplier;
 	int diff_shift;
@@ -56,59 +50,21 @@ typedef struct log_softmax_quantized_data {
 	int32_t output_max;
 } log_softmax_quantized_data;
 
-/* What every kernel checks: one input and one output of `type` and the
- * same shape, rank 1 or more.  Fills the row shape. */
-static opver_status log_softmax_check(const opver_context *ctx,
-				      const opver_node *node, opver_type type,
-				      log_softmax_shape *shape)
-{
-	const opver_tensor *input, *output;
-	opver_status status;
-
-	status = ref_check_arity(ctx, node, 1, 1, 1,
-				 "LOG_SOFTMAX takes one input and one output");
-	if (status != OPVER_OK)
-		return status;
-	input = node->inputs[0];
-	output = node->outputs[0];
-	status = ref_expect_type(ctx, "input", input, type);
-	if (status == OPVER_OK)
-		status = ref_expect_type(ctx, "output", output, type);
-	if (status != OPVER_OK)
-		return status;
-	if (input->rank < 1) {
-		OPVER_REPORT(ctx,
-			     "input '%s' is a scalar; LOG_SOFTMAX needs rank 1 or more",
-			     input->name);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	if (!ref_same_shape(input, output)) {
-		OPVER_REPORT(ctx,
-			     "output '%s' must have the shape of input '%s'",
-			     output->name, input->name);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	shape->rows = 1;
-	for (int32_t i = 0; i + 1 < input->rank; i++)
-		shape->rows *= (size_t)input->dims[i];
-	shape->depth = (size_t)input->dims[input->rank - 1];
-	return OPVER_OK;
-}
-
 /* ------------------------------------------------------------- float32 */
 
 static opver_status log_softmax_float32_prepare(const opver_context *ctx,
 						opver_node *node)
 {
-	log_softmax_shape *shape = node->op_data;
+	ref_rows *shape = node->op_data;
 
-	return log_softmax_check(ctx, node, OPVER_TYPE_FLOAT32, shape);
+	return ref_check_rows(ctx, node, OPVER_TYPE_FLOAT32, "LOG_SOFTMAX",
+			      shape);
 }
 
 static opver_status log_softmax_float32_invoke(const opver_context *ctx,
 					       opver_node *node)
 {
-	const log_softmax_shape *shape = node->op_data;
+	const ref_rows *shape = node->op_data;
 	const size_t depth = shape->depth;
 	const float *input = node->inputs[0]->data;
 	float *output = node->outputs[0]->data;
@@ -148,7 +104,7 @@ static opver_status log_softmax_quantized_prepare(const opver_context *ctx,
 	double reverse;
 	opver_status status;
 
-	status = log_softmax_check(ctx, node, type, &data->shape);
+	status = ref_check_rows(ctx, node, type, "LOG_SOFTMAX", &data->shape);
 	if (status == OPVER_OK)
 		status = ref_per_tensor_quantization(ctx, "input",
 						     node->inputs[0],
@@ -308,7 +264,7 @@ const opver_kernel ref_log_softmax_float32 = {
 	OPVER_KERNEL("log_softmax_float32", LOG_SOFTMAX, 1, 2),
 	REF_SIGNATURES(REF_UNARY_SIGNATURE(FLOAT32, FLOAT32)),
 	REF_KERNEL_TRAITS,
-	.op_data_size = sizeof(log_softmax_shape),
+	.op_data_size = sizeof(ref_rows),
 	.prepare = log_softmax_float32_prepare,
 	.invoke = log_softmax_float32_invoke,
 };

@@ -133,6 +133,31 @@ opver_status ref_check_unary(const opver_context *ctx, const opver_node *node,
 	return status;
 }
 
+opver_status ref_check_rows(const opver_context *ctx, const opver_node *node,
+			    int32_t type, const char *op, ref_rows *rows)
+{
+	const opver_tensor *input;
+	char usage[64];
+	opver_status status;
+
+	snprintf(usage, sizeof(usage), "%s takes one input and one output",
+		 op);
+	status = ref_check_unary(ctx, node, type, type, usage);
+	if (status != OPVER_OK)
+		return status;
+	input = node->inputs[0];
+	if (input->rank < 1) {
+		OPVER_REPORT(ctx, "input '%s' is a scalar; %s needs rank 1 or more",
+			     input->name, op);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	rows->rows = 1;
+	for (int32_t i = 0; i + 1 < input->rank; i++)
+		rows->rows *= (size_t)input->dims[i];
+	rows->depth = (size_t)input->dims[input->rank - 1];
+	return OPVER_OK;
+}
+
 /* One window of ref_windows_compute(); `what` names its dimension. */
 static opver_status window_compute(const opver_context *ctx,
 				   const char *what, int32_t padding,

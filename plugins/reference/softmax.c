@@ -29,14 +29,8 @@
 #include "node_memory.h"
 #include "quantization.h"
 
-/* The rows the softmax runs along: the input as [rows, depth]. */
-typedef struct softmax_shape {
-	size_t rows;
-	size_t depth; /* the last dimension */
-} softmax_shape;
-
 typedef struct softmax_float32_data {
-	softmax_shape shape;
+	ref_rows shape;
 	float beta;
 } softmax_float32_data;
 
@@ -45,7 +39,7 @@ typedef struct softmax_float32_data {
 enum { SOFTMAX_SUM_INTEGER_BITS = 12 };
 
 typedef struct softmax_quantized_data {
-	softmax_shape shape;
+	ref_rows shape;
 	/* beta * input scale in Q5.26 per input step: multiplier, left shift */
 	int32_t diff_multiplier;
 	int diff_shift;
@@ -61,7 +55,7 @@ typedef struct softmax_quantized_data {
 enum { SOFTMAX_LUT_SIZE = 513 };
 
 typedef struct softmax_int16_data {
-	softmax_shape shape;
+	ref_rows shape;
 	/* beta * input scale per input step, in units of 10 / 65535 (the
 	 * exp table's input step) */
 	int32_t diff_multiplier;
@@ -71,40 +65,19 @@ typedef struct softmax_int16_data {
 	const int16_t *reciprocal_table;
 } softmax_int16_data;
 
-/* Everything the kernels check: one input and one output of `type` and the
- * same shape, rank 1 or more, and a finite beta.  Fills the row shape. */
+/* Everything the kernels check: ref_check_rows() and a finite beta.
+ * Fills the row shape. */
 static opver_status softmax_prepare_common(const opver_context *ctx,
 					   const opver_node *node,
 					   opver_type type, float *beta,
-					   softmax_shape *shape)
+					   ref_rows *shape)
 {
 	opver_softmax_params params = OPVER_SOFTMAX_PARAMS_DEFAULTS;
-	const opver_tensor *input, *output;
 	opver_status status;
 
-	status = ref_check_arity(ctx, node, 1, 1, 1,
-				 "SOFTMAX takes one input and one output");
+	status = ref_check_rows(ctx, node, type, "SOFTMAX", shape);
 	if (status != OPVER_OK)
 		return status;
-	input = node->inputs[0];
-	output = node->outputs[0];
-	status = ref_expect_type(ctx, "input", input, type);
-	if (status == OPVER_OK)
-		status = ref_expect_type(ctx, "output", output, type);
-	if (status != OPVER_OK)
-		return status;
-	if (input->rank < 1) {
-		OPVER_REPORT(ctx,
-			     "input '%s' is a scalar; SOFTMAX needs rank 1 or more",
-			     input->name);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	if (!ref_same_shape(input, output)) {
-		OPVER_REPORT(ctx,
-			     "output '%s' must have the shape of input '%s'",
-			     output->name, input->name);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
 	opver_read_params(node, &params, sizeof(params));
 	*beta = params.beta;
 	if (!isfinite(*beta)) {
@@ -112,10 +85,6 @@ static opver_status softmax_prepare_common(const opver_context *ctx,
 			     (double)*beta);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	shape->rows = 1;
-	for (int32_t i = 0; i + 1 < input->rank; i++)
-		shape->rows *= (size_t)input->dims[i];
-	shape->depth = (size_t)input->dims[input->rank - 1];
 	return OPVER_OK;
 }
 
