@@ -17,6 +17,7 @@
 #define DW_FLOAT32 "depthwise_conv_2d_float32"
 #define DW_INT8 "depthwise_conv_2d_int8"
 #define DW_UINT8 "depthwise_conv_2d_uint8"
+#define DW_INT16X8 "depthwise_conv_2d_int16x8"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -1211,14 +1212,18 @@ TestSuite(dw_manifest, .init = setup, .fini = teardown);
 struct kernel_case {
 	char name[32];
 	opver_type data;
+	opver_type filter;
 	opver_type bias;
 };
 
 ParameterizedTestParameters(dw_manifest, entries)
 {
 	static struct kernel_case cases[] = {
-		{ DW_FLOAT32, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32 },
-		{ DW_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32 },
+		{ DW_FLOAT32, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		  OPVER_TYPE_FLOAT32 },
+		{ DW_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32 },
+		{ DW_INT16X8, OPVER_TYPE_INT16, OPVER_TYPE_INT8,
+		  OPVER_TYPE_INT64 },
 	};
 
 	return cr_make_param_array(struct kernel_case, cases, COUNT(cases));
@@ -1241,7 +1246,7 @@ ParameterizedTest(struct kernel_case *c, dw_manifest, entries)
 	cr_expect_null(k->free);
 	cr_assert_eq(k->num_signatures, 1);
 	cr_expect_eq(s->inputs[0], OPVER_TYPE_BIT(c->data));
-	cr_expect_eq(s->inputs[1], OPVER_TYPE_BIT(c->data));
+	cr_expect_eq(s->inputs[1], OPVER_TYPE_BIT(c->filter));
 	cr_expect_eq(s->inputs[2],
 		     OPVER_TYPE_BIT(c->bias) | OPVER_TYPE_BIT_ABSENT);
 	cr_expect_eq(s->inputs[3], 0);
@@ -1250,8 +1255,6 @@ ParameterizedTest(struct kernel_case *c, dw_manifest, entries)
 
 /* ------------------------------------------------------------- int16x8 */
 TestSuite(dw_int16x8, .init = setup, .fini = teardown);
-
-#define DW_INT16X8 "depthwise_conv_2d_int16x8"
 
 /*
  * Two channels, a 1x2 input and a 1x2 filter, VALID: one output pixel.

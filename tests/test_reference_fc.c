@@ -21,6 +21,7 @@
 #define FC_INT8 "fully_connected_int8"
 #define FC_HYBRID "fully_connected_hybrid"
 #define FC_UINT8 "fully_connected_uint8"
+#define FC_INT16X8 "fully_connected_int16x8"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -1504,6 +1505,8 @@ ParameterizedTestParameters(reference_plugin, fully_connected_manifest)
 		{ FC_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32 },
 		{ FC_HYBRID, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
 		  OPVER_TYPE_FLOAT32 },
+		{ FC_INT16X8, OPVER_TYPE_INT16, OPVER_TYPE_INT8,
+		  OPVER_TYPE_INT64 },
 	};
 
 	return cr_make_param_array(struct kernel_case, cases, COUNT(cases));
@@ -1552,8 +1555,6 @@ Test(reference_plugin, exports_only_its_entry_point)
 
 /* ------------------------------------------------------------- int16x8 */
 TestSuite(fc_int16x8, .init = setup, .fini = teardown);
-
-#define FC_INT16X8 "fully_connected_int16x8"
 
 /* Two rows of int16 input at scale 0.5, zero point 0; row 0's sums reach
  * past int16, and unit 1's past the output's range. */
