@@ -17,6 +17,7 @@
 #define DW_FLOAT32 "depthwise_conv_2d_float32"
 #define DW_INT8 "depthwise_conv_2d_int8"
 #define DW_UINT8 "depthwise_conv_2d_uint8"
+#define DW_INT16X8 "depthwise_conv_2d_int16x8"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -1211,14 +1212,18 @@ TestSuite(dw_manifest, .init = setup, .fini = teardown);
 struct kernel_case {
 	char name[32];
 	opver_type data;
+	opver_type filter;
 	opver_type bias;
 };
 
 ParameterizedTestParameters(dw_manifest, entries)
 {
 	static struct kernel_case cases[] = {
-		{ DW_FLOAT32, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32 },
-		{ DW_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32 },
+		{ DW_FLOAT32, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		  OPVER_TYPE_FLOAT32 },
+		{ DW_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32 },
+		{ DW_INT16X8, OPVER_TYPE_INT16, OPVER_TYPE_INT8,
+		  OPVER_TYPE_INT64 },
 	};
 
 	return cr_make_param_array(struct kernel_case, cases, COUNT(cases));
@@ -1241,9 +1246,71 @@ ParameterizedTest(struct kernel_case *c, dw_manifest, entries)
 	cr_expect_null(k->free);
 	cr_assert_eq(k->num_signatures, 1);
 	cr_expect_eq(s->inputs[0], OPVER_TYPE_BIT(c->data));
-	cr_expect_eq(s->inputs[1], OPVER_TYPE_BIT(c->data));
+	cr_expect_eq(s->inputs[1], OPVER_TYPE_BIT(c->filter));
 	cr_expect_eq(s->inputs[2],
 		     OPVER_TYPE_BIT(c->bias) | OPVER_TYPE_BIT_ABSENT);
 	cr_expect_eq(s->inputs[3], 0);
 	cr_expect_eq(s->output, OPVER_TYPE_BIT(c->data));
+}
+
+/* ------------------------------------------------------------- int16x8 */
+TestSuite(dw_int16x8, .init = setup, .fini = teardown);
+
+/*
+ * Two channels, a 1x2 input and a 1x2 filter, VALID: one output pixel.
+ * Input scale 0.5, filter scales 1 and 0.5 per channel, output scale 1:
+ * rescales 0.5 and 0.25, exact in the wide arithmetic's Q0.15 multiplier,
+ * which rounds halves toward +infinity.
+ *   channel 0: 1000 * 3 + -20 * 100 = 1000, + bias 5 = 1005;
+ *     x 0.5 = 502.5 -> 503
+ *   channel 1: -300 * -5 + 7 * 127 = 2389, + bias -3000 = -611;
+ *     x 0.25 = -152.75 -> -153
+ * A bias of 2^31 (beyond int32, where it would wrap negative) gives
+ * channel 0 2^30 + 503 and saturates it at 32767.
+ */
+static opver_node *int16x8_node(int64_t bias0, int64_t input_zero,
+				opver_tensor **output)
+{
+	opver_tensor *in = kh_quantized(&h, "input", OPVER_TYPE_INT16,
+					KH_DIMS(1, 1, 2, 2),
+					(int16_t[]){ 1000, -300, -20, 7 },
+					0.5f, input_zero);
+	opver_tensor *f = kh_tensor(&h, "filter", OPVER_TYPE_INT8,
+				    KH_DIMS(1, 1, 2, 2),
+				    (int8_t[]){ 3, -5, 100, 127 });
+	opver_tensor *b = kh_tensor(&h, "bias", OPVER_TYPE_INT64, KH_DIMS(2),
+				    (int64_t[]){ bias0, -3000 });
+	opver_depthwise_conv_params p = dw_params(OPVER_PADDING_VALID);
+
+	*output = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+			       KH_DIMS(1, 1, 1, 2), NULL, 1.0f, 0);
+	kh_quantize_per_channel(&h, f, 3, 2, (float[]){ 1.0f, 0.5f },
+				(int64_t[]){ 0, 0 });
+	return dw_node(DW_INT16X8, 3, &p, KH_TENSORS(in, f, b), *output);
+}
+
+Test(dw_int16x8, per_channel_sums_in_int64_and_rescales_wide)
+{
+	opver_tensor *out;
+	opver_node *node = int16x8_node(5, 0, &out);
+
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, (int16_t[]){ 503, -153 }, 2);
+}
+
+Test(dw_int16x8, int64_bias_saturates)
+{
+	opver_tensor *out;
+	opver_node *node = int16x8_node(INT64_C(1) << 31, 0, &out);
+
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, (int16_t[]){ 32767, -153 }, 2);
+}
+
+Test(dw_int16x8, rejects_an_input_zero_point)
+{
+	opver_tensor *out;
+
+	expect_rejected(int16x8_node(5, 3, &out), OPVER_ERROR_INVALID_MODEL,
+			"int16 activations must have zero point 0");
 }

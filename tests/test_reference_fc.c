@@ -21,6 +21,7 @@
 #define FC_INT8 "fully_connected_int8"
 #define FC_HYBRID "fully_connected_hybrid"
 #define FC_UINT8 "fully_connected_uint8"
+#define FC_INT16X8 "fully_connected_int16x8"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -1504,6 +1505,8 @@ ParameterizedTestParameters(reference_plugin, fully_connected_manifest)
 		{ FC_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32 },
 		{ FC_HYBRID, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
 		  OPVER_TYPE_FLOAT32 },
+		{ FC_INT16X8, OPVER_TYPE_INT16, OPVER_TYPE_INT8,
+		  OPVER_TYPE_INT64 },
 	};
 
 	return cr_make_param_array(struct kernel_case, cases, COUNT(cases));
@@ -1548,4 +1551,84 @@ Test(reference_plugin, exports_only_its_entry_point)
 	for (size_t i = 0; i < COUNT(internal); i++)
 		cr_expect_null(dlsym(h.handle, internal[i]),
 			       "%s is exported", internal[i]);
+}
+
+/* ------------------------------------------------------------- int16x8 */
+TestSuite(fc_int16x8, .init = setup, .fini = teardown);
+
+/* Two rows of int16 input at scale 0.5, zero point 0; row 0's sums reach
+ * past int16, and unit 1's past the output's range. */
+static opver_tensor *int16x8_input(void)
+{
+	return kh_quantized(&h, "input", OPVER_TYPE_INT16, KH_DIMS(2, 3),
+			    (int16_t[]){ 1000, -2000, 30000, -1, 2, -3 },
+			    0.5f, 0);
+}
+
+static opver_tensor *int16x8_weights(void)
+{
+	return kh_tensor(&h, "weights", OPVER_TYPE_INT8, KH_DIMS(2, 3),
+			 (int8_t[]){ 1, 2, 3, -127, 0, 127 });
+}
+
+/*
+ * Weights per tensor at scale 0.5, bias (1, -1) at 0.25, output scale 1:
+ * rescale 0.25, exact in the wide arithmetic's Q0.15 multiplier, halves
+ * rounded toward +infinity.
+ *   row 0: 1000 + -4000 + 90000 + 1 = 87001 -> 21750.25 -> 21750;
+ *          -127000 + 3810000 - 1 = 3682999 -> 920749.75 -> 32767
+ *   row 1: -1 + 4 - 9 + 1 = -5 -> -1.25 -> -1;
+ *          127 - 381 - 1 = -255 -> -63.75 -> -64
+ */
+Test(fc_int16x8, per_tensor_weights_with_int64_bias)
+{
+	opver_tensor *w = int16x8_weights();
+	opver_tensor *b = kh_quantized(&h, "bias", OPVER_TYPE_INT64,
+				       KH_DIMS(2), (int64_t[]){ 1, -1 },
+				       0.25f, 0);
+	opver_tensor *out = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+					 KH_DIMS(2, 2), NULL, 1.0f, 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	kh_quantize(&h, w, 0.5f, 0);
+	node = fc_node(FC_INT16X8, 4, &p, KH_TENSORS(int16x8_input(), w, b),
+		       out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, (int16_t[]){ 21750, 32767, -1, -64 }, 4);
+}
+
+/*
+ * Weights per unit at scales 0.5 and 1, no bias: rescales 0.25 and 0.5.
+ *   row 0: 87000 -> 21750; 3683000 -> 1841500 -> 32767
+ *   row 1: -6 -> -1.5 -> -1 (the half toward +infinity); -254 -> -127
+ */
+Test(fc_int16x8, per_unit_weights_without_bias)
+{
+	opver_tensor *w = int16x8_weights();
+	opver_tensor *out = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+					 KH_DIMS(2, 2), NULL, 1.0f, 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	kh_quantize_per_channel(&h, w, 0, 2, (float[]){ 0.5f, 1.0f },
+				(int64_t[]){ 0, 0 });
+	node = fc_node(FC_INT16X8, 6, &p, KH_TENSORS(int16x8_input(), w),
+		       out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, (int16_t[]){ 21750, 32767, -1, -127 }, 4);
+}
+
+Test(fc_int16x8, rejects_an_output_zero_point)
+{
+	opver_tensor *w = int16x8_weights();
+	opver_tensor *out = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+					 KH_DIMS(2, 2), NULL, 1.0f, 2);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+
+	kh_quantize(&h, w, 0.5f, 0);
+	expect_rejected(fc_node(FC_INT16X8, 6, &p,
+				KH_TENSORS(int16x8_input(), w), out),
+			OPVER_ERROR_INVALID_MODEL,
+			"int16 activations must have zero point 0");
 }

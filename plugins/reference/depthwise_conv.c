@@ -10,17 +10,22 @@
  * rescale per output channel, output zero point, clamp.  int8 filters are
  * symmetric, per tensor or per channel along dimension 3; uint8 is
  * TFLite's legacy asymmetric quantization, the filter per tensor with a
- * zero point and one rescale (ref_requantize_tensor).
+ * zero point and one rescale (ref_requantize_tensor).  The int16x8
+ * kernel (int16 input and output with zero point 0, symmetric int8 filter
+ * per tensor or per channel, optional int64 bias) sums filter x input in
+ * int64 and ends in requantize.h's wide output stage, as TFLite's 16x8
+ * DepthwiseConvPerChannel.
  *
  * Version ranges (TFLite's op_version rules for DEPTHWISE_CONV_2D):
  *   1  float, uint8: the float32 and uint8 kernels
  *   2  dilation other than 1: implemented
  *   3  int8: implemented
  *   4  hybrid (float input, int8 filter): not these kernels' types
- *   5  int16: not these kernels' types
+ *   5  int16 filter: not these kernels' types (TFLite gives int16
+ *      activations with an int8 filter version 1 or 2)
  *   6  hybrid with a per-channel filter: not these kernels' types
  *   7  int4 filter: not these kernels' types
- * The three kernels therefore cover 1..7.
+ * The four kernels therefore cover 1..7.
  */
 #include <stdint.h>
 
@@ -61,6 +66,13 @@ typedef struct dw_quantized_data {
 	/* Scratch index: one output pixel's sums, out_depth of them. */
 	int32_t acc;
 } dw_quantized_data;
+
+typedef struct dw_int16x8_data {
+	dw_geometry g;
+	ref_requantize requantize; /* zero offsets: int16 is symmetric */
+	/* Scratch index: one output pixel's int64 sums, out_depth of them. */
+	int32_t acc;
+} dw_int16x8_data;
 
 /* ------------------------------------------------------------- prepare */
 
@@ -390,6 +402,85 @@ static opver_status dw_quantized_prepare(const opver_context *ctx,
 DW_QUANTIZED_DEFINE(dw_int8, ref_depthwise_conv_2d_int8, int8_t)
 DW_QUANTIZED_DEFINE(dw_uint8, ref_depthwise_conv_2d_uint8, uint8_t)
 
+/* ------------------------------------------------------------- int16x8 */
+
+static opver_status dw_int16x8_prepare(const opver_context *ctx,
+				       opver_node *node)
+{
+	dw_int16x8_data *data = node->op_data;
+	opver_depthwise_conv_params params;
+	ref_filter_tensors t;
+	float input_scale, output_scale;
+	opver_status status;
+
+	status = dw_prepare_common(ctx, node,
+				   ref_depthwise_conv_2d_int16x8.signatures,
+				   sizeof(int64_t), &params, &t, &data->g,
+				   &data->acc);
+	if (status == OPVER_OK)
+		status = ref_requantize_io(ctx, t.input, t.output,
+					   params.activation, true,
+					   &input_scale, &output_scale,
+					   &data->requantize);
+	if (status == OPVER_OK)
+		status = ref_requantize_channels(ctx, t.filter, DW_CHANNEL_AXIS,
+						 data->g.out_depth, input_scale,
+						 output_scale,
+						 &data->requantize);
+	if (status == OPVER_OK)
+		status = ref_requantize_check_wide(ctx, &data->requantize,
+						   data->g.out_depth);
+	return status;
+}
+
+/* acc[c * M + m] += filter[c * M + m] * in[c] for one window point; each
+ * product fits an int32, the sums take int64 as TFLite's 16x8 kernel. */
+static void dw_int16x8_accumulate(int64_t *acc, const int16_t *in,
+				  const int8_t *filter, const dw_geometry *g)
+{
+	for (int32_t c = 0; c < g->in_depth; c++) {
+		const int32_t x = in[c];
+		int64_t *a = acc + (size_t)c * g->multiplier;
+		const int8_t *f = filter + (size_t)c * g->multiplier;
+
+		for (int32_t m = 0; m < g->multiplier; m++)
+			a[m] += (int32_t)f[m] * x;
+	}
+}
+
+static opver_status dw_int16x8_invoke(const opver_context *ctx,
+				      opver_node *node)
+{
+	const dw_int16x8_data *data = node->op_data;
+	const dw_geometry *g = &data->g;
+	const size_t positions = dw_positions(g);
+	const int16_t *input = node->inputs[REF_FILTER_INPUT]->data;
+	const int8_t *filter = node->inputs[REF_FILTER_FILTER]->data;
+	const int64_t *bias = ref_bias_data(node);
+	int16_t *out = node->outputs[0]->data;
+	int64_t *acc = ref_scratch(ctx, data->acc);
+
+	if (acc == NULL)
+		return OPVER_ERROR;
+	for (size_t p = 0; p < positions; p++) {
+		const ref_window_position px =
+			ref_window_at(&g->rows, &g->cols, p);
+
+		for (int32_t c = 0; c < g->out_depth; c++)
+			acc[c] = 0;
+		for (int32_t ky = px.y_begin; ky < px.y_end; ky++)
+			for (int32_t kx = px.x_begin; kx < px.x_end; kx++)
+				dw_int16x8_accumulate(
+					acc,
+					input + dw_input_index(g, &px, ky, kx),
+					filter + dw_filter_index(g, ky, kx), g);
+		for (int32_t c = 0; c < g->out_depth; c++)
+			*out++ = (int16_t)ref_requantize_wide_apply(
+				&data->requantize, (size_t)c, acc[c], bias);
+	}
+	return OPVER_OK;
+}
+
 /* ------------------------------------------------------------- manifest */
 
 const opver_kernel ref_depthwise_conv_2d_float32 = {
@@ -416,4 +507,13 @@ const opver_kernel ref_depthwise_conv_2d_uint8 = {
 	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(dw_quantized_data),
 	.prepare = dw_uint8_prepare, .invoke = dw_uint8_invoke,
+};
+
+const opver_kernel ref_depthwise_conv_2d_int16x8 = {
+	OPVER_KERNEL("depthwise_conv_2d_int16x8", DEPTHWISE_CONV_2D, 1, 7),
+	REF_SIGNATURES(REF_FILTER_SIGNATURE(INT16, INT8, OPVER_T(INT64),
+					    INT16)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(dw_int16x8_data),
+	.prepare = dw_int16x8_prepare, .invoke = dw_int16x8_invoke,
 };

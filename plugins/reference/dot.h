@@ -46,4 +46,17 @@ static inline float ref_dot_float(float total, const float *a,
 REF_DOT_INTEGER_DEFINE(ref_dot_int8, int8_t)
 REF_DOT_INTEGER_DEFINE(ref_dot_uint8, uint8_t)
 
+/* The sum of a[i] * (b[i] + b_offset) for int16 activations `a` and int8
+ * weights `b`, in int64 as TFLite's 16x8 kernels: each product fits an
+ * int32, the sum may not. */
+static inline int64_t ref_dot_int16x8(const int16_t *a, const int8_t *b,
+				      int32_t b_offset, size_t n)
+{
+	int64_t total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += (int32_t)a[i] * ((int32_t)b[i] + b_offset);
+	return total;
+}
+
 #endif /* OPVER_REFERENCE_DOT_H */

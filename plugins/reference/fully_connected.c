@@ -13,7 +13,11 @@
  * (float input and output, int8 weights) quantizes each input row to int8
  * on the fly (hybrid.h), symmetrically or, with asymmetric_quantize_inputs,
  * with a zero point of its own, accumulates in int32 and scales the sum
- * back to float with the row's scale times the unit's weights scale.
+ * back to float with the row's scale times the unit's weights scale.  The
+ * int16x8 kernel (int16 input and output with zero point 0, int8 weights,
+ * optional int64 bias) sums in int64 and ends in requantize.h's wide output
+ * stage, as TFLite's 16x8 FullyConnected; its weights are quantized per
+ * tensor, as the int8 kernel's, or per unit.
  *
  * Version ranges (TFLite's op_version rules for FULLY_CONNECTED):
  *   1  float, uint8: the float32 and uint8 kernels
@@ -22,9 +26,10 @@
  *   4  int8: the int8 kernel
  *   5  keep_num_dims: implemented
  *   6  no bias input: implemented
- *   7  int16: not these kernels' types
+ *   7  int16 weights: not these kernels' types (TFLite gives int16
+ *      activations with int8 weights version 1, 5 or 6 but for 11)
  *   8  sparse weights: not expressible in opver_tensor, so not claimed
- * The four kernels therefore cover 1..7.  Later versions (9: asymmetric
+ * The five kernels therefore cover 1..7.  Later versions (9: asymmetric
  * hybrid inputs, 12: hybrid per-channel weights) sit above 8 and so are not
  * claimed either, although the hybrid kernel computes both when a model
  * stores a lower version.
@@ -75,6 +80,13 @@ typedef struct fc_hybrid_data {
 	/* Scratch index: one input row quantized, depth entries. */
 	int32_t row;
 } fc_hybrid_data;
+
+typedef struct fc_int16x8_data {
+	fc_shape shape;
+	/* Zero input and output offsets; the weights offset for per-tensor
+	 * weights with a zero point. */
+	ref_requantize requantize;
+} fc_int16x8_data;
 
 /* ------------------------------------------------------------- prepare */
 
@@ -232,6 +244,24 @@ static opver_status fc_float32_invoke(const opver_context *ctx,
 
 /* ---------------------------------------------------------------- int8 */
 
+/* The rescales of int8 weights: per unit when quantized per channel, as
+ * TFLite's FullyConnectedPerChannel (symmetric weights, the bias scale not
+ * checked), else one for all units with a weights zero point allowed. */
+static opver_status fc_requantize_weights(const opver_context *ctx,
+					  const ref_filter_tensors *t,
+					  size_t units, float input_scale,
+					  float output_scale,
+					  ref_requantize *r)
+{
+	if (t->filter->quant.count > 1)
+		return ref_requantize_channels(ctx, t->filter, FC_UNIT_AXIS,
+					       (int32_t)units, input_scale,
+					       output_scale, r);
+	return ref_requantize_tensor(ctx, "weights", t->filter, t->bias,
+				     (int32_t)units, input_scale, output_scale,
+				     r);
+}
+
 /* The int8 and uint8 kernels' prepare; `types` is the kernel's
  * signature. */
 static opver_status fc_quantized_prepare(const opver_context *ctx,
@@ -253,14 +283,11 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 					   &data->requantize);
 	if (status != OPVER_OK)
 		return status;
-	/* Per channel (int8 only), as TFLite's FullyConnectedPerChannel:
-	 * symmetric weights, one rescale per unit, and no check of the bias
-	 * scale. */
-	if (t.input->type == OPVER_TYPE_INT8 && t.filter->quant.count > 1)
-		return ref_requantize_channels(ctx, t.filter, FC_UNIT_AXIS,
-					       (int32_t)data->shape.units,
-					       input_scale, output_scale,
-					       &data->requantize);
+	if (t.input->type == OPVER_TYPE_INT8)
+		return fc_requantize_weights(ctx, &t, data->shape.units,
+					     input_scale, output_scale,
+					     &data->requantize);
+	/* uint8: TFLite's legacy per-tensor rescale only. */
 	return ref_requantize_tensor(ctx, "weights", t.filter, t.bias,
 				     (int32_t)data->shape.units, input_scale,
 				     output_scale, &data->requantize);
@@ -305,6 +332,68 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 FC_QUANTIZED_DEFINE(fc_int8, ref_fully_connected_int8, int8_t, ref_dot_int8)
 FC_QUANTIZED_DEFINE(fc_uint8, ref_fully_connected_uint8, uint8_t,
 		    ref_dot_uint8)
+
+/* ------------------------------------------------------------- int16x8 */
+
+static opver_status fc_int16x8_prepare(const opver_context *ctx,
+				       opver_node *node)
+{
+	fc_int16x8_data *data = node->op_data;
+	opver_fully_connected_params params;
+	ref_filter_tensors t;
+	float input_scale, output_scale;
+	bool wide;
+	opver_status status;
+
+	status = fc_prepare_common(ctx, node,
+				   ref_fully_connected_int16x8.signatures,
+				   &params, &t, &data->shape);
+	if (status == OPVER_OK)
+		status = ref_requantize_io(ctx, t.input, t.output,
+					   params.activation, true,
+					   &input_scale, &output_scale,
+					   &data->requantize);
+	if (status == OPVER_OK)
+		status = fc_requantize_weights(ctx, &t, data->shape.units,
+					       input_scale, output_scale,
+					       &data->requantize);
+	if (status == OPVER_OK)
+		status = ref_requantize_wide(ctx, params.quantized_bias_type,
+					     t.bias, &wide);
+	if (status != OPVER_OK)
+		return status;
+	if (!wide) {
+		/* An int32 bias type is version 11, beyond this kernel. */
+		OPVER_REPORT(ctx,
+			     "quantized_bias_type INT32 is not supported with int16 input: only an int64 bias is");
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	return ref_requantize_check_wide(ctx, &data->requantize,
+					 (int32_t)data->shape.units);
+}
+
+static opver_status fc_int16x8_invoke(const opver_context *ctx,
+				      opver_node *node)
+{
+	const fc_int16x8_data *data = node->op_data;
+	const ref_requantize *r = &data->requantize;
+	const size_t depth = data->shape.depth;
+	const int16_t *input = node->inputs[REF_FILTER_INPUT]->data;
+	const int8_t *weights = node->inputs[REF_FILTER_FILTER]->data;
+	const int64_t *bias = ref_bias_data(node);
+	int16_t *output = node->outputs[0]->data;
+
+	(void)ctx;
+	for (size_t b = 0; b < data->shape.batches; b++)
+		for (size_t u = 0; u < data->shape.units; u++)
+			*output++ = (int16_t)ref_requantize_wide_apply(
+				r, u,
+				ref_dot_int16x8(input + b * depth,
+						weights + u * depth,
+						r->filter_offset, depth),
+				bias);
+	return OPVER_OK;
+}
 
 /* -------------------------------------------------------------- hybrid */
 
@@ -411,4 +500,13 @@ const opver_kernel ref_fully_connected_hybrid = {
 	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(fc_hybrid_data),
 	.prepare = fc_hybrid_prepare, .invoke = fc_hybrid_invoke,
+};
+
+const opver_kernel ref_fully_connected_int16x8 = {
+	OPVER_KERNEL("fully_connected_int16x8", FULLY_CONNECTED, 1, 7),
+	REF_SIGNATURES(REF_FILTER_SIGNATURE(INT16, INT8, OPVER_T(INT64),
+					    INT16)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(fc_int16x8_data),
+	.prepare = fc_int16x8_prepare, .invoke = fc_int16x8_invoke,
 };

@@ -84,6 +84,7 @@ extern const opver_kernel ref_conv_2d_uint8;
 extern const opver_kernel ref_depthwise_conv_2d_float32;
 extern const opver_kernel ref_depthwise_conv_2d_int8;
 extern const opver_kernel ref_depthwise_conv_2d_uint8;
+extern const opver_kernel ref_depthwise_conv_2d_int16x8;
 
 /* dequantize.c */
 extern const opver_kernel ref_dequantize_int8_float32;
@@ -105,6 +106,7 @@ extern const opver_kernel ref_fully_connected_float32;
 extern const opver_kernel ref_fully_connected_int8;
 extern const opver_kernel ref_fully_connected_hybrid;
 extern const opver_kernel ref_fully_connected_uint8;
+extern const opver_kernel ref_fully_connected_int16x8;
 
 /* maximum_minimum.c */
 extern const opver_kernel ref_maximum_float32;

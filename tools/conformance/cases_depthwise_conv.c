@@ -3,8 +3,9 @@
  *
  * Variants cross the tensor types (float32; int8 with a per-channel
  * filter; int8 with a per-tensor filter; uint8, TFLite's legacy asymmetric
- * quantization, zero points near 128 everywhere and random bytes for data)
- * with the dilation, the parameter
+ * quantization, zero points near 128 everywhere and random bytes for data;
+ * int16 activations with an int8 filter per channel or per tensor and an
+ * int64 bias, zero points 0) with the dilation, the parameter
  * version 2 added (1x1, 2x1, 1x2, 3x2, width x height), the padding and
  * the clamp activations.  Each case draws the batch, the input size, the
  * filter size (at least 2 along a dilated axis, so that dilation changes
@@ -18,7 +19,7 @@
 #include "cases.h"
 
 enum { DW_FLOAT32, DW_INT8_PER_CHANNEL, DW_INT8_PER_TENSOR, DW_UINT8,
-       DW_NUM_TYPES };
+       DW_INT16X8_PER_CHANNEL, DW_INT16X8_PER_TENSOR, DW_NUM_TYPES };
 
 static const struct {
 	int32_t width, height;
@@ -46,14 +47,17 @@ static void draw_axis(cf_rng *rng, int32_t dilation, opver_padding padding,
 /* int8 quantization: input and output asymmetric, filter symmetric per
  * channel or per tensor, int32 bias at input scale x filter scale; uint8
  * (`zero` 128): zero points around 128 on all three, the filter per
- * tensor.  The output scale spreads a typical sum of `taps` products over
- * a few dozen steps, which keeps every multiplier below 1. */
+ * tensor; int16 activations (`int16`): input and output zero points 0.
+ * The output scale spreads a typical sum of `taps` products over a few
+ * dozen (int8) or a few thousand (int16) steps, which keeps every
+ * multiplier below 1. */
 static bool quantize_int8(cf_case *c, cf_rng *rng, bool per_channel,
-			  int32_t zero, int32_t input, int32_t filter,
-			  int32_t bias, int32_t output, int32_t channels,
-			  int32_t taps)
+			  bool int16, int32_t zero, int32_t input,
+			  int32_t filter, int32_t bias, int32_t output,
+			  int32_t channels, int32_t taps)
 {
-	float input_scale = cf_rng_float(rng, 0.005f, 0.05f);
+	float input_scale = int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
+				    cf_rng_float(rng, 0.005f, 0.05f);
 	float scales[8], bias_scales[8], mean = 0;
 	int32_t num_scales = per_channel ? channels : 1;
 
@@ -63,7 +67,7 @@ static bool quantize_int8(cf_case *c, cf_rng *rng, bool per_channel,
 		mean += scales[i] / (float)num_scales;
 	}
 	if (!cf_case_quantize(c, input, input_scale,
-			      cf_rng_int(rng, -10, 10) + zero))
+			      int16 ? 0 : cf_rng_int(rng, -10, 10) + zero))
 		return false;
 	if (per_channel ?
 		    !cf_case_quantize_per_channel(c, filter, 3, scales) :
@@ -77,8 +81,9 @@ static bool quantize_int8(cf_case *c, cf_rng *rng, bool per_channel,
 		      cf_case_quantize(c, bias, bias_scales[0], 0)))
 		return false;
 	return cf_case_quantize(c, output,
-				input_scale * mean * sqrtf((float)taps) * 135.0f,
-				cf_rng_int(rng, -10, 10) + zero);
+				input_scale * mean * sqrtf((float)taps) *
+					(int16 ? 460.0f : 135.0f),
+				int16 ? 0 : cf_rng_int(rng, -10, 10) + zero);
 }
 
 /*
@@ -125,20 +130,29 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	opver_padding padding;
 	opver_activation activation;
 	opver_depthwise_conv_params *p = &c->params.depthwise;
-	bool quantized, has_bias;
+	bool quantized, int16, per_channel, has_bias;
 	opver_type data;
 	int32_t in_dims[4], filter_dims[4], out_dims[4], bias_dims[1];
 	int32_t input, filter, bias = -1, output, depth, multiplier;
 
-	/* uint8 came last: the variants before it are as they were. */
-	cf_variant_split(variant, DW_UINT8, DW_NUM_TYPES, DW_VARIANTS_PER_TYPE,
-			 &type, &rest);
+	/* uint8 came after the first three types, int16 after uint8: the
+	 * variants before each addition are as they were. */
+	if (variant < DW_INT16X8_PER_CHANNEL * DW_VARIANTS_PER_TYPE)
+		cf_variant_split(variant, DW_UINT8, DW_INT16X8_PER_CHANNEL,
+				 DW_VARIANTS_PER_TYPE, &type, &rest);
+	else
+		cf_variant_split(variant, DW_INT16X8_PER_CHANNEL, DW_NUM_TYPES,
+				 DW_VARIANTS_PER_TYPE, &type, &rest);
 	d = rest % DW_NUM_DILATIONS;
 	padding = rest / DW_NUM_DILATIONS % 2 ? OPVER_PADDING_VALID
 					      : OPVER_PADDING_SAME;
 	activation = cf_activation(rest / (DW_NUM_DILATIONS * 2));
 	quantized = type != DW_FLOAT32;
+	int16 = type == DW_INT16X8_PER_CHANNEL || type == DW_INT16X8_PER_TENSOR;
+	per_channel = type == DW_INT8_PER_CHANNEL ||
+		      type == DW_INT16X8_PER_CHANNEL;
 	data = type == DW_UINT8 ? OPVER_TYPE_UINT8 :
+	       int16		? OPVER_TYPE_INT16 :
 	       quantized	? OPVER_TYPE_INT8 :
 				  OPVER_TYPE_FLOAT32;
 	*p = (opver_depthwise_conv_params){
@@ -173,10 +187,14 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	has_bias = cf_rng_int(rng, 0, 3) != 0;
 
 	input = cf_case_tensor(c, data, 4, in_dims);
-	filter = cf_case_tensor(c, data, 4, filter_dims);
+	filter = cf_case_tensor(c, int16 ? OPVER_TYPE_INT8 : data, 4,
+				filter_dims);
 	if (has_bias)
-		bias = cf_case_tensor(c, quantized ? OPVER_TYPE_INT32 : data, 1,
-				      bias_dims);
+		bias = cf_case_tensor(c,
+				      int16	    ? OPVER_TYPE_INT64 :
+				      quantized ? OPVER_TYPE_INT32 :
+						  data,
+				      1, bias_dims);
 	output = cf_case_tensor(c, data, 4, out_dims);
 	cf_case_input(c, input);
 	cf_case_input(c, filter);
@@ -185,11 +203,12 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	c->output = output;
 
 	if (quantized) {
-		if (!quantize_int8(c, rng, type == DW_INT8_PER_CHANNEL,
+		if (!quantize_int8(c, rng, per_channel, int16,
 				   type == DW_UINT8 ? 128 : 0, input, filter,
 				   bias, output, filter_dims[3],
 				   filter_dims[1] * filter_dims[2]) ||
-		    !cf_case_fill(c, input, rng, -128, 127, false) ||
+		    !cf_case_fill(c, input, rng, int16 ? -32768 : -128,
+				  int16 ? 32767 : 127, false) ||
 		    !cf_case_fill(c, filter, rng, -127, 127, true) ||
 		    (has_bias && !cf_case_fill(c, bias, rng, -4000, 4000, true)))
 			return false;
@@ -208,8 +227,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	if (quantized)
 		cf_case_param(c, "type=%s filter=%s",
 			      opver_type_name(data),
-			      type == DW_INT8_PER_CHANNEL ? "per-channel"
-							  : "per-tensor");
+			      per_channel ? "per-channel" : "per-tensor");
 	return true;
 }
 

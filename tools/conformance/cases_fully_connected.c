@@ -9,7 +9,8 @@
  *          zero points near 128 everywhere and random bytes for data
  *          (v1); hybrid, float input and int8 weights, per tensor
  *          (v3), per tensor with asymmetric_quantize_inputs (v9) and per
- *          unit (v12)
+ *          unit (v12); int16 activations with int8 weights per tensor or
+ *          per unit and an int64 bias, zero points 0 (v1)
  *   bias   present; omitted (input index -1, still three inputs); absent
  *          (two inputs: version 6)
  *
@@ -22,12 +23,15 @@
 
 #include "cases.h"
 
-/* uint8 came last (cf_variant_split). */
+/* uint8 came after the first six kinds, int16 after uint8
+ * (cf_variant_split). */
 enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_UNIT, HYBRID_PER_TENSOR,
-       HYBRID_ASYMMETRIC, HYBRID_PER_UNIT, UINT8, NUM_KINDS };
+       HYBRID_ASYMMETRIC, HYBRID_PER_UNIT, UINT8, INT16X8_PER_TENSOR,
+       INT16X8_PER_UNIT, NUM_KINDS };
 static const char *const kind_names[NUM_KINDS] = {
 	"float32", "int8-per-tensor", "int8-per-unit", "hybrid-per-tensor",
-	"hybrid-asymmetric", "hybrid-per-unit", "uint8",
+	"hybrid-asymmetric", "hybrid-per-unit", "uint8", "int16x8-per-tensor",
+	"int16x8-per-unit",
 };
 
 enum { BIAS_PRESENT, BIAS_OMITTED, BIAS_ABSENT, NUM_BIAS_MODES };
@@ -99,13 +103,17 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 	int32_t bias_mode = rest % NUM_BIAS_MODES;
 	bool keep = rest / NUM_BIAS_MODES % 2;
 	opver_activation activation = cf_activation(rest / (NUM_BIAS_MODES * 2));
-	/* int8: integer activations, int8 or uint8 */
+	/* int16: int16 activations, int8 weights and an int64 bias, zero
+	 * points 0; int8: integer activations, int8, uint8 or int16 */
+	bool int16 = kind == INT16X8_PER_TENSOR || kind == INT16X8_PER_UNIT;
 	bool int8 = kind == INT8_PER_TENSOR || kind == INT8_PER_UNIT ||
-		    kind == UINT8;
+		    kind == UINT8 || int16;
 	bool hybrid = kind >= HYBRID_PER_TENSOR && kind <= HYBRID_PER_UNIT;
-	bool per_unit = kind == INT8_PER_UNIT || kind == HYBRID_PER_UNIT;
+	bool per_unit = kind == INT8_PER_UNIT || kind == HYBRID_PER_UNIT ||
+			kind == INT16X8_PER_UNIT;
 	int32_t zero = kind == UINT8 ? 128 : 0;
 	opver_type data = kind == UINT8 ? OPVER_TYPE_UINT8 :
+			  int16		? OPVER_TYPE_INT16 :
 			  int8		? OPVER_TYPE_INT8 :
 					  OPVER_TYPE_FLOAT32;
 	int32_t units = cf_rng_int(rng, 2, 8), depth = cf_rng_int(rng, 1, 8);
@@ -136,11 +144,14 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 		.asymmetric_quantize_inputs = kind == HYBRID_ASYMMETRIC,
 	};
 	input = cf_case_tensor(c, data, in_rank, in_dims);
-	weights = cf_case_tensor(c, hybrid ? OPVER_TYPE_INT8 : data, 2,
-				 weights_dims);
+	weights = cf_case_tensor(c, hybrid || int16 ? OPVER_TYPE_INT8 : data,
+				 2, weights_dims);
 	if (bias_mode == BIAS_PRESENT)
-		bias = cf_case_tensor(c, int8 ? OPVER_TYPE_INT32 : data, 1,
-				      &units);
+		bias = cf_case_tensor(c,
+				      int16 ? OPVER_TYPE_INT64 :
+				      int8  ? OPVER_TYPE_INT32 :
+					      data,
+				      1, &units);
 	output = cf_case_tensor(c, data, out_rank, out_dims);
 	cf_case_input(c, input);
 	cf_case_input(c, weights);
@@ -149,9 +160,11 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 	c->output = output;
 
 	if (int8) {
-		input_scale = cf_rng_float(rng, 0.005f, 0.05f);
+		input_scale = int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
+				      cf_rng_float(rng, 0.005f, 0.05f);
 		if (!cf_case_quantize(c, input, input_scale,
-				      cf_rng_int(rng, -10, 10) + zero))
+				      int16 ? 0 :
+					      cf_rng_int(rng, -10, 10) + zero))
 			return false;
 	}
 	if ((int8 || hybrid) &&
@@ -161,11 +174,13 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 		return false;
 	if (int8 &&
 	    !cf_case_quantize(c, output,
-			      input_scale * mean * sqrtf((float)depth) * 135.0f,
-			      cf_rng_int(rng, -10, 10) + zero))
+			      input_scale * mean * sqrtf((float)depth) *
+				      (int16 ? 460.0f : 135.0f),
+			      int16 ? 0 : cf_rng_int(rng, -10, 10) + zero))
 		return false;
 	if (int8) {
-		if (!cf_case_fill(c, input, rng, -128, 127, false) ||
+		if (!cf_case_fill(c, input, rng, int16 ? -32768 : -128,
+				  int16 ? 32767 : 127, false) ||
 		    !cf_case_fill(c, weights, rng, -127, 127, true) ||
 		    (bias >= 0 && !cf_case_fill(c, bias, rng, -4000, 4000, true)))
 			return false;
@@ -192,8 +207,12 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	int32_t kind, rest;
 
-	cf_variant_split(variant, UINT8, NUM_KINDS, VARIANTS_PER_KIND, &kind,
-			 &rest);
+	if (variant < INT16X8_PER_TENSOR * VARIANTS_PER_KIND)
+		cf_variant_split(variant, UINT8, INT16X8_PER_TENSOR,
+				 VARIANTS_PER_KIND, &kind, &rest);
+	else
+		cf_variant_split(variant, INT16X8_PER_TENSOR, NUM_KINDS,
+				 VARIANTS_PER_KIND, &kind, &rest);
 	return generate_kind(kind, rest, rng, c);
 }
 
