@@ -328,6 +328,8 @@ typedef struct opver_interpreter_options {
 	 */
 	uint64_t max_arena_bytes;
 	/*
+	 * Appended after ABI 2.0 (a caller built against 2.0 passes a
+	 * struct_size that ends before it and gets the default).
 	 * The most bytes any one tensor of the model may take; creation
 	 * fails with OPVER_ERROR_NOMEM, naming the tensor, before any
 	 * kernel prepares or any arena is planned.  Not checked with
