@@ -327,12 +327,18 @@ static const char *tensor_refusal(const opver_node *node, char *buf,
 			return say(buf, size,
 				   "input %d has more than %d dimensions",
 				   (int)i, XP_MAX_DIMS);
+		/* XNNPACK refuses empty values when the runtime is
+		 * created. */
+		if (opver_tensor_elements(t) == 0)
+			return say(buf, size, "input %d is empty", (int)i);
 	}
 	if (!is_float32(node->outputs[0]))
 		return say(buf, size, "output is not float32");
 	if (node->outputs[0]->rank > XP_MAX_DIMS)
 		return say(buf, size, "output has more than %d dimensions",
 			   XP_MAX_DIMS);
+	if (opver_tensor_elements(node->outputs[0]) == 0)
+		return say(buf, size, "output is empty");
 	return NULL;
 }
 
