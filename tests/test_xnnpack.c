@@ -239,12 +239,14 @@ Test(xnnpack, conformance_passes)
 	spawn_run(&r, argv);
 	cr_assert_eq(r.status, 0, "exit %d\n%.6000s\n%.2000s", r.status, r.out,
 		     r.err);
-	cr_assert(strstr(r.out, "hygiene: 7 passed, 0 failed") != NULL, "%s",
+	/* Exit status 0: every check passed, the load/unload hygiene
+	 * included (skipped under AddressSanitizer, whose heap it cannot
+	 * measure); among the ops, those the padding workaround is for. */
+	cr_assert(strncmp(r.out, "hygiene: ", 9) == 0, "%s", r.out);
+	cr_assert(strstr(r.out, "\nAVERAGE_POOL_2D/delegate:xnnpack: ") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "\nCONV_2D/delegate:xnnpack: ") != NULL, "%s",
 		  r.out);
-	/* The cases the padding workaround is for, among all claimed ops. */
-	cr_assert(strstr(r.out, "AVERAGE_POOL_2D/delegate:xnnpack: ") != NULL);
-	cr_assert(strstr(r.out, "CONV_2D/delegate:xnnpack: ") != NULL);
-	cr_assert(strstr(r.out, " 0 failed, ") != NULL);
 	spawn_free(&r);
 }
 
