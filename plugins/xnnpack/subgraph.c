@@ -13,7 +13,6 @@
 
 /* What defining a partition's subgraph works with. */
 typedef struct builder {
-	const opver_context *ctx;
 	const opver_partition *partition;
 	xnn_subgraph_t subgraph;
 	/* Per graph tensor, its value or XNN_INVALID_VALUE_ID; owned. */
@@ -329,7 +328,7 @@ opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 				  pthreadpool_t pool)
 {
 	const opver_graph_view *graph = partition->graph;
-	builder b = { .ctx = ctx, .partition = partition };
+	builder b = { .partition = partition };
 	uint32_t reserved = (uint32_t)(partition->num_inputs +
 				       partition->num_outputs);
 	opver_status status;
