@@ -4,8 +4,8 @@
  * harness: TFLite's rounding of float to int8 and int16 (ties away from
  * zero, saturation, NaN and infinities), per-channel quantization,
  * requantizing between int8, int16 and int32 with rescale factors below
- * and above 1, dequantizing per tensor and per channel, what prepare rejects and what
- * it says, and the kernels' manifest entries.
+ * and above 1, dequantizing per tensor and per channel, what prepare
+ * rejects and what it says, and the kernels' manifest entries.
  */
 #include <math.h>
 #include <stddef.h>

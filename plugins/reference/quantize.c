@@ -8,7 +8,8 @@
  *   int8, uint8, int16, int32 -> int8, uint8, int16, int32 (Requantize),
  *       for the pairs TFLite and TFLite Micro have (from uint8, to int8 or
  *       uint8; to uint8, from int8 or uint8; among int8, int16 and int32
- *       all but int32 -> int32, TFLite Micro's set): (x - input zero
+ *       all but int32 -> int32, TFLite Micro's set, of which TFLite's
+ *       builtin kernel lacks int8 -> int16 and int32): (x - input zero
  *       point) rescaled by input scale / output scale with TFLite's
  *       multiplier and shift, plus the output zero point, clamped to the
  *       output type.
