@@ -263,7 +263,12 @@ static opver_status plan_arena(opver_interpreter *it, bool allocate)
 	}
 	if (!allocate)
 		goto out;
-	it->arena = opver__aligned_zalloc(it->arena_bytes);
+	if (it->arena_bytes > SIZE_MAX - OPVER_TENSOR_READ_SLACK) {
+		status = OPVER_ERROR_NOMEM;
+		goto out;
+	}
+	it->arena = opver__aligned_zalloc(it->arena_bytes +
+					  OPVER_TENSOR_READ_SLACK);
 	if (it->arena == NULL) {
 		status = OPVER_ERROR_NOMEM;
 		goto out;

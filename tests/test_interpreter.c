@@ -113,6 +113,36 @@ Test(interpreter, arena_shares_buffers_between_tensors_that_never_meet)
 	opver_runtime_destroy(runtime);
 }
 
+/* The arena ends with OPVER_TENSOR_READ_SLACK bytes, so an optimized
+ * kernel's vector load past the last tensor stays in the allocation (the
+ * ASan build checks the reads below). */
+Test(interpreter, the_last_tensor_of_the_arena_can_be_read_past_its_end)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	const opver_tensor *x, *y, *last;
+	volatile const uint8_t *slack;
+	unsigned sum = 0;
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	x = opver_interpreter_input(it, 0);
+	y = opver_interpreter_output(it, 0);
+	last = (const uint8_t *)x->data > (const uint8_t *)y->data ? x : y;
+	/* Three 64-byte slots (see above): the input has the first, and the
+	 * output must have the last for the reads to reach the arena's end. */
+	cr_assert_eq((const uint8_t *)last->data -
+			     (const uint8_t *)(last == x ? y : x)->data,
+		     2 * 64, "the layout this test relies on changed");
+	slack = (const uint8_t *)last->data + last->bytes;
+	for (size_t i = 0; i < OPVER_TENSOR_READ_SLACK; i++)
+		sum += slack[i];
+	cr_assert_eq(sum, 0, "the slack is zeroed with the arena");
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 Test(interpreter, node_info_tells_how_each_node_was_bound)
 {
 	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);

@@ -175,6 +175,13 @@ typedef struct opver_quantization {
 } opver_quantization;
 
 /*
+ * Bytes past a non-constant tensor's data that may be read (added after 2.0):
+ * optimized kernels load whole SIMD vectors (XNNPACK reads up to 16 bytes
+ * past its inputs), so the arena ends with this much slack.
+ */
+#define OPVER_TENSOR_READ_SLACK 64
+
+/*
  * A tensor.  The core owns every tensor and everything it points to; kernels
  * read these fields and write only the bytes at `data` of their outputs.
  */
@@ -195,6 +202,8 @@ typedef struct opver_tensor {
 	 * any other, NULL during prepare (the arena is planned after every
 	 * node is prepared, scratch included) and valid during invoke, where
 	 * kernels read inputs and write outputs through it.  Never keep it.
+	 * A non-constant tensor's data may be read (never written) up to
+	 * OPVER_TENSOR_READ_SLACK bytes past `bytes`, for SIMD loads.
 	 */
 	void *data;
 	size_t bytes;
