@@ -2,7 +2,10 @@
  * subgraph.c - a partition's nodes as the nodes of one XNNPACK subgraph.
  * Tensors read or written outside the partition are external values that
  * XNNPACK reads and writes in place (the core's arena); tensors inside it
- * are XNNPACK's own; constants are static values over the mapped model.
+ * are XNNPACK's own.  Constants are static values: weights (which XNNPACK
+ * packs when it creates the runtime) over the mapped model, any other
+ * constant over a copy XNN_EXTRA_BYTES longer, since XNNPACK's kernels
+ * read past their operands' ends and the model may end at a page.
  * Every value keeps its tensor's shape.
  */
 #include <math.h>
@@ -13,9 +16,11 @@
 
 /* What defining a partition's subgraph works with. */
 typedef struct builder {
+	const opver_context *ctx;
 	const opver_partition *partition;
 	xnn_subgraph_t subgraph;
-	/* Per graph tensor, its value or XNN_INVALID_VALUE_ID; owned. */
+	/* Per graph tensor, its value or XNN_INVALID_VALUE_ID (weights are
+	 * not kept: see define_value); owned. */
 	uint32_t *ids;
 } builder;
 
@@ -46,10 +51,33 @@ static uint32_t external_id(const opver_partition *partition, int32_t t,
 	return XNN_INVALID_VALUE_ID;
 }
 
-/* The value of `tensor`, defined on first use. */
-static uint32_t value(builder *b, const opver_tensor *tensor)
+/* What a constant's static value points at: `packed` weights the model's
+ * bytes, anything else a padded copy the interpreter owns. */
+static const void *static_data(builder *b, const opver_tensor *tensor,
+			       bool packed)
+{
+	void *copy;
+
+	if (packed)
+		return tensor->data;
+	copy = b->ctx->host->allocate_persistent(b->ctx, tensor->bytes +
+							 XNN_EXTRA_BYTES);
+	if (copy != NULL && tensor->bytes > 0)
+		memcpy(copy, tensor->data, tensor->bytes);
+	return copy;
+}
+
+/*
+ * The value of `tensor`, defined on first use; `packed` when it is a
+ * weight XNNPACK packs at runtime creation.  Weight values are not
+ * remembered, so a constant that is also another node's operand gets its
+ * padded copy there.
+ */
+static uint32_t define_value(builder *b, const opver_tensor *tensor,
+			     bool packed)
 {
 	int32_t t = tensor_index(b->partition->graph, tensor);
+	const void *data = NULL;
 	size_t dims[XP_MAX_DIMS];
 	uint32_t flags, id;
 
@@ -59,21 +87,32 @@ static uint32_t value(builder *b, const opver_tensor *tensor)
 		return b->ids[t];
 	for (int32_t d = 0; d < tensor->rank; d++)
 		dims[d] = (size_t)tensor->dims[d];
+	if (tensor->is_constant) {
+		data = static_data(b, tensor, packed);
+		if (data == NULL)
+			return XNN_INVALID_VALUE_ID;
+	}
 	id = external_id(b->partition, t, &flags);
 	if (xnn_define_tensor_value(b->subgraph, xnn_datatype_fp32,
-				    (size_t)tensor->rank, dims,
-				    tensor->is_constant ? tensor->data : NULL,
-				    id, flags, &id) != xnn_status_success)
+				    (size_t)tensor->rank, dims, data, id,
+				    flags, &id) != xnn_status_success)
 		return XNN_INVALID_VALUE_ID;
-	b->ids[t] = id;
+	if (!packed)
+		b->ids[t] = id;
 	return id;
 }
 
-/* The value of optional input i, XNN_INVALID_VALUE_ID when absent. */
-static uint32_t optional_value(builder *b, const opver_node *node, int32_t i)
+static uint32_t value(builder *b, const opver_tensor *tensor)
+{
+	return define_value(b, tensor, false);
+}
+
+/* The value of weight input i (filter or bias), XNN_INVALID_VALUE_ID when
+ * absent. */
+static uint32_t weight_value(builder *b, const opver_node *node, int32_t i)
 {
 	return i < node->num_inputs && node->inputs[i] != NULL ?
-		value(b, node->inputs[i]) : XNN_INVALID_VALUE_ID;
+		define_value(b, node->inputs[i], true) : XNN_INVALID_VALUE_ID;
 }
 
 /*
@@ -136,8 +175,8 @@ static enum xnn_status define_conv(builder *b, const opver_node *node,
 		(uint32_t)p.stride_height, (uint32_t)p.stride_width,
 		(uint32_t)p.dilation_height, (uint32_t)p.dilation_width,
 		groups, (size_t)filter[3], (size_t)filter[0] / groups,
-		min, max, in, value(b, node->inputs[1]),
-		optional_value(b, node, 2), out, 0);
+		min, max, in, weight_value(b, node, 1),
+		weight_value(b, node, 2), out, 0);
 }
 
 static enum xnn_status define_depthwise(builder *b, const opver_node *node,
@@ -163,8 +202,8 @@ static enum xnn_status define_depthwise(builder *b, const opver_node *node,
 		(uint32_t)p.stride_height, (uint32_t)p.stride_width,
 		(uint32_t)p.dilation_height, (uint32_t)p.dilation_width,
 		(uint32_t)(filter[3] / channels), (size_t)channels,
-		min, max, in, value(b, node->inputs[1]),
-		optional_value(b, node, 2), out, 0);
+		min, max, in, weight_value(b, node, 1),
+		weight_value(b, node, 2), out, 0);
 }
 
 static enum xnn_status define_fc(builder *b, const opver_node *node,
@@ -178,7 +217,7 @@ static enum xnn_status define_fc(builder *b, const opver_node *node,
 	/* Without keep_num_dims TFLite flattens the input to rows of the
 	 * weights' depth, as the flag makes XNNPACK do. */
 	return xnn_define_fully_connected(b->subgraph, min, max, in,
-		value(b, node->inputs[1]), optional_value(b, node, 2), out,
+		weight_value(b, node, 1), weight_value(b, node, 2), out,
 		p.keep_num_dims ? 0 : XNN_FLAG_TENSORFLOW_RESHAPE_2D);
 }
 
@@ -328,7 +367,7 @@ opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 				  pthreadpool_t pool)
 {
 	const opver_graph_view *graph = partition->graph;
-	builder b = { .partition = partition };
+	builder b = { .ctx = ctx, .partition = partition };
 	uint32_t reserved = (uint32_t)(partition->num_inputs +
 				       partition->num_outputs);
 	opver_status status;
