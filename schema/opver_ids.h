@@ -1,7 +1,7 @@
 /*
  * opver_ids.h - the field ids and union type codes of schema/opver.fbs,
  * for the code that reads and writes the FlatBuffer by hand: the core's
- * model reader (core/model_reader.c) and options decoder
+ * model reader (core/model_*.c) and options decoder
  * (core/op_params.c), and opver-conformance's model writer
  * (tools/conformance/model_builder.c).
  *

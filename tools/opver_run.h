@@ -1,0 +1,131 @@
+/*
+ * opver_run.h - what the files of opver-run share: the exit statuses, the
+ * command line as parsed, the session every mode works in, and each
+ * mode's entry.  Modes print to stdout (text, or JSON into s->json) and
+ * return an exit status; a failure is one line on stderr.
+ */
+#ifndef OPVER_TOOLS_OPVER_RUN_H
+#define OPVER_TOOLS_OPVER_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <opver/opver.h>
+
+#include "json_writer.h"
+
+enum {
+	EXIT_RUN_FAILED = 1,
+	EXIT_USAGE = 2,
+	EXIT_BAD_MODEL = 3,
+	EXIT_UNRESOLVED = 4,
+	/* Returned by the parser when the run should go on. */
+	CONTINUE = -1
+};
+
+/* What the command line asked for. */
+struct command {
+	const char *config;
+	const char *model;
+	/* Point into argv. */
+	const char **inputs;
+	size_t num_inputs;
+	const char **outputs;
+	size_t num_outputs;
+	bool list_plugins;
+	bool explain;
+	bool check;
+	bool json;
+	bool strict;
+	bool strict_versions;
+	int log_level;
+	/* Timed runs; 0 without --benchmark. */
+	size_t benchmark_runs;
+	/* --threads; 0 keeps the config's. */
+	size_t threads;
+	/* --max-arena, --max-tensor; 0 keeps the config's. */
+	uint64_t max_arena;
+	uint64_t max_tensor;
+};
+
+struct session {
+	struct command cmd;
+	/* Error messages the library reported since the last step, joined
+	 * with "; ", to become the one line of a failure. */
+	char errors[2048];
+	size_t errors_used;
+	/* Owned; main() destroys them. */
+	opver_runtime *runtime;
+	opver_model *model;
+	opver_interpreter *interpreter;
+	json_writer json;       /* the document of --json */
+};
+
+/* opver_run_options.c */
+
+/* Prints "opver-run: MESSAGE (see opver-run --help)" on stderr; returns
+ * EXIT_USAGE. */
+int run_usage_error(const char *format, ...) OPVER__PRINTF(1, 2);
+
+/* Parses argv into *cmd, whose inputs and outputs arrays the caller then
+ * owns (release with free()) and whose strings point into argv.  Returns
+ * CONTINUE, or the exit status when parsing ends the program. */
+int run_parse_command(int argc, char **argv, struct command *cmd);
+
+/* Whether the command runs the model: --check never does, --explain only
+ * when asked for inputs, outputs or a benchmark. */
+bool run_runs_model(const struct command *cmd);
+
+/* opver_run.c */
+
+/* Prints errors the library reported in a step that still succeeded, such
+ * as a plugin that was skipped. */
+void run_report_pending(struct session *s);
+
+/*
+ * Prints the one error line of a failed library call; returns exit_status.
+ * The line names `subject` (a file, borrowed) once: the library's messages
+ * usually already name it.
+ */
+int run_fail(struct session *s, int exit_status, const char *subject,
+	     opver_status status);
+
+/* "FULLY_CONNECTED", or "CUSTOM(name)" for a custom op, into `text`. */
+void run_format_op(int32_t op, const char *custom_name, char *text,
+		   size_t text_size);
+
+/* Runs the model once. */
+int run_invoke(struct session *s);
+
+/* opver_run_list.c: --list-plugins. */
+int run_list_plugins(struct session *s);
+
+/* opver_run_explain.c */
+
+/* --explain: every node, how it is bound and why its version. */
+int run_explain(struct session *s);
+
+/*
+ * --check: every (op, version, input types) no kernel or delegate handles,
+ * once each with the nodes that need it.  Returns EXIT_SUCCESS when there
+ * is none, else EXIT_UNRESOLVED.
+ */
+int run_check(struct session *s);
+
+/* opver_run_tensors.c */
+
+/* Checks the -i and -o counts against the model, fills its inputs, and
+ * says whether the model should run. */
+int run_prepare_inputs(struct session *s, bool *run);
+
+/* Shows each output's type, shape and first values. */
+void run_show_outputs(struct session *s);
+
+/* Writes the outputs -o names to their files. */
+int run_write_outputs(struct session *s);
+
+/* opver_run_benchmark.c: --benchmark. */
+int run_benchmark(struct session *s);
+
+#endif /* OPVER_TOOLS_OPVER_RUN_H */
