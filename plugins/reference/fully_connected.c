@@ -296,9 +296,10 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 /*
  * Defines name_prepare and name_invoke, the callbacks of the kernel whose
  * input, weights and output are `type` (int8_t, uint8_t), its manifest
- * entry `kernel`, summing with `dot` (dot.h).
+ * entry `kernel`, summing with `dot` (dot.h) and rescaling with `apply`
+ * (requantize.h: the GEMM rescale for int8, see quantization.h).
  */
-#define FC_QUANTIZED_DEFINE(name, kernel, type, dot)                         \
+#define FC_QUANTIZED_DEFINE(name, kernel, type, dot, apply)                   \
 	static opver_status name##_prepare(const opver_context *ctx,            \
 					   opver_node *node)                  \
 	{                                                                     \
@@ -319,7 +320,7 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 		(void)ctx;                                                   \
 		for (size_t b = 0; b < data->shape.batches; b++)              \
 			for (size_t u = 0; u < data->shape.units; u++)        \
-				*output++ = (type)ref_requantize_apply(       \
+				*output++ = (type)apply(                      \
 					r, u,                                 \
 					dot(input + b * depth,                \
 					    r->input_offset,                  \
@@ -329,9 +330,10 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 		return OPVER_OK;                                              \
 	}
 
-FC_QUANTIZED_DEFINE(fc_int8, ref_fully_connected_int8, int8_t, ref_dot_int8)
+FC_QUANTIZED_DEFINE(fc_int8, ref_fully_connected_int8, int8_t, ref_dot_int8,
+		    ref_requantize_gemm_apply)
 FC_QUANTIZED_DEFINE(fc_uint8, ref_fully_connected_uint8, uint8_t,
-		    ref_dot_uint8)
+		    ref_dot_uint8, ref_requantize_apply)
 
 /* ------------------------------------------------------------- int16x8 */
 
