@@ -91,6 +91,8 @@ static struct criterion_test_params corpus_params(void)
 struct expectation {
 	const oracle_golden *golden;
 	int steps;
+	/* Outputs compared so far. */
+	size_t compared;
 };
 
 /* An integer element of `data`, of opver type `type`, as int64. */
@@ -137,7 +139,7 @@ static bool compare_floats(const opver_tensor *got, const float *want,
 static bool check_output(void *user_data, size_t index,
 			 const opver_tensor *got, char *why, size_t why_size)
 {
-	const struct expectation *e = user_data;
+	struct expectation *e = user_data;
 	const void *want;
 	size_t count;
 
@@ -151,6 +153,7 @@ static bool check_output(void *user_data, size_t index,
 			 e->golden->bytes[index]);
 		return false;
 	}
+	e->compared++;
 	want = oracle_golden_output(e->golden, (int32_t)index);
 	count = opver_tensor_elements(got);
 	if (got->type == OPVER_TYPE_FLOAT32)
@@ -185,7 +188,7 @@ static void check_case(const struct case_param *param, const char *plugin,
 	char path[4096], error[256], message[1024];
 	char config_path[] = "/tmp/opver-corpus-tflite-XXXXXX";
 	oracle_golden golden;
-	struct expectation e = { &golden, steps };
+	struct expectation e = { &golden, steps, 0 };
 	corpus_outcome outcome;
 	uint64_t fingerprint;
 	FILE *file;
@@ -227,6 +230,9 @@ static void check_case(const struct case_param *param, const char *plugin,
 	unlink(config_path);
 	oracle_golden_free(&golden);
 	cr_assert(outcome == CORPUS_PASSED, "%s", message);
+	cr_assert(e.compared == (size_t)golden.num_outputs,
+		  "%s/%s: %zu output(s), TFLite's %d", row->model, row->name,
+		  e.compared, (int)golden.num_outputs);
 }
 
 ParameterizedTestParameters(corpus_tflite, variant_is_bit_exact)
