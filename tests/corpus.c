@@ -305,13 +305,13 @@ static corpus_outcome load_inputs(struct run *run)
 	return CORPUS_PASSED;
 }
 
-static corpus_outcome run_case(struct run *run, const char *config_path)
+/* Loads the model with the plugins of `config_path`, reads the case's
+ * inputs and invokes the interpreter. */
+static corpus_outcome run_model(struct run *run, const char *config_path)
 {
-	opver_tensor expected = { .data = NULL };
 	opver_runtime_options options;
 	corpus_outcome outcome;
-	const opver_tensor *got;
-	char path[4096], checks[CORPUS_CHECK_SIZE], *rest, *check;
+	char path[4096];
 	opver_status status;
 
 	opver_runtime_options_init(&options);
@@ -342,6 +342,18 @@ static corpus_outcome run_case(struct run *run, const char *config_path)
 	if (status != OPVER_OK)
 		return api_failure(run, CORPUS_FAILED,
 				   "opver_interpreter_invoke", status);
+	return CORPUS_PASSED;
+}
+
+static corpus_outcome run_case(struct run *run, const char *config_path)
+{
+	opver_tensor expected = { .data = NULL };
+	corpus_outcome outcome = run_model(run, config_path);
+	const opver_tensor *got;
+	char checks[CORPUS_CHECK_SIZE], *rest, *check;
+
+	if (outcome != CORPUS_PASSED)
+		return outcome;
 	got = opver_interpreter_output(run->interpreter, 0);
 	if (got == NULL)
 		return report(run, CORPUS_FAILED, "the model has no output");
@@ -368,6 +380,39 @@ corpus_outcome corpus_run_case(const char *dir, const char *config_path,
 
 	message[0] = '\0';
 	outcome = run_case(&run, config_path);
+	opver_interpreter_destroy(run.interpreter);
+	opver_model_close(run.model);
+	opver_runtime_destroy(run.runtime);
+	return outcome;
+}
+
+corpus_outcome corpus_run_outputs(const char *dir, const char *config_path,
+				  const corpus_case *c,
+				  corpus_output_check check, void *user_data,
+				  char *message, size_t message_size)
+{
+	struct run run = {
+		.dir = dir,
+		.c = c,
+		.message = message,
+		.message_size = message_size,
+	};
+	corpus_outcome outcome;
+	size_t count;
+
+	message[0] = '\0';
+	outcome = run_model(&run, config_path);
+	count = outcome == CORPUS_PASSED ?
+			opver_interpreter_output_count(run.interpreter) : 0;
+	for (size_t i = 0; outcome == CORPUS_PASSED && i < count; i++) {
+		char why[512] = "";
+
+		if (!check(user_data, i,
+			   opver_interpreter_output(run.interpreter, i), why,
+			   sizeof(why)))
+			outcome = report(&run, CORPUS_FAILED, "output %zu: %s",
+					 i, why);
+	}
 	opver_interpreter_destroy(run.interpreter);
 	opver_model_close(run.model);
 	opver_runtime_destroy(run.runtime);

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <opver/opver.h>
+
 #define CORPUS_FIELD_SIZE 64
 #define CORPUS_CHECK_SIZE 128
 
@@ -53,5 +55,24 @@ typedef enum corpus_outcome {
 corpus_outcome corpus_run_case(const char *dir, const char *config_path,
 			       const corpus_case *c, char *message,
 			       size_t message_size);
+
+/*
+ * Checks output `index` of a case that ran; false with the reason in
+ * `why` (why_size bytes).  `output` is borrowed for the call.
+ */
+typedef bool (*corpus_output_check)(void *user_data, size_t index,
+				    const opver_tensor *output, char *why,
+				    size_t why_size);
+
+/*
+ * Runs one case as corpus_run_case() does, then hands every output, in
+ * order, to `check` instead of evaluating the case's checks; stops at the
+ * first output it rejects, with `message` naming the case, the output and
+ * check's reason.
+ */
+corpus_outcome corpus_run_outputs(const char *dir, const char *config_path,
+				  const corpus_case *c,
+				  corpus_output_check check, void *user_data,
+				  char *message, size_t message_size);
 
 #endif /* OPVER_TESTS_CORPUS_H */

@@ -535,6 +535,26 @@ Test(opver_run, explain_text_names_op_and_plugin)
 	spawn_free(&r);
 }
 
+/* The file each plugin came from: which build of the reference plugin
+ * (reference or its variant reference-tflite) a config loads. */
+Test(opver_run, explain_names_each_plugin_file)
+{
+	char model[4096], line[4300];
+	spawn_result r;
+
+	corpus_file(model, sizeof(model), "hello_world_float.tflite");
+	run_tool(&r, "--explain", "--config", config, model, NULL);
+	assert_status(&r, 0);
+	snprintf(line, sizeof(line), "plugin reference: %s (name reference, version ",
+		 REFERENCE_PLUGIN);
+	cr_assert(strstr(r.out, line) != NULL, "%s", r.out);
+	spawn_free(&r);
+	run_tool(&r, "--explain", "--json", "--config", config, model, NULL);
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, "\"plugins\": [") != NULL, "%s", r.out);
+	spawn_free(&r);
+}
+
 Test(opver_run, json_escapes_the_model_path)
 {
 	char model[4096], copy[256];

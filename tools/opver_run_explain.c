@@ -113,17 +113,61 @@ static void explain_runtime_version(struct session *s)
 			     " (they disagree: the metadata is a converter hint; the computed one is what the ops need)");
 }
 
+/* Which file each plugin came from, so that a user can tell the builds of
+ * a plugin apart (the reference plugin's variant reference-tflite). */
+static int explain_plugins(struct session *s)
+{
+	size_t count = opver_runtime_plugin_count(s->runtime);
+	json_writer *w = &s->json;
+	opver_plugin_info info;
+	opver_status status;
+
+	if (s->cmd.json) {
+		json_key(w, "plugins");
+		json_begin_array(w);
+	}
+	for (size_t i = 0; i < count; i++) {
+		status = opver_runtime_plugin_info(s->runtime, i, &info);
+		if (status != OPVER_OK)
+			return run_fail(s, EXIT_RUN_FAILED, "plugin list",
+					status);
+		if (!s->cmd.json) {
+			printf("plugin %s: %s (name %s, version %s)\n",
+			       info.config_name, info.file, info.name,
+			       info.version);
+			continue;
+		}
+		json_begin_object(w);
+		json_key(w, "config_name");
+		json_string(w, info.config_name);
+		json_key(w, "file");
+		json_string(w, info.file);
+		json_key(w, "name");
+		json_string(w, info.name);
+		json_key(w, "version");
+		json_string(w, info.version);
+		json_end_object(w);
+	}
+	if (s->cmd.json)
+		json_end_array(w);
+	return EXIT_SUCCESS;
+}
+
 int run_explain(struct session *s)
 {
 	size_t count = opver_interpreter_node_count(s->interpreter);
 	size_t arena, naive, below = 0, unbound = 0;
 	json_writer *w = &s->json;
 	opver_node_info node;
+	int result;
 
 	opver_interpreter_memory(s->interpreter, &arena, &naive);
 	if (!s->cmd.json)
 		printf("model: %s\n", s->cmd.model);
 	explain_runtime_version(s);
+	result = explain_plugins(s);
+	if (result != EXIT_SUCCESS)
+		return result;
 	if (s->cmd.json) {
 		json_key(w, "memory");
 		json_begin_object(w);

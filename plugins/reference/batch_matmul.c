@@ -281,7 +281,7 @@ static void bmm_int8_matrix(const bmm_data *d, const int8_t *x,
 					 d->x_offset) *
 					((int32_t)y[k * d->y_k + j * d->y_n] +
 					 d->y_offset));
-			v = ref_multiply_by_quantized_multiplier(
+			v = ref_gemm_multiply_by_quantized_multiplier(
 				    (int32_t)total, d->multiplier, d->shift) +
 			    d->output_offset;
 			out[(size_t)i * (size_t)d->n + (size_t)j] =

@@ -306,9 +306,10 @@ static opver_status conv_quantized_prepare(const opver_context *ctx,
 /*
  * Defines name_prepare and name_invoke, the callbacks of the kernel whose
  * input, filter and output are `type` (int8_t, uint8_t), its manifest
- * entry `kernel`, summing with `sum` (conv_window.h).
+ * entry `kernel`, summing with `sum` (conv_window.h) and rescaling with
+ * `apply` (requantize.h: the GEMM rescale for int8, see quantization.h).
  */
-#define CONV_QUANTIZED_DEFINE(name, kernel, type, sum)                        \
+#define CONV_QUANTIZED_DEFINE(name, kernel, type, sum, apply)                 \
 	static opver_status name##_prepare(const opver_context *ctx,            \
 					   opver_node *node)                  \
 	{                                                                     \
@@ -332,7 +333,7 @@ static opver_status conv_quantized_prepare(const opver_context *ctx,
 			const ref_window_position w = conv_window_at(g, p);   \
                                                                               \
 			for (int32_t o = 0; o < g->out_depth; o++)            \
-				*output++ = (type)ref_requantize_apply(       \
+				*output++ = (type)apply(                      \
 					r, (size_t)o,                         \
 					sum(g, &w, input, filter, o,          \
 					    r->input_offset,                  \
@@ -342,8 +343,10 @@ static opver_status conv_quantized_prepare(const opver_context *ctx,
 		return OPVER_OK;                                              \
 	}
 
-CONV_QUANTIZED_DEFINE(conv_int8, ref_conv_2d_int8, int8_t, conv_sum_int8)
-CONV_QUANTIZED_DEFINE(conv_uint8, ref_conv_2d_uint8, uint8_t, conv_sum_uint8)
+CONV_QUANTIZED_DEFINE(conv_int8, ref_conv_2d_int8, int8_t, conv_sum_int8,
+		      ref_requantize_gemm_apply)
+CONV_QUANTIZED_DEFINE(conv_uint8, ref_conv_2d_uint8, uint8_t, conv_sum_uint8,
+		      ref_requantize_apply)
 
 /* ------------------------------------------------------------- int16x8 */
 

@@ -313,9 +313,11 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 /*
  * Defines name_prepare and name_invoke, the callbacks of the kernel whose
  * input and weights are `type` (int8_t, uint8_t) and output `out_type`,
- * its manifest entry `kernel`, summing with `dot` (dot.h).
+ * its manifest entry `kernel`, summing with `dot` (dot.h) and rescaling
+ * with `apply` (requantize.h: the GEMM rescale for int8, see
+ * quantization.h).
  */
-#define FC_QUANTIZED_DEFINE(name, kernel, type, out_type, dot)               \
+#define FC_QUANTIZED_DEFINE(name, kernel, type, out_type, dot, apply)         \
 	static opver_status name##_prepare(const opver_context *ctx,            \
 					   opver_node *node)                  \
 	{                                                                     \
@@ -336,7 +338,7 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 		(void)ctx;                                                   \
 		for (size_t b = 0; b < data->shape.batches; b++)              \
 			for (size_t u = 0; u < data->shape.units; u++)        \
-				*output++ = (out_type)ref_requantize_apply(   \
+				*output++ = (out_type)apply(                  \
 					r, u,                                 \
 					dot(input + b * depth,                \
 					    r->input_offset,                  \
@@ -347,11 +349,11 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 	}
 
 FC_QUANTIZED_DEFINE(fc_int8, ref_fully_connected_int8, int8_t, int8_t,
-		    ref_dot_int8)
+		    ref_dot_int8, ref_requantize_gemm_apply)
 FC_QUANTIZED_DEFINE(fc_uint8, ref_fully_connected_uint8, uint8_t, uint8_t,
-		    ref_dot_uint8)
+		    ref_dot_uint8, ref_requantize_apply)
 FC_QUANTIZED_DEFINE(fc_uint8_int16, ref_fully_connected_uint8_int16,
-		    uint8_t, int16_t, ref_dot_uint8)
+		    uint8_t, int16_t, ref_dot_uint8, ref_requantize_apply)
 
 /* ------------------------------------------------------------- int16x8 */
 

@@ -167,7 +167,11 @@ static const opver_kernel *const reference_kernels[] = {
 
 static const opver_plugin reference_plugin = {
 	OPVER_PLUGIN_HEADER,
+#ifdef REF_GEMM_SINGLE_ROUNDING
+	.name = "reference-tflite",
+#else
 	.name = "reference",
+#endif
 	.vendor = "opver",
 	.version = OPVER_VERSION_STRING,
 	OPVER_PLUGIN_KERNELS(reference_kernels),

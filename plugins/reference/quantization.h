@@ -212,17 +212,16 @@ static inline int32_t ref_rounding_divide_by_pot(int32_t x, int exponent)
 	return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
 
-#ifdef REF_SINGLE_ROUNDING
 /*
  * x * multiplier * 2^shift / 2^31 for a multiplier and shift from
  * ref_quantize_multiplier() with shift in [-31, 30], rounded once, half
- * up: TFLite built with TFLITE_SINGLE_ROUNDING (and float engines such as
- * Arm NN's reference backend) compute this.  The result of a valid rescale
- * fits an int32; anything else is clamped.
+ * up: TFLite built with TFLITE_SINGLE_ROUNDING, ruy's GEMM output stage
+ * (and float engines such as Arm NN's reference backend) compute this.  The
+ * result of a valid rescale fits an int32; anything else is clamped.
  */
-static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
-							   int32_t multiplier,
-							   int shift)
+static inline int32_t ref_single_rounding_rescale(int32_t x,
+						  int32_t multiplier,
+						  int shift)
 {
 	const int total_shift = 31 - shift;
 	const int64_t product = (int64_t)x * (int64_t)multiplier +
@@ -237,16 +236,16 @@ static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
 	return result > INT32_MAX ? INT32_MAX :
 	       result < INT32_MIN ? INT32_MIN : (int32_t)result;
 }
-#else
+
 /*
- * x * multiplier * 2^shift / 2^31 for a multiplier and shift from
- * ref_quantize_multiplier() with shift in [-31, 30].  A positive shift is
- * applied to x first and wraps modulo 2^32 as TFLite's int32 arithmetic does
- * (computed unsigned, so without undefined behaviour).
+ * The same rescale rounded twice, as TFLite's reference kernels compute it
+ * by default.  A positive shift is applied to x first and wraps modulo
+ * 2^32 as TFLite's int32 arithmetic does (computed unsigned, so without
+ * undefined behaviour).
  */
-static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
-							   int32_t multiplier,
-							   int shift)
+static inline int32_t ref_double_rounding_rescale(int32_t x,
+						  int32_t multiplier,
+						  int shift)
 {
 	const int left = shift > 0 ? shift : 0;
 	const int right = shift > 0 ? 0 : -shift;
@@ -256,7 +255,40 @@ static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
 		ref_saturating_rounding_doubling_high_mul(shifted, multiplier),
 		right);
 }
+
+/*
+ * The rescale of every integer kernel: rounded twice by default, once in
+ * the build with REF_SINGLE_ROUNDING (TFLite's TFLITE_SINGLE_ROUNDING).
+ */
+static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
+							   int32_t multiplier,
+							   int shift)
+{
+#ifdef REF_SINGLE_ROUNDING
+	return ref_single_rounding_rescale(x, multiplier, shift);
+#else
+	return ref_double_rounding_rescale(x, multiplier, shift);
 #endif
+}
+
+/*
+ * The rescale of the int8 kernels that TFLite's builtin (desktop) kernels
+ * compute with a GEMM: CONV_2D, FULLY_CONNECTED, BATCH_MATMUL.  On x86 and
+ * WebAssembly TFLite hands int8 GEMMs to ruy, whose output stage rounds
+ * once, so the reference-tflite plugin, built with
+ * REF_GEMM_SINGLE_ROUNDING, does too.  uint8 GEMMs go to gemmlowp, which
+ * rounds twice, and so does every other kernel of that build, as TFLite's
+ * other builtin kernels do (cpu_backend_gemm.h's dispatch table).
+ */
+static inline int32_t ref_gemm_multiply_by_quantized_multiplier(
+	int32_t x, int32_t multiplier, int shift)
+{
+#ifdef REF_GEMM_SINGLE_ROUNDING
+	return ref_single_rounding_rescale(x, multiplier, shift);
+#else
+	return ref_multiply_by_quantized_multiplier(x, multiplier, shift);
+#endif
+}
 
 /*
  * The same rescale of a 64-bit accumulator, as TFLite's int64 overload of

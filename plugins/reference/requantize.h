@@ -116,20 +116,36 @@ static inline int32_t ref_requantize_finish(const ref_requantize *r,
 					   : (int32_t)value;
 }
 
+/* What TFLite's int32 accumulator holds for `channel`: its sum plus its
+ * bias (none when `bias` is NULL), modulo 2^32. */
+static inline int32_t ref_requantize_acc(size_t channel, uint32_t sum,
+					 const int32_t *bias)
+{
+	return (int32_t)(sum + (bias != NULL ? (uint32_t)bias[channel] : 0));
+}
+
 /* The output of `channel` from its int32 sum (modulo 2^32) and its bias
  * (none when `bias` is NULL). */
 static inline int32_t ref_requantize_apply(const ref_requantize *r,
 					   size_t channel, uint32_t sum,
 					   const int32_t *bias)
 {
-	/* What TFLite's int32 accumulator holds: the sum modulo 2^32. */
-	const uint32_t acc =
-		sum + (bias != NULL ? (uint32_t)bias[channel] : 0);
-
 	return ref_requantize_finish(
 		r, ref_multiply_by_quantized_multiplier(
-			   (int32_t)acc, r->multipliers[channel],
-			   r->shifts[channel]));
+			   ref_requantize_acc(channel, sum, bias),
+			   r->multipliers[channel], r->shifts[channel]));
+}
+
+/* The same for the int8 and uint8 kernels TFLite runs through its GEMM
+ * (ref_gemm_multiply_by_quantized_multiplier()). */
+static inline int32_t ref_requantize_gemm_apply(const ref_requantize *r,
+						size_t channel, uint32_t sum,
+						const int32_t *bias)
+{
+	return ref_requantize_finish(
+		r, ref_gemm_multiply_by_quantized_multiplier(
+			   ref_requantize_acc(channel, sum, bias),
+			   r->multipliers[channel], r->shifts[channel]));
 }
 
 /* The output of `channel` from its int64 sum and int64 bias (none when

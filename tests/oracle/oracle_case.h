@@ -8,6 +8,7 @@
  *                   and its inputs
  *   oracle_golden   what TFLite computed for a case, or that it refused
  *                   the model, read from or written to a .golden file
+ *                   (oracle_golden.h)
  *
  * tests/oracle/record writes the goldens (it runs TFLite through
  * ../shared/tools/tflite-ref); tests/test_oracle compares the reference
@@ -15,11 +16,6 @@
  * inputs it was recorded on, so a generator that changes makes its
  * goldens stale, and the test says so, instead of comparing different
  * cases.
- *
- * A golden file is one text line, then the outputs' bytes back to back:
- *   opver-oracle 1 FINGERPRINT outputs N BYTES0 BYTES1 ...\n
- *   opver-oracle 1 FINGERPRINT refused WHY\n
- * FINGERPRINT is 16 hex digits.
  */
 #ifndef OPVER_TEST_ORACLE_CASE_H
 #define OPVER_TEST_ORACLE_CASE_H
@@ -31,14 +27,12 @@
 #include <opver/opver.h>
 
 #include "conformance/cases.h"
+#include "oracle_golden.h"
 
 /* Every oracle case comes from this run seed... */
 #define ORACLE_SEED 1
 /* ...and each generator variant gives this many cases. */
 #define ORACLE_REPETITIONS 2
-
-/* The most outputs a golden holds. */
-#define ORACLE_MAX_OUTPUTS 8
 
 typedef struct oracle_case {
 	cf_case c;
@@ -70,28 +64,5 @@ void oracle_case_free(oracle_case *k);
 
 /* Bytes of a tensor's data: its type's size times its elements. */
 size_t oracle_tensor_bytes(const cf_tensor_desc *t);
-
-typedef struct oracle_golden {
-	uint64_t fingerprint;
-	bool refused;
-	/* When refused: TFLite's reason, one line. */
-	char refusal[240];
-	int32_t num_outputs;
-	size_t bytes[ORACLE_MAX_OUTPUTS];
-	/* Owned: output i is data + sum of bytes[0 .. i-1]. */
-	uint8_t *data;
-} oracle_golden;
-
-/* Reads `path`.  False with a reason in `error` for a missing or malformed
- * file; oracle_golden_free() is due either way. */
-bool oracle_golden_read(const char *path, oracle_golden *g, char *error,
-			size_t error_size);
-/* Writes `g` to `path`; false with a reason in `error`. */
-bool oracle_golden_write(const char *path, const oracle_golden *g,
-			 char *error, size_t error_size);
-void oracle_golden_free(oracle_golden *g);
-
-/* Output i of the golden. */
-const uint8_t *oracle_golden_output(const oracle_golden *g, int32_t i);
 
 #endif /* OPVER_TEST_ORACLE_CASE_H */

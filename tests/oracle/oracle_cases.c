@@ -9,6 +9,11 @@
  *       GOLDENS/OP/CASE.golden from DIR/OP/CASE/out0.raw, out1.raw, ...,
  *       or from DIR/OP/CASE/refused (TFLite's reason) when TFLite refused
  *       the model; an op's old goldens are removed first.
+ *   oracle_cases corpus-fingerprint CORPUS MODEL CASE INPUTS
+ *       prints the fingerprint of a case of the model corpus
+ *       (oracle_corpus_fingerprint())
+ *   oracle_cases pack-case CASE_DIR GOLDEN
+ *       GOLDEN from one case directory, as pack does for each case
  *
  * Without OP arguments, every op that has a case generator.
  */
@@ -274,14 +279,36 @@ static int pack_cases(const char *in, const char *goldens, char **names,
 	return 0;
 }
 
+static int print_corpus_fingerprint(const char *dir, const char *model,
+				    const char *name, const char *inputs)
+{
+	uint64_t fingerprint;
+
+	if (!oracle_corpus_fingerprint(dir, model, name, atoi(inputs),
+				       &fingerprint)) {
+		fprintf(stderr, "oracle_cases: cannot read %s/%s/%s\n", dir,
+			model, name);
+		return 1;
+	}
+	printf("%016" PRIx64 "\n", fingerprint);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && strcmp(argv[1], "write") == 0)
 		return write_cases(argv[2], argv[3], argv + 4, argc - 4);
 	if (argc >= 4 && strcmp(argv[1], "pack") == 0)
 		return pack_cases(argv[2], argv[3], argv + 4, argc - 4);
+	if (argc == 6 && strcmp(argv[1], "corpus-fingerprint") == 0)
+		return print_corpus_fingerprint(argv[2], argv[3], argv[4],
+						argv[5]);
+	if (argc == 4 && strcmp(argv[1], "pack-case") == 0)
+		return pack_case(argv[2], argv[3]) ? 0 : 1;
 	fprintf(stderr,
 		"usage: oracle_cases write REFERENCE.so DIR [OP...]\n"
-		"       oracle_cases pack DIR GOLDENS [OP...]\n");
+		"       oracle_cases pack DIR GOLDENS [OP...]\n"
+		"       oracle_cases corpus-fingerprint CORPUS MODEL CASE INPUTS\n"
+		"       oracle_cases pack-case CASE_DIR GOLDEN\n");
 	return 2;
 }
