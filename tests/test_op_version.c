@@ -552,6 +552,15 @@ Test(fully_connected, float_tensors_are_version_1)
 	       "float32 tensors");
 }
 
+/* TFLite's legacy int16 output of uint8: no rule looks at it. */
+Test(fully_connected, uint8_with_int16_output_is_version_1)
+{
+	test_node n;
+
+	fc_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8, OPVER_TYPE_INT16);
+	expect(FC(&n, fc_params), 1, "uint8 and int16 tensors");
+}
+
 Test(fully_connected, shuffled_weights_are_version_2)
 {
 	opver_fully_connected_params params = fc_params;
@@ -833,6 +842,14 @@ Test(softmax, versions_follow_the_input_type)
 	unary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16);
 	expect(build(&n, OPVER_OP_SOFTMAX, &params, sizeof(params), 1, 1), 3,
 	       "int16 input");
+	/* An int16 output of an 8-bit input adds no version: the input's
+	 * type decides. */
+	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT16);
+	expect(build(&n, OPVER_OP_SOFTMAX, &params, sizeof(params), 1, 1), 2,
+	       "int8 input");
+	unary_tensors(&n, OPVER_TYPE_UINT8, OPVER_TYPE_INT16);
+	expect(build(&n, OPVER_OP_SOFTMAX, &params, sizeof(params), 1, 1), 1,
+	       "uint8 and int16 tensors");
 	expect(build(&n, OPVER_OP_SOFTMAX, &params, sizeof(params), 0, 1), 1,
 	       "SOFTMAX needs 1 input(s)");
 }
@@ -1612,6 +1629,23 @@ Test(quantize, int16_output_is_version_2)
 	test_node n;
 
 	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT16);
+	expect(UNARY(&n, OPVER_OP_QUANTIZE), 2, "int16 output");
+}
+
+/* TFLite Micro's int32 requantizing: TFLite's rules look only at int16
+ * (and int4) outputs, so int32 on either side leaves version 1 but for an
+ * int16 output. */
+Test(quantize, int32_pairs_follow_the_output_type)
+{
+	test_node n;
+
+	unary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT32);
+	expect(UNARY(&n, OPVER_OP_QUANTIZE), 1, "int16 and int32 tensors");
+	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT32);
+	expect(UNARY(&n, OPVER_OP_QUANTIZE), 1, "int8 and int32 tensors");
+	unary_tensors(&n, OPVER_TYPE_INT32, OPVER_TYPE_INT8);
+	expect(UNARY(&n, OPVER_OP_QUANTIZE), 1, "int32 and int8 tensors");
+	unary_tensors(&n, OPVER_TYPE_INT32, OPVER_TYPE_INT16);
 	expect(UNARY(&n, OPVER_OP_QUANTIZE), 2, "int16 output");
 }
 

@@ -22,6 +22,7 @@
 #define FC_HYBRID "fully_connected_hybrid"
 #define FC_UINT8 "fully_connected_uint8"
 #define FC_INT16X8 "fully_connected_int16x8"
+#define FC_UINT8_INT16 "fully_connected_uint8_int16"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -932,6 +933,59 @@ Test(fc_uint8, rejects_per_channel_weights)
 			OPVER_ERROR_UNSUPPORTED, "weights");
 }
 
+/*
+ * TFLite's legacy int16 output of uint8 input: fc_uint8's
+ * zero_points_and_bias sums (12, 24; input x weights scale 0.125) at
+ * output scale 2^-10, zero point 0: rescale 128, exactly 1536 and 3072.
+ * At 2^-14 (rescale 2048) 24576 and 49152, clamped to 32767; RELU_N1_TO_1
+ * at 2^-10 clamps both to 1024.
+ */
+Test(fc_uint8, int16_output)
+{
+	opver_tensor *in = uint8_tensor("input", KH_DIMS(1, 3),
+					(uint8_t[]){ 129, 131, 127 }, 0.5f,
+					127);
+	opver_tensor *w = uint8_tensor("weights", KH_DIMS(2, 3),
+				       (uint8_t[]){ 134, 130, 126, 138, 134,
+						    132 },
+				       0.25f, 130);
+	opver_tensor *b = kh_quantized(&h, "bias", OPVER_TYPE_INT32,
+				       KH_DIMS(2), (int32_t[]){ 4, -8 },
+				       0.125f, 0);
+	opver_tensor *out = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+					 KH_DIMS(1, 2), NULL, 0x1p-10f, 0);
+	opver_tensor *fine = kh_quantized(&h, "fine", OPVER_TYPE_INT16,
+					  KH_DIMS(1, 2), NULL, 0x1p-14f, 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	node = fc_node(FC_UINT8_INT16, 1, &p, KH_TENSORS(in, w, b), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, (int16_t[]){ 1536, 3072 }, 2);
+	node = fc_node(FC_UINT8_INT16, 1, &p, KH_TENSORS(in, w, b), fine);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(fine, (int16_t[]){ 24576, 32767 }, 2);
+	p.activation = OPVER_ACTIVATION_RELU_N1_TO_1;
+	node = fc_node(FC_UINT8_INT16, 1, &p, KH_TENSORS(in, w, b), out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, (int16_t[]){ 1024, 1024 }, 2);
+}
+
+Test(fc_uint8, rejects_an_int16_output_zero_point)
+{
+	opver_tensor *in = uint8_tensor("input", KH_DIMS(1, 1),
+					(uint8_t[]){ 1 }, 1.0f, 0);
+	opver_tensor *w = uint8_tensor("weights", KH_DIMS(2, 1),
+				       (uint8_t[]){ 1, 2 }, 1.0f, 0);
+	opver_tensor *out = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+					 KH_DIMS(1, 2), NULL, 1.0f, 5);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+
+	expect_rejected(fc_node(FC_UINT8_INT16, 6, &p, KH_TENSORS(in, w), out),
+			OPVER_ERROR_INVALID_MODEL,
+			"an int16 output of uint8 input must have zero point 0");
+}
+
 TestSuite(fc_hybrid, .init = setup, .fini = teardown);
 
 /*
@@ -1495,18 +1549,31 @@ struct kernel_case {
 	opver_type data;
 	opver_type weights;
 	opver_type bias;
+	opver_type other_bias; /* a second bias type taken, or bias again */
+	opver_type output;
+	int32_t max_version;
 };
 
 ParameterizedTestParameters(reference_plugin, fully_connected_manifest)
 {
 	static struct kernel_case cases[] = {
+		/* Versions 5 (keep_num_dims) and 6 (no bias) are
+		 * implemented; 8 (sparse) is not. */
 		{ FC_FLOAT32, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
-		  OPVER_TYPE_FLOAT32 },
-		{ FC_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32 },
+		  OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		  7 },
+		{ FC_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT32,
+		  OPVER_TYPE_INT32, OPVER_TYPE_INT8, 7 },
 		{ FC_HYBRID, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
-		  OPVER_TYPE_FLOAT32 },
+		  OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		  7 },
+		{ FC_UINT8, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8,
+		  OPVER_TYPE_INT32, OPVER_TYPE_INT32, OPVER_TYPE_UINT8, 7 },
+		{ FC_UINT8_INT16, OPVER_TYPE_UINT8, OPVER_TYPE_UINT8,
+		  OPVER_TYPE_INT32, OPVER_TYPE_INT32, OPVER_TYPE_INT16, 7 },
+		/* 11: quantized_bias_type; sparse weights never reach it */
 		{ FC_INT16X8, OPVER_TYPE_INT16, OPVER_TYPE_INT8,
-		  OPVER_TYPE_INT64 },
+		  OPVER_TYPE_INT64, OPVER_TYPE_INT32, OPVER_TYPE_INT16, 11 },
 	};
 
 	return cr_make_param_array(struct kernel_case, cases, COUNT(cases));
@@ -1522,8 +1589,8 @@ ParameterizedTest(struct kernel_case *c, reference_plugin,
 	cr_expect_eq(k->op, OPVER_OP_FULLY_CONNECTED);
 	cr_expect_null(k->custom_name);
 	cr_expect_eq(k->min_version, 1);
-	cr_expect_eq(k->max_version, 7, "versions 5 (keep_num_dims) and 6 "
-		     "(no bias) are implemented; 8 (sparse) is not");
+	cr_expect_eq(k->max_version, c->max_version, "%s: %d, want %d",
+		     c->name, k->max_version, c->max_version);
 	cr_expect_eq(k->flags, OPVER_KERNEL_STATELESS);
 	cr_expect_gt(k->op_data_size, 0);
 	cr_expect_null(k->init, "stateless kernels need no init");
@@ -1533,9 +1600,10 @@ ParameterizedTest(struct kernel_case *c, reference_plugin,
 	cr_assert_eq(k->num_signatures, 1);
 	cr_expect_eq(s->inputs[0], OPVER_TYPE_BIT(c->data));
 	cr_expect_eq(s->inputs[1], OPVER_TYPE_BIT(c->weights));
-	cr_expect_eq(s->inputs[2],
-		     OPVER_TYPE_BIT(c->bias) | OPVER_TYPE_BIT_ABSENT);
-	cr_expect_eq(s->output, OPVER_TYPE_BIT(c->data));
+	cr_expect_eq(s->inputs[2], OPVER_TYPE_BIT(c->bias) |
+					   OPVER_TYPE_BIT(c->other_bias) |
+					   OPVER_TYPE_BIT_ABSENT);
+	cr_expect_eq(s->output, OPVER_TYPE_BIT(c->output));
 }
 
 Test(reference_plugin, exports_only_its_entry_point)
@@ -1631,4 +1699,99 @@ Test(fc_int16x8, rejects_an_output_zero_point)
 				KH_TENSORS(int16x8_input(), w), out),
 			OPVER_ERROR_INVALID_MODEL,
 			"int16 activations must have zero point 0");
+}
+
+/*
+ * An int32 bias (version 11): TFLite's int32 accumulator and 32-bit
+ * rescale, which rounds twice.  Weights per tensor at 0.5, bias (1, -1)
+ * at 0.25, rescale 0.25 (2^30, shift -1): a halving with ties up, then a
+ * rounding shift by 1 with ties away from zero.
+ *   row 0: 87001 -> 43500.5 -> 43501 -> 21750.5 -> 21751 (the int64
+ *          bias gives 21750); 3682999 -> 32767
+ *   row 1: -5 -> -2.5 -> -2 -> -1;  -255 -> -127.5 -> -127 -> -63.5 -> -64
+ */
+Test(fc_int16x8, per_tensor_weights_with_int32_bias)
+{
+	opver_tensor *w = int16x8_weights();
+	opver_tensor *b = kh_quantized(&h, "bias", OPVER_TYPE_INT32,
+				       KH_DIMS(2), (int32_t[]){ 1, -1 },
+				       0.25f, 0);
+	opver_tensor *out = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+					 KH_DIMS(2, 2), NULL, 1.0f, 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	kh_quantize(&h, w, 0.5f, 0);
+	node = fc_node(FC_INT16X8, 11, &p, KH_TENSORS(int16x8_input(), w, b),
+		       out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, (int16_t[]){ 21751, 32767, -1, -64 }, 4);
+}
+
+/*
+ * No bias, quantized_bias_type INT32: the 32-bit arithmetic too.  Per-unit
+ * scales 0.5 and 1, rescales 0.25 and 0.5 (2^30, shifts -1 and 0).
+ *   row 0: 87000 -> 21750;  3683000 -> 32767
+ *   row 1: -6 -> -3 -> -1.5 -> -2 (the int64 arithmetic gives -1)
+ *          -254 -> -127
+ */
+Test(fc_int16x8, int32_quantized_bias_type_without_bias)
+{
+	opver_tensor *w = int16x8_weights();
+	opver_tensor *out = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+					 KH_DIMS(2, 2), NULL, 1.0f, 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	p.quantized_bias_type = OPVER_TYPE_INT32;
+	kh_quantize_per_channel(&h, w, 0, 2, (float[]){ 0.5f, 1.0f },
+				(int64_t[]){ 0, 0 });
+	node = fc_node(FC_INT16X8, 11, &p, KH_TENSORS(int16x8_input(), w),
+		       out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, (int16_t[]){ 21750, 32767, -2, -127 }, 4);
+}
+
+/*
+ * The sum plus an int32 bias wraps modulo 2^32, as TFLite's int32
+ * accumulator: weights per tensor at 0.5, bias (INT32_MAX, INT32_MIN).
+ *   row 0 unit 0: 87000 + INT32_MAX wraps negative -> -32768
+ *   row 1 unit 1: -254 + INT32_MIN wraps positive -> 32767
+ */
+Test(fc_int16x8, sum_plus_int32_bias_wraps)
+{
+	opver_tensor *w = int16x8_weights();
+	opver_tensor *b = kh_quantized(&h, "bias", OPVER_TYPE_INT32,
+				       KH_DIMS(2),
+				       (int32_t[]){ INT32_MAX, INT32_MIN },
+				       0.25f, 0);
+	opver_tensor *out = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+					 KH_DIMS(2, 2), NULL, 1.0f, 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+	opver_node *node;
+
+	kh_quantize(&h, w, 0.5f, 0);
+	node = fc_node(FC_INT16X8, 11, &p, KH_TENSORS(int16x8_input(), w, b),
+		       out);
+	cr_assert_eq(kh_run(&h, node), OPVER_OK, "%s", h.errors);
+	cr_expect_eq(((const int16_t *)out->data)[0], -32768);
+	cr_expect_eq(((const int16_t *)out->data)[3], 32767);
+}
+
+Test(fc_int16x8, rejects_a_bias_not_matching_quantized_bias_type)
+{
+	opver_tensor *w = int16x8_weights();
+	opver_tensor *b = kh_quantized(&h, "bias", OPVER_TYPE_INT32,
+				       KH_DIMS(2), (int32_t[]){ 1, -1 },
+				       0.25f, 0);
+	opver_tensor *out = kh_quantized(&h, "output", OPVER_TYPE_INT16,
+					 KH_DIMS(2, 2), NULL, 1.0f, 0);
+	opver_fully_connected_params p = fc_params(OPVER_ACTIVATION_NONE);
+
+	p.quantized_bias_type = OPVER_TYPE_INT64;
+	kh_quantize(&h, w, 0.5f, 0);
+	expect_rejected(fc_node(FC_INT16X8, 11, &p,
+				KH_TENSORS(int16x8_input(), w, b), out),
+			OPVER_ERROR_INVALID_MODEL,
+			"but quantized_bias_type is INT64");
 }

@@ -3,12 +3,13 @@
  * DEQUANTIZE kernels run from the built reference.so through the kernel
  * harness: TFLite's rounding of float to int8 and int16 (ties away from
  * zero, saturation, NaN and infinities), per-channel quantization,
- * requantizing between int8 and int16 with rescale factors below and above
- * 1, dequantizing per tensor and per channel, what prepare rejects and what
- * it says, and the kernels' manifest entries.
+ * requantizing between int8, int16 and int32 with rescale factors below
+ * and above 1, dequantizing per tensor and per channel, what prepare
+ * rejects and what it says, and the kernels' manifest entries.
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -335,6 +336,97 @@ Test(requantize, uint8_to_uint8_rescales_and_clamps)
 					   out)),
 		     OPVER_OK, "%s", h.errors);
 	expect_uint8s(out, (uint8_t[]){ 12, 8, 0, 49 }, 4);
+}
+
+Test(requantize, int16_to_int32)
+{
+	/* Input scale 0.5; output scale 2^-10 and zero point 5: rescale 512
+	 * (2^30, shift 10), exact.  q = x x 512 + 5:
+	 *   32767 -> 16776709;  -32768 -> -16777211;  3 -> 1541;  0 -> 5 */
+	opver_tensor *in =
+		kh_quantized(&h, "in", OPVER_TYPE_INT16, KH_DIMS(4),
+			     (int16_t[]){ 32767, -32768, 3, 0 }, 0.5f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT32,
+					 KH_DIMS(4), NULL, 0x1p-10f, 5);
+
+	cr_assert_eq(kh_run(&h, unary_node("quantize_int16_int32", 1, in,
+					   out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int32s(out,
+			 (int32_t[]){ 16776709, -16777211, 1541, 5 }, 4);
+}
+
+Test(requantize, int8_to_int32)
+{
+	/* Input scale 1, zero point -3; output scale 0.25, zero point -100:
+	 * q = (x + 3) x 4 - 100.
+	 *   127 -> 420;  -128 -> -600;  -3 -> -100 */
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT8, KH_DIMS(3),
+					(int8_t[]){ 127, -128, -3 }, 1.0f, -3);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT32,
+					 KH_DIMS(3), NULL, 0.25f, -100);
+
+	cr_assert_eq(kh_run(&h, unary_node("quantize_int8_int32", 1, in,
+					   out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int32s(out, (int32_t[]){ 420, -600, -100 }, 3);
+}
+
+Test(requantize, int32_to_int8_rounds_twice_and_saturates)
+{
+	/*
+	 * Input scale 2^-16; output scale 2^-8 and zero point -10: rescale
+	 * 2^-8 (2^30, shift -7): a rounding halving, then a rounding shift
+	 * by 7, ties away from zero.
+	 *   2560 -> 1280 -> 10 -> 0;  384 -> 192 -> 1.5 -> 2 -> -8
+	 *   -384 -> -2 -> -12;  INT32_MAX -> 2^30 -> 2^23 -> 127
+	 *   INT32_MIN -> -2^30 -> -2^23 -> -128
+	 */
+	opver_tensor *in = kh_quantized(
+		&h, "in", OPVER_TYPE_INT32, KH_DIMS(5),
+		(int32_t[]){ 2560, 384, -384, INT32_MAX, INT32_MIN }, 0x1p-16f,
+		0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(5),
+					 NULL, 0x1p-8f, -10);
+
+	cr_assert_eq(kh_run(&h, unary_node("quantize_int32_int8", 1, in,
+					   out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int8s(out, (int8_t[]){ 0, -8, -12, 127, -128 }, 5);
+}
+
+Test(requantize, int32_input_minus_its_zero_point_wraps)
+{
+	/* Zero point 1: INT32_MIN - 1 wraps to INT32_MAX, as TFLite's int32
+	 * subtraction does, so it gives 2^23 and saturates high; 257 - 1 is
+	 * 256 -> 128 -> 1. */
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT32, KH_DIMS(2),
+					(int32_t[]){ INT32_MIN, 257 }, 0x1p-16f,
+					1);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8, KH_DIMS(2),
+					 NULL, 0x1p-8f, 0);
+
+	cr_assert_eq(kh_run(&h, unary_node("quantize_int32_int8", 1, in,
+					   out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int8s(out, (int8_t[]){ 127, 1 }, 2);
+}
+
+Test(requantize, int32_to_int16)
+{
+	/* Input scale 2^-20; output scale 2^-12: rescale 2^-8 as above.
+	 *   2^20 -> 4096;  -384 -> -2;  2^30 -> 2^22 -> 32767
+	 *   -2^30 -> -32768 */
+	opver_tensor *in = kh_quantized(
+		&h, "in", OPVER_TYPE_INT32, KH_DIMS(4),
+		(int32_t[]){ 1 << 20, -384, 1 << 30, -(1 << 30) }, 0x1p-20f, 0);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT16,
+					 KH_DIMS(4), NULL, 0x1p-12f, 0);
+
+	cr_assert_eq(kh_run(&h, unary_node("quantize_int32_int16", 2, in,
+					   out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int16s(out, (int16_t[]){ 4096, -2, 32767, -32768 }, 4);
 }
 
 /* ---------------------------------------------------------- dequantize */
@@ -690,6 +782,15 @@ ParameterizedTestParameters(quantize_manifest, kernels)
 		  OPVER_TYPE_UINT8, 2 },
 		{ "dequantize_uint8_float32", OPVER_OP_DEQUANTIZE,
 		  OPVER_TYPE_UINT8, OPVER_TYPE_FLOAT32, 3 },
+		/* TFLite Micro's int32 pairs: no per-channel output */
+		{ "quantize_int8_int32", OPVER_OP_QUANTIZE, OPVER_TYPE_INT8,
+		  OPVER_TYPE_INT32, 2 },
+		{ "quantize_int16_int32", OPVER_OP_QUANTIZE, OPVER_TYPE_INT16,
+		  OPVER_TYPE_INT32, 2 },
+		{ "quantize_int32_int8", OPVER_OP_QUANTIZE, OPVER_TYPE_INT32,
+		  OPVER_TYPE_INT8, 2 },
+		{ "quantize_int32_int16", OPVER_OP_QUANTIZE, OPVER_TYPE_INT32,
+		  OPVER_TYPE_INT16, 2 },
 		/* float16: version 3 */
 		{ "dequantize_float16_float32", OPVER_OP_DEQUANTIZE,
 		  OPVER_TYPE_FLOAT16, OPVER_TYPE_FLOAT32, 3 },

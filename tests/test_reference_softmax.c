@@ -1,10 +1,11 @@
 /*
  * test_reference_softmax.c - the reference plugin's SOFTMAX kernels run
  * from the built reference.so through the kernel harness: float32 against
- * values worked out by hand, int8 and int16 against hand-derived cases
- * (all-equal rows, dominated rows) and against a double-precision softmax
- * within a stated tolerance; the gemmlowp fixed-point helpers against
- * exact values and libm; what prepare rejects and what it says.
+ * values worked out by hand; int8, int16, and int8 or uint8 to int16
+ * against hand-derived cases (all-equal rows, dominated rows) and against
+ * a double-precision softmax within a stated tolerance; the gemmlowp
+ * fixed-point helpers against exact values and libm; what prepare rejects
+ * and what it says.
  */
 #include <float.h>
 #include <math.h>
@@ -21,6 +22,8 @@
 #define SOFTMAX_INT8 "softmax_int8"
 #define SOFTMAX_INT16 "softmax_int16"
 #define SOFTMAX_UINT8 "softmax_uint8"
+#define SOFTMAX_INT8_INT16 "softmax_int8_int16"
+#define SOFTMAX_UINT8_INT16 "softmax_uint8_int16"
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static kernel_harness h;
@@ -657,6 +660,167 @@ Test(softmax_uint8, rejects_an_output_zero_point_other_than_0)
 			"UINT8 SOFTMAX needs an output scale of 1/256 and zero point 0");
 }
 
+/* ------------------------------------------- int8 and uint8 to int16 */
+
+TestSuite(softmax_8_to_int16, .init = setup, .fini = teardown);
+
+static opver_tensor *wide_output(int32_t rank, const int32_t *dims)
+{
+	return quantized("output", OPVER_TYPE_INT16, rank, dims, NULL,
+			 1.0f / 65536.0f, -32768);
+}
+
+/* A row of n equal values has probabilities 1/n: 65536/n steps above the
+ * zero point -32768, rounded; 1 (n = 1) is 65536 steps, clamped. */
+ParameterizedTestParameters(softmax_8_to_int16, all_equal_rows)
+{
+	static struct equal_case cases[] = {
+		{ 1, 32767 },    /* -32768 + 65536, clamped */
+		{ 2, 0 },        /* -32768 + 32768 */
+		{ 3, -10923 },   /* -32768 + 21845.33 */
+		{ 4, -16384 },   /* -32768 + 16384 */
+		{ 5, -19661 },   /* -32768 + 13107.2 */
+		{ 10, -26214 },  /* -32768 + 6553.6 */
+		{ 100, -32113 }, /* -32768 + 655.36 */
+		{ 256, -32512 }, /* -32768 + 256 */
+		{ 600, -32659 }, /* -32768 + 109.23 */
+		{ 4000, -32752 }, /* -32768 + 16.38 */
+	};
+
+	return cr_make_param_array(struct equal_case, cases, COUNT(cases));
+}
+
+ParameterizedTest(struct equal_case *c, softmax_8_to_int16, all_equal_rows)
+{
+	int8_t *x = calloc((size_t)c->n, 1);
+	uint8_t *u = calloc((size_t)c->n, 1);
+	opver_tensor *in, *in_u, *out, *out_u;
+
+	cr_assert_not_null(x);
+	cr_assert_not_null(u);
+	for (int32_t i = 0; i < c->n; i++) {
+		x[i] = -40;
+		u[i] = 250;
+	}
+	in = quantized("input", OPVER_TYPE_INT8, KH_DIMS(1, c->n), x, 0.1f,
+		       3);
+	in_u = quantized("input", OPVER_TYPE_UINT8, KH_DIMS(1, c->n), u, 0.1f,
+			 128);
+	free(x);
+	free(u);
+	out = wide_output(KH_DIMS(1, c->n));
+	out_u = wide_output(KH_DIMS(1, c->n));
+	cr_assert_eq(kh_run(&h, softmax_node(SOFTMAX_INT8_INT16, 1.0f, in,
+					     out)),
+		     OPVER_OK, "%s", h.errors);
+	cr_assert_eq(kh_run(&h, softmax_node(SOFTMAX_UINT8_INT16, 1.0f, in_u,
+					     out_u)),
+		     OPVER_OK, "%s", h.errors);
+	for (int32_t i = 0; i < c->n; i++) {
+		cr_expect_eq(((int16_t *)out->data)[i], c->want,
+			     "int8: n %d, element %d: got %d, want %d", c->n,
+			     i, ((int16_t *)out->data)[i], c->want);
+		cr_expect_eq(((int16_t *)out_u->data)[i], c->want,
+			     "uint8: n %d, element %d: got %d, want %d", c->n,
+			     i, ((int16_t *)out_u->data)[i], c->want);
+	}
+}
+
+Test(softmax_8_to_int16, a_dominant_element_takes_everything)
+{
+	/* Scale 0.5: (-128, 100) differ by 228 steps = 114, far past the
+	 * input radius: exp 0, the lowest value; the max gets 65536 steps,
+	 * clamped. */
+	opver_tensor *in = quantized("input", OPVER_TYPE_INT8, KH_DIMS(1, 2),
+				     (int8_t[]){ -128, 100 }, 0.5f, -5);
+	opver_tensor *out = wide_output(KH_DIMS(1, 2));
+
+	cr_assert_eq(kh_run(&h, softmax_node(SOFTMAX_INT8_INT16, 1.0f, in,
+					     out)),
+		     OPVER_OK, "%s", h.errors);
+	expect_int16s(out->data, (int16_t[]){ -32768, 32767 }, 2);
+}
+
+/*
+ * Random rows against a double softmax.  Each exp enters the Q12.19 sum
+ * rounded to 2^-20 of its value at most, so the sum errs by up to depth x
+ * 2^-20 relative: with the fixed-point exp and reciprocal, the output is
+ * within 1 + depth / 16 steps of 1/65536.
+ */
+ParameterizedTestParameters(softmax_8_to_int16, near_the_real_softmax)
+{
+	static struct quantized_case cases[] = {
+		{ 0.1f, 1.0f, 10 },    { 0.05f, 1.0f, 12 },
+		{ 0.25f, 0.5f, 4 },    { 1.0f / 16, 2.0f, 33 },
+		{ 0.0039f, 1.0f, 64 }, { 3.0f, 1.0f, 7 },
+	};
+
+	return cr_make_param_array(struct quantized_case, cases,
+				   COUNT(cases));
+}
+
+ParameterizedTest(struct quantized_case *c, softmax_8_to_int16,
+		  near_the_real_softmax)
+{
+	enum { ROWS = 3 };
+	const size_t n = (size_t)ROWS * (size_t)c->depth;
+	const double tolerance = 1.0 + c->depth / 16.0;
+	int8_t x[ROWS * 64];
+	double real[64], p[64];
+	uint32_t state = (uint32_t)c->depth + 11;
+	opver_tensor *in, *out;
+
+	cr_assert(n <= COUNT(x));
+	for (size_t i = 0; i < n; i++)
+		x[i] = (int8_t)next_int(&state, -128, 127);
+	in = quantized("input", OPVER_TYPE_INT8, KH_DIMS(ROWS, c->depth), x,
+		       c->scale, -7);
+	out = wide_output(KH_DIMS(ROWS, c->depth));
+	cr_assert_eq(kh_run(&h, softmax_node(SOFTMAX_INT8_INT16, c->beta, in,
+					     out)),
+		     OPVER_OK, "%s", h.errors);
+	for (int r = 0; r < ROWS; r++) {
+		const int16_t *got = (const int16_t *)out->data + r * c->depth;
+
+		for (int32_t i = 0; i < c->depth; i++)
+			real[i] = c->scale * (x[r * c->depth + i] + 7);
+		softmax_double(real, (size_t)c->depth, c->beta, p);
+		for (int32_t i = 0; i < c->depth; i++) {
+			const double want =
+				fmin(p[i] * 65536.0 - 32768.0, 32767.0);
+
+			cr_expect(fabs(got[i] - want) <= tolerance,
+				  "row %d element %d: got %d, want %.3f", r, i,
+				  got[i], want);
+		}
+	}
+}
+
+Test(softmax_8_to_int16, rejects_an_output_zero_point_other_than_minus_32768)
+{
+	opver_tensor *in = quantized("input", OPVER_TYPE_INT8, KH_DIMS(1, 4),
+				     NULL, 0.1f, 0);
+	opver_tensor *out = quantized("output", OPVER_TYPE_INT16,
+				      KH_DIMS(1, 4), NULL, 1.0f / 65536.0f, 0);
+
+	expect_rejected(softmax_node(SOFTMAX_INT8_INT16, 1.0f, in, out),
+			OPVER_ERROR_INVALID_MODEL,
+			"INT16 SOFTMAX needs an output scale of 1/65536 and zero point -32768");
+}
+
+Test(softmax_8_to_int16, rejects_the_int16_kernels_output_scale)
+{
+	opver_tensor *in = quantized("input", OPVER_TYPE_UINT8, KH_DIMS(1, 4),
+				     NULL, 0.1f, 128);
+	opver_tensor *out = quantized("output", OPVER_TYPE_INT16,
+				      KH_DIMS(1, 4), NULL, 1.0f / 32768.0f,
+				      -32768);
+
+	expect_rejected(softmax_node(SOFTMAX_UINT8_INT16, 1.0f, in, out),
+			OPVER_ERROR_INVALID_MODEL,
+			"INT16 SOFTMAX needs an output scale of 1/65536 and zero point -32768");
+}
+
 TestSuite(softmax_int16, .init = setup, .fini = teardown);
 
 static opver_tensor *int16_output(int32_t rank, const int32_t *dims)
@@ -944,7 +1108,9 @@ Test(softmax_prepare, rejects_two_inputs)
 Test(softmax_prepare, kernels_cover_versions_1_to_3)
 {
 	static const char *names[] = { SOFTMAX_FLOAT32, SOFTMAX_INT8,
-				       SOFTMAX_INT16, SOFTMAX_UINT8 };
+				       SOFTMAX_INT16, SOFTMAX_UINT8,
+				       SOFTMAX_INT8_INT16,
+				       SOFTMAX_UINT8_INT16 };
 
 	for (size_t i = 0; i < COUNT(names); i++) {
 		const opver_kernel *k = kh_kernel(&h, names[i]);

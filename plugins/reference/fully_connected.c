@@ -17,7 +17,11 @@
  * int16x8 kernel (int16 input and output with zero point 0, int8 weights,
  * optional int64 bias) sums in int64 and ends in requantize.h's wide output
  * stage, as TFLite's 16x8 FullyConnected; its weights are quantized per
- * tensor, as the int8 kernel's, or per unit.
+ * tensor, as the int8 kernel's, or per unit; with an int32 bias (or
+ * quantized_bias_type INT32) it sums modulo 2^32 and ends in the 32-bit
+ * output stage instead, as TFLite's int32-bias instantiation.  The uint8
+ * to int16 kernel is the uint8 kernel with TFLite's legacy int16 output
+ * (zero point 0), the int8 output stage clamped to int16.
  *
  * Version ranges (TFLite's op_version rules for FULLY_CONNECTED):
  *   1  float, uint8: the float32 and uint8 kernels
@@ -29,10 +33,13 @@
  *   7  int16 weights: not these kernels' types (TFLite gives int16
  *      activations with int8 weights version 1, 5 or 6 but for 11)
  *   8  sparse weights: not expressible in opver_tensor, so not claimed
- * The five kernels therefore cover 1..7.  Later versions (9: asymmetric
+ *  11  quantized_bias_type with int16 activations: the int16x8 kernel
+ * The other kernels therefore cover 1..7.  Later versions (9: asymmetric
  * hybrid inputs, 12: hybrid per-channel weights) sit above 8 and so are not
  * claimed either, although the hybrid kernel computes both when a model
- * stores a lower version.
+ * stores a lower version.  The int16x8 kernel covers 1..11: the model
+ * reader refuses sparse tensors, so no version 8 node reaches it, and 9
+ * and 10 concern other tensor types (float input, int4 weights).
  */
 #include "dot.h"
 #include "filter_node.h"
@@ -86,6 +93,7 @@ typedef struct fc_int16x8_data {
 	/* Zero input and output offsets; the weights offset for per-tensor
 	 * weights with a zero point. */
 	ref_requantize requantize;
+	bool wide; /* an int64 bias (or none, by quantized_bias_type) */
 } fc_int16x8_data;
 
 /* ------------------------------------------------------------- prepare */
@@ -287,6 +295,15 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 		return fc_requantize_weights(ctx, &t, data->shape.units,
 					     input_scale, output_scale,
 					     &data->requantize);
+	/* TFLite's uint8 kernel with int16 output assumes zero point 0. */
+	if (t.output->type == OPVER_TYPE_INT16 &&
+	    data->requantize.output_offset != 0) {
+		OPVER_REPORT(ctx,
+			     "output '%s' has zero point %d; an int16 output of uint8 input must have zero point 0",
+			     t.output->name,
+			     (int)data->requantize.output_offset);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
 	/* uint8: TFLite's legacy per-tensor rescale only. */
 	return ref_requantize_tensor(ctx, "weights", t.filter, t.bias,
 				     (int32_t)data->shape.units, input_scale,
@@ -295,10 +312,10 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 
 /*
  * Defines name_prepare and name_invoke, the callbacks of the kernel whose
- * input, weights and output are `type` (int8_t, uint8_t), its manifest
- * entry `kernel`, summing with `dot` (dot.h).
+ * input and weights are `type` (int8_t, uint8_t) and output `out_type`,
+ * its manifest entry `kernel`, summing with `dot` (dot.h).
  */
-#define FC_QUANTIZED_DEFINE(name, kernel, type, dot)                         \
+#define FC_QUANTIZED_DEFINE(name, kernel, type, out_type, dot)               \
 	static opver_status name##_prepare(const opver_context *ctx,            \
 					   opver_node *node)                  \
 	{                                                                     \
@@ -314,12 +331,12 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 		const type *input = node->inputs[REF_FILTER_INPUT]->data;     \
 		const type *weights = node->inputs[REF_FILTER_FILTER]->data;  \
 		const int32_t *bias = ref_bias_data(node);                    \
-		type *output = node->outputs[0]->data;                        \
+		out_type *output = node->outputs[0]->data;                    \
                                                                               \
 		(void)ctx;                                                   \
 		for (size_t b = 0; b < data->shape.batches; b++)              \
 			for (size_t u = 0; u < data->shape.units; u++)        \
-				*output++ = (type)ref_requantize_apply(       \
+				*output++ = (out_type)ref_requantize_apply(   \
 					r, u,                                 \
 					dot(input + b * depth,                \
 					    r->input_offset,                  \
@@ -329,9 +346,12 @@ static opver_status fc_quantized_prepare(const opver_context *ctx,
 		return OPVER_OK;                                              \
 	}
 
-FC_QUANTIZED_DEFINE(fc_int8, ref_fully_connected_int8, int8_t, ref_dot_int8)
-FC_QUANTIZED_DEFINE(fc_uint8, ref_fully_connected_uint8, uint8_t,
+FC_QUANTIZED_DEFINE(fc_int8, ref_fully_connected_int8, int8_t, int8_t,
+		    ref_dot_int8)
+FC_QUANTIZED_DEFINE(fc_uint8, ref_fully_connected_uint8, uint8_t, uint8_t,
 		    ref_dot_uint8)
+FC_QUANTIZED_DEFINE(fc_uint8_int16, ref_fully_connected_uint8_int16,
+		    uint8_t, int16_t, ref_dot_uint8)
 
 /* ------------------------------------------------------------- int16x8 */
 
@@ -342,7 +362,6 @@ static opver_status fc_int16x8_prepare(const opver_context *ctx,
 	opver_fully_connected_params params;
 	ref_filter_tensors t;
 	float input_scale, output_scale;
-	bool wide;
 	opver_status status;
 
 	status = fc_prepare_common(ctx, node,
@@ -359,17 +378,11 @@ static opver_status fc_int16x8_prepare(const opver_context *ctx,
 					       &data->requantize);
 	if (status == OPVER_OK)
 		status = ref_requantize_wide(ctx, params.quantized_bias_type,
-					     t.bias, &wide);
-	if (status != OPVER_OK)
-		return status;
-	if (!wide) {
-		/* An int32 bias type is version 11, beyond this kernel. */
-		OPVER_REPORT(ctx,
-			     "quantized_bias_type INT32 is not supported with int16 input: only an int64 bias is");
-		return OPVER_ERROR_UNSUPPORTED;
-	}
-	return ref_requantize_check_wide(ctx, &data->requantize,
-					 (int32_t)data->shape.units);
+					     t.bias, &data->wide);
+	if (status == OPVER_OK && data->wide)
+		status = ref_requantize_check_wide(ctx, &data->requantize,
+						   (int32_t)data->shape.units);
+	return status;
 }
 
 static opver_status fc_int16x8_invoke(const opver_context *ctx,
@@ -380,18 +393,25 @@ static opver_status fc_int16x8_invoke(const opver_context *ctx,
 	const size_t depth = data->shape.depth;
 	const int16_t *input = node->inputs[REF_FILTER_INPUT]->data;
 	const int8_t *weights = node->inputs[REF_FILTER_FILTER]->data;
-	const int64_t *bias = ref_bias_data(node);
+	const void *bias = ref_bias_data(node);
 	int16_t *output = node->outputs[0]->data;
 
 	(void)ctx;
 	for (size_t b = 0; b < data->shape.batches; b++)
-		for (size_t u = 0; u < data->shape.units; u++)
-			*output++ = (int16_t)ref_requantize_wide_apply(
-				r, u,
-				ref_dot_int16x8(input + b * depth,
-						weights + u * depth,
-						r->filter_offset, depth),
-				bias);
+		for (size_t u = 0; u < data->shape.units; u++) {
+			const int64_t sum = ref_dot_int16x8(
+				input + b * depth, weights + u * depth,
+				r->filter_offset, depth);
+
+			/* With an int32 bias, TFLite's int32 accumulator
+			 * holds the sum modulo 2^32. */
+			*output++ = (int16_t)(
+				data->wide ? ref_requantize_wide_apply(
+						     r, u, sum, bias)
+					   : ref_requantize_apply(
+						     r, u, (uint32_t)sum,
+						     bias));
+		}
 	return OPVER_OK;
 }
 
@@ -503,10 +523,20 @@ const opver_kernel ref_fully_connected_hybrid = {
 };
 
 const opver_kernel ref_fully_connected_int16x8 = {
-	OPVER_KERNEL("fully_connected_int16x8", FULLY_CONNECTED, 1, 7),
-	REF_SIGNATURES(REF_FILTER_SIGNATURE(INT16, INT8, OPVER_T(INT64),
+	OPVER_KERNEL("fully_connected_int16x8", FULLY_CONNECTED, 1, 11),
+	REF_SIGNATURES(REF_FILTER_SIGNATURE(INT16, INT8,
+					    OPVER_T(INT32) | OPVER_T(INT64),
 					    INT16)),
 	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(fc_int16x8_data),
 	.prepare = fc_int16x8_prepare, .invoke = fc_int16x8_invoke,
+};
+
+const opver_kernel ref_fully_connected_uint8_int16 = {
+	OPVER_KERNEL("fully_connected_uint8_int16", FULLY_CONNECTED, 1, 7),
+	REF_SIGNATURES(REF_FILTER_SIGNATURE(UINT8, UINT8, OPVER_T(INT32),
+					    INT16)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(fc_quantized_data),
+	.prepare = fc_uint8_int16_prepare, .invoke = fc_uint8_int16_invoke,
 };

@@ -108,6 +108,7 @@ extern const opver_kernel ref_fully_connected_int8;
 extern const opver_kernel ref_fully_connected_hybrid;
 extern const opver_kernel ref_fully_connected_uint8;
 extern const opver_kernel ref_fully_connected_int16x8;
+extern const opver_kernel ref_fully_connected_uint8_int16;
 
 /* maximum_minimum.c */
 extern const opver_kernel ref_maximum_float32;
@@ -165,6 +166,10 @@ extern const opver_kernel ref_quantize_float32_uint8;
 extern const opver_kernel ref_quantize_uint8_uint8;
 extern const opver_kernel ref_quantize_uint8_int8;
 extern const opver_kernel ref_quantize_int8_uint8;
+extern const opver_kernel ref_quantize_int8_int32;
+extern const opver_kernel ref_quantize_int16_int32;
+extern const opver_kernel ref_quantize_int32_int8;
+extern const opver_kernel ref_quantize_int32_int16;
 
 /*
  * For per-element helpers called from kernel loops: inlined even where the
@@ -228,6 +233,8 @@ extern const opver_kernel ref_softmax_float32;
 extern const opver_kernel ref_softmax_int8;
 extern const opver_kernel ref_softmax_int16;
 extern const opver_kernel ref_softmax_uint8;
+extern const opver_kernel ref_softmax_int8_int16;
+extern const opver_kernel ref_softmax_uint8_int16;
 
 /* squared_difference.c */
 extern const opver_kernel ref_squared_difference_float32;

@@ -57,8 +57,8 @@ static opver_status log_softmax_float32_prepare(const opver_context *ctx,
 {
 	ref_rows *shape = node->op_data;
 
-	return ref_check_rows(ctx, node, OPVER_TYPE_FLOAT32, "LOG_SOFTMAX",
-			      shape);
+	return ref_check_rows(ctx, node, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+			      "LOG_SOFTMAX", shape);
 }
 
 static opver_status log_softmax_float32_invoke(const opver_context *ctx,
@@ -104,7 +104,8 @@ static opver_status log_softmax_quantized_prepare(const opver_context *ctx,
 	double reverse;
 	opver_status status;
 
-	status = ref_check_rows(ctx, node, type, "LOG_SOFTMAX", &data->shape);
+	status = ref_check_rows(ctx, node, type, type, "LOG_SOFTMAX",
+				&data->shape);
 	if (status == OPVER_OK)
 		status = ref_per_tensor_quantization(ctx, "input",
 						     node->inputs[0],

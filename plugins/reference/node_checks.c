@@ -134,7 +134,8 @@ opver_status ref_check_unary(const opver_context *ctx, const opver_node *node,
 }
 
 opver_status ref_check_rows(const opver_context *ctx, const opver_node *node,
-			    int32_t type, const char *op, ref_rows *rows)
+			    int32_t in, int32_t out, const char *op,
+			    ref_rows *rows)
 {
 	const opver_tensor *input;
 	char usage[64];
@@ -142,7 +143,7 @@ opver_status ref_check_rows(const opver_context *ctx, const opver_node *node,
 
 	snprintf(usage, sizeof(usage), "%s takes one input and one output",
 		 op);
-	status = ref_check_unary(ctx, node, type, type, usage);
+	status = ref_check_unary(ctx, node, in, out, usage);
 	if (status != OPVER_OK)
 		return status;
 	input = node->inputs[0];

@@ -64,12 +64,13 @@ typedef struct ref_rows {
 } ref_rows;
 
 /*
- * ref_check_unary() with `type` in and out, for an op along the last axis
- * (SOFTMAX, LOG_SOFTMAX), whose input needs rank 1 or more; fills *rows.
- * `op` names the op in messages.
+ * ref_check_unary() with types `in` and `out`, for an op along the last
+ * axis (SOFTMAX, LOG_SOFTMAX), whose input needs rank 1 or more; fills
+ * *rows.  `op` names the op in messages.
  */
 opver_status ref_check_rows(const opver_context *ctx, const opver_node *node,
-			    int32_t type, const char *op, ref_rows *rows);
+			    int32_t in, int32_t out, const char *op,
+			    ref_rows *rows);
 
 /* One spatial dimension of a windowed op, as TFLite computes it. */
 typedef struct ref_window {

@@ -5,15 +5,19 @@
  *   float32 -> int8, uint8, int16 (AffineQuantize): x / scale in float,
  *       rounded half away from zero, plus the zero point, clamped to the
  *       output type; one scale per tensor or one per channel.
- *   int8, uint8, int16 -> int8, uint8, int16 (Requantize), for the pairs
- *       TFLite has (from uint8, to int8 or uint8; to uint8, from int8 or
- *       uint8): (x - input zero point) rescaled by input scale / output
- *       scale with TFLite's multiplier and shift, plus the output zero
- *       point, clamped to the output type.
+ *   int8, uint8, int16, int32 -> int8, uint8, int16, int32 (Requantize),
+ *       for the pairs TFLite and TFLite Micro have (from uint8, to int8 or
+ *       uint8; to uint8, from int8 or uint8; among int8, int16 and int32
+ *       all but int32 -> int32, TFLite Micro's set, of which TFLite's
+ *       builtin kernel lacks int8 -> int16 and int32): (x - input zero
+ *       point) rescaled by input scale / output scale with TFLite's
+ *       multiplier and shift, plus the output zero point, clamped to the
+ *       output type.
  *
  * Version ranges (TFLite's op_version rules for QUANTIZE):
  *   1  float32 -> int8 or uint8, and requantizing
- *   2  int16 output
+ *   2  int16 output (int32 output stays version 1: TFLite's rules have
+ *      no branch for it)
  *   3  per-channel output
  *   4  int4, 5 uint4: not these kernels' types
  * The float32 kernels quantize per channel, so cover 1..5.  Requantizing
@@ -124,14 +128,16 @@ QUANTIZE_FLOAT32_DEFINE(quantize_float32_uint8, uint8_t, OPVER_TYPE_UINT8)
 
 /* ---------------------------------------------------------- requantize */
 
-/* The sum is taken in 64 bits: a rescale of 1 or more can bring the int32
- * rescaled value next to its limits, where adding the zero point would
- * overflow. */
+/* The difference from the input zero point wraps modulo 2^32, as TFLite's
+ * int32 subtraction does, for int32 inputs near their limits.  The sum is
+ * taken in 64 bits: a rescale of 1 or more can bring the int32 rescaled
+ * value next to its limits, where adding the zero point would overflow. */
 static inline int32_t requantize_value(int32_t x, const requantize_data *d)
 {
+	const int32_t diff =
+		(int32_t)((uint32_t)x - (uint32_t)d->input_zero_point);
 	const int64_t q = (int64_t)ref_multiply_by_quantized_multiplier(
-				  x - d->input_zero_point, d->multiplier,
-				  d->shift) +
+				  diff, d->multiplier, d->shift) +
 			  d->output_zero_point;
 
 	return q < d->type_min ? d->type_min :
@@ -220,6 +226,14 @@ REQUANTIZE_DEFINE(requantize_uint8_int8, uint8_t, OPVER_TYPE_UINT8, int8_t,
 		  OPVER_TYPE_INT8)
 REQUANTIZE_DEFINE(requantize_int8_uint8, int8_t, OPVER_TYPE_INT8, uint8_t,
 		  OPVER_TYPE_UINT8)
+REQUANTIZE_DEFINE(requantize_int8_int32, int8_t, OPVER_TYPE_INT8, int32_t,
+		  OPVER_TYPE_INT32)
+REQUANTIZE_DEFINE(requantize_int16_int32, int16_t, OPVER_TYPE_INT16, int32_t,
+		  OPVER_TYPE_INT32)
+REQUANTIZE_DEFINE(requantize_int32_int8, int32_t, OPVER_TYPE_INT32, int8_t,
+		  OPVER_TYPE_INT8)
+REQUANTIZE_DEFINE(requantize_int32_int16, int32_t, OPVER_TYPE_INT32, int16_t,
+		  OPVER_TYPE_INT16)
 
 /* ------------------------------------------------------------- manifest */
 
@@ -264,3 +278,15 @@ const opver_kernel ref_quantize_uint8_int8 =
 const opver_kernel ref_quantize_int8_uint8 =
 	QUANTIZE_KERNEL("quantize_int8_uint8", INT8, UINT8, 2,
 			requantize_data, requantize_int8_uint8);
+const opver_kernel ref_quantize_int8_int32 =
+	QUANTIZE_KERNEL("quantize_int8_int32", INT8, INT32, 2,
+			requantize_data, requantize_int8_int32);
+const opver_kernel ref_quantize_int16_int32 =
+	QUANTIZE_KERNEL("quantize_int16_int32", INT16, INT32, 2,
+			requantize_data, requantize_int16_int32);
+const opver_kernel ref_quantize_int32_int8 =
+	QUANTIZE_KERNEL("quantize_int32_int8", INT32, INT8, 2,
+			requantize_data, requantize_int32_int8);
+const opver_kernel ref_quantize_int32_int16 =
+	QUANTIZE_KERNEL("quantize_int32_int16", INT32, INT16, 2,
+			requantize_data, requantize_int32_int16);

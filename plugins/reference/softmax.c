@@ -3,22 +3,23 @@
  * int16, computed as TensorFlow Lite's reference kernels compute it.
  *
  *   float32  exp(beta * (x - row max)) divided by the row's sum.
- *   int8, uint8
+ *   int8, uint8, and int8 or uint8 to int16
  *            one implementation, gemmlowp fixed point: the difference
  *            from the row max, scaled by beta * input scale into Q5.26,
  *            exp() in Q0.31, the sum in Q12.19, its reciprocal, and a
  *            rounding shift to the output, whose quantization TFLite fixes
- *            at scale 1/256 and the type's lowest value as zero point
- *            (-128, 0).  Differences too negative for Q5.26 give exp 0.
+ *            at scale 1/256 (1/65536 for int16) and the output type's
+ *            lowest value as zero point (-128, 0, -32768).  Differences
+ *            too negative for Q5.26 give exp 0.
  *   int16    two 513-entry lookup tables with linear interpolation, exp()
  *            over [-10, 0] and 1 / (1 + x) over [0, 1], built at prepare;
  *            input and output symmetric, output scale 1/32768.
  *
  * Version ranges (TFLite's op_version rules for SOFTMAX):
- *   1  float32, uint8
- *   2  int8
+ *   1  float32, uint8 (to uint8 or int16)
+ *   2  int8 (to int8 or int16)
  *   3  int16
- * A version adds only other tensor types, so every kernel covers 1..3.
+ * A version adds only other input types, so every kernel covers 1..3.
  */
 #include <float.h>
 #include <math.h>
@@ -49,6 +50,7 @@ typedef struct softmax_quantized_data {
 	/* The output type's range; its lowest value is the zero point. */
 	int32_t output_min;
 	int32_t output_max;
+	int output_bits; /* of the output type: steps of 1/2^output_bits */
 } softmax_quantized_data;
 
 /* Entries of an int16 lookup table: 512 intervals and their end. */
@@ -69,13 +71,13 @@ typedef struct softmax_int16_data {
  * Fills the row shape. */
 static opver_status softmax_prepare_common(const opver_context *ctx,
 					   const opver_node *node,
-					   opver_type type, float *beta,
-					   ref_rows *shape)
+					   opver_type in, opver_type out,
+					   float *beta, ref_rows *shape)
 {
 	opver_softmax_params params = OPVER_SOFTMAX_PARAMS_DEFAULTS;
 	opver_status status;
 
-	status = ref_check_rows(ctx, node, type, "SOFTMAX", shape);
+	status = ref_check_rows(ctx, node, in, out, "SOFTMAX", shape);
 	if (status != OPVER_OK)
 		return status;
 	opver_read_params(node, &params, sizeof(params));
@@ -123,7 +125,8 @@ static opver_status softmax_float32_prepare(const opver_context *ctx,
 	softmax_float32_data *data = node->op_data;
 
 	return softmax_prepare_common(ctx, node, OPVER_TYPE_FLOAT32,
-				      &data->beta, &data->shape);
+				      OPVER_TYPE_FLOAT32, &data->beta,
+				      &data->shape);
 }
 
 static opver_status softmax_float32_invoke(const opver_context *ctx,
@@ -154,29 +157,34 @@ static opver_status softmax_float32_invoke(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-/* ----------------------------------------------------------------- int8 */
+/* ----------------------------------------------------------- int8, uint8 */
 
-/* The int8 and uint8 kernels' prepare, for tensors of `type`. */
+/* The 8-bit-input kernels' prepare, from `in` to `out`. */
 static opver_status softmax_quantized_prepare(const opver_context *ctx,
-					      opver_node *node,
-					      opver_type type)
+					      opver_node *node, opver_type in,
+					      opver_type out)
 {
 	softmax_quantized_data *data = node->op_data;
 	float beta, input_scale;
 	int32_t input_zero;
 	opver_status status;
 
-	status = softmax_prepare_common(ctx, node, type, &beta, &data->shape);
+	status = softmax_prepare_common(ctx, node, in, out, &beta,
+					&data->shape);
 	if (status == OPVER_OK)
 		status = ref_per_tensor_quantization(ctx, "input",
 						     node->inputs[0],
 						     &input_scale, &input_zero);
 	if (status != OPVER_OK)
 		return status;
-	/* Outputs in steps of 1/256 from the type's lowest value. */
-	ref_type_range(type, &data->output_min, &data->output_max);
-	status = softmax_check_output(ctx, node->outputs[0], 1.0 / 256.0,
-				      data->output_min, "1/256");
+	/* Outputs in steps of 1/2^bits from the type's lowest value. */
+	ref_type_range(out, &data->output_min, &data->output_max);
+	data->output_bits = out == OPVER_TYPE_INT16 ? 16 : 8;
+	status = softmax_check_output(ctx, node->outputs[0],
+				      ldexp(1.0, -data->output_bits),
+				      data->output_min,
+				      data->output_bits == 16 ? "1/65536"
+							      : "1/256");
 	if (status != OPVER_OK)
 		return status;
 
@@ -186,7 +194,7 @@ static opver_status softmax_quantized_prepare(const opver_context *ctx,
 		OPVER_REPORT(ctx,
 			     "beta %g x input scale %g is too small: %s SOFTMAX needs beta x input scale x 2^26 > 1",
 			     (double)beta, (double)input_scale,
-			     ctx->host->type_name(type));
+			     ctx->host->type_name(in));
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	return OPVER_OK;
@@ -207,7 +215,8 @@ static inline int32_t softmax_quantized_exp(const softmax_quantized_data *data,
 
 /* The output of an element diff below the row max: its exp times the
  * reciprocal of the row's sum, shifted down by `exponent` to steps of
- * 1/256, offset by the output's zero point, its type's lowest value. */
+ * 1/2^output_bits, offset by the output's zero point, its type's lowest
+ * value. */
 static inline int32_t softmax_quantized_output(const softmax_quantized_data *data,
 					       int32_t diff,
 					       int32_t reciprocal,
@@ -225,15 +234,15 @@ static inline int32_t softmax_quantized_output(const softmax_quantized_data *dat
 }
 
 /*
- * Defines `name`, the softmax of one row of `type` elements (int8_t,
- * uint8_t) into `out`.
+ * Defines `name`, the softmax of one row of `in_type` elements (int8_t,
+ * uint8_t) into `out_type` ones (the same or int16_t).
  */
-#define SOFTMAX_QUANTIZED_ROW_DEFINE(name, type)                              \
-	static void name(const softmax_quantized_data *data, const type *in,       \
-			 type *out)                                           \
+#define SOFTMAX_QUANTIZED_ROW_DEFINE(name, in_type, out_type)                 \
+	static void name(const softmax_quantized_data *data,                  \
+			 const in_type *in, out_type *out)                    \
 	{                                                                     \
 		const size_t depth = data->shape.depth;                       \
-		int32_t max = data->output_min, reciprocal;                   \
+		int32_t max = INT32_MIN, reciprocal;                          \
 		int64_t sum = 0;                                              \
 		int bits_over_unit, exponent;                                 \
                                                                               \
@@ -248,56 +257,63 @@ static inline int32_t softmax_quantized_output(const softmax_quantized_data *dat
                                                                               \
 			if (diff >= data->diff_min)                           \
 				sum += ref_rounding_divide_by_pot(            \
-					softmax_quantized_exp(data, diff),         \
+					softmax_quantized_exp(data, diff),    \
 					SOFTMAX_SUM_INTEGER_BITS);            \
 		}                                                             \
 		reciprocal = ref_reciprocal(sum < INT32_MAX ? (int32_t)sum    \
 							    : INT32_MAX,      \
 					    SOFTMAX_SUM_INTEGER_BITS,         \
 					    &bits_over_unit);                 \
-		/* From Q0.31 to steps of 1/256.  The row max gives exp 1,   \
-		 * so the sum is at least 1 and bits_over_unit >= 0.  A sum  \
-		 * of 512 or more (exponent > 31, a shift TFLite does not    \
-		 * support) leaves every probability at most 1/512, which    \
-		 * rounds to step 0. */                                      \
-		exponent = bits_over_unit + 31 - 8;                           \
+		/* From Q0.31 to steps of 1/2^output_bits.  The row max      \
+		 * gives exp 1, so the sum is at least 1 and bits_over_unit  \
+		 * >= 0.  For 8 bits, a sum of 512 or more (exponent > 31, a \
+		 * shift TFLite does not support) leaves every probability   \
+		 * at most 1/512, which rounds to step 0; the sum stays      \
+		 * below 4096, so 16 bits never get there. */                \
+		exponent = bits_over_unit + 31 - data->output_bits;           \
 		for (size_t c = 0; c < depth; c++)                            \
-			out[c] = (type)softmax_quantized_output(              \
+			out[c] = (out_type)softmax_quantized_output(          \
 				data, in[c] - max, reciprocal, exponent);     \
 	}
 
 /*
- * Defines name_prepare and name_invoke, the callbacks of the kernel whose
- * input and output are `type` (int8_t, uint8_t), opver type `opver`.
+ * Defines name_prepare and name_invoke, the callbacks of the kernel from
+ * `in_type` (opver type `in`) to `out_type` (opver type `out`).
  */
-#define SOFTMAX_QUANTIZED_DEFINE(name, type, opver)                          \
+#define SOFTMAX_QUANTIZED_DEFINE(name, in_type, in, out_type, out)           \
 	static opver_status name##_prepare(const opver_context *ctx,           \
 					   opver_node *node)                 \
 	{                                                                    \
-		return softmax_quantized_prepare(ctx, node, opver);          \
+		return softmax_quantized_prepare(ctx, node, in, out);        \
 	}                                                                    \
                                                                              \
 	static opver_status name##_invoke(const opver_context *ctx,            \
 					  opver_node *node)                  \
 	{                                                                    \
-		const softmax_quantized_data *data = node->op_data;               \
+		const softmax_quantized_data *data = node->op_data;          \
 		const size_t depth = data->shape.depth;                      \
-		const type *input = node->inputs[0]->data;                   \
-		type *output = node->outputs[0]->data;                       \
+		const in_type *input = node->inputs[0]->data;                \
+		out_type *output = node->outputs[0]->data;                   \
                                                                              \
 		(void)ctx;                                                  \
 		for (size_t r = 0; r < data->shape.rows; r++)                \
-			name##_row(data, input + r * depth,       \
-					      output + r * depth);           \
+			name##_row(data, input + r * depth,                  \
+				   output + r * depth);                      \
 		return OPVER_OK;                                             \
 	}
 
-#define SOFTMAX_QUANTIZED_KERNEL(name, type, opver)   \
-	SOFTMAX_QUANTIZED_ROW_DEFINE(name##_row, type) \
-	SOFTMAX_QUANTIZED_DEFINE(name, type, opver)
+#define SOFTMAX_QUANTIZED_KERNEL(name, in_type, in, out_type, out)  \
+	SOFTMAX_QUANTIZED_ROW_DEFINE(name##_row, in_type, out_type) \
+	SOFTMAX_QUANTIZED_DEFINE(name, in_type, in, out_type, out)
 
-SOFTMAX_QUANTIZED_KERNEL(softmax_int8, int8_t, OPVER_TYPE_INT8)
-SOFTMAX_QUANTIZED_KERNEL(softmax_uint8, uint8_t, OPVER_TYPE_UINT8)
+SOFTMAX_QUANTIZED_KERNEL(softmax_int8, int8_t, OPVER_TYPE_INT8, int8_t,
+			 OPVER_TYPE_INT8)
+SOFTMAX_QUANTIZED_KERNEL(softmax_uint8, uint8_t, OPVER_TYPE_UINT8, uint8_t,
+			 OPVER_TYPE_UINT8)
+SOFTMAX_QUANTIZED_KERNEL(softmax_int8_int16, int8_t, OPVER_TYPE_INT8,
+			 int16_t, OPVER_TYPE_INT16)
+SOFTMAX_QUANTIZED_KERNEL(softmax_uint8_int16, uint8_t, OPVER_TYPE_UINT8,
+			 int16_t, OPVER_TYPE_INT16)
 
 /* ---------------------------------------------------------------- int16 */
 
@@ -358,7 +374,8 @@ static opver_status softmax_int16_prepare(const opver_context *ctx,
 	int16_t *tables;
 	opver_status status;
 
-	status = softmax_prepare_common(ctx, node, OPVER_TYPE_INT16, &beta,
+	status = softmax_prepare_common(ctx, node, OPVER_TYPE_INT16,
+					OPVER_TYPE_INT16, &beta,
 					&data->shape);
 	if (status != OPVER_OK)
 		return status;
@@ -507,4 +524,22 @@ const opver_kernel ref_softmax_int16 = {
 	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(softmax_int16_data),
 	.prepare = softmax_int16_prepare, .invoke = softmax_int16_invoke,
+};
+
+const opver_kernel ref_softmax_int8_int16 = {
+	OPVER_KERNEL("softmax_int8_int16", SOFTMAX, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(INT8, INT16)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(softmax_quantized_data),
+	.prepare = softmax_int8_int16_prepare,
+	.invoke = softmax_int8_int16_invoke,
+};
+
+const opver_kernel ref_softmax_uint8_int16 = {
+	OPVER_KERNEL("softmax_uint8_int16", SOFTMAX, 1, 3),
+	REF_SIGNATURES(REF_UNARY_SIGNATURE(UINT8, INT16)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(softmax_quantized_data),
+	.prepare = softmax_uint8_int16_prepare,
+	.invoke = softmax_uint8_int16_invoke,
 };

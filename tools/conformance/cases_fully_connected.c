@@ -10,7 +10,10 @@
  *          (v1); hybrid, float input and int8 weights, per tensor
  *          (v3), per tensor with asymmetric_quantize_inputs (v9) and per
  *          unit (v12); int16 activations with int8 weights per tensor or
- *          per unit and an int64 bias, zero points 0 (v1)
+ *          per unit and an int64 bias, zero points 0 (v1); uint8 input
+ *          and weights with TFLite's legacy int16 output, zero point 0
+ *          (v1); int16 activations with weights per unit, an int32 bias
+ *          and quantized_bias_type INT32 (v11)
  *   bias   present; omitted (input index -1, still three inputs); absent
  *          (two inputs: version 6)
  *
@@ -23,15 +26,15 @@
 
 #include "cases.h"
 
-/* uint8 came after the first six kinds, int16 after uint8
- * (cf_variant_split). */
+/* uint8 came after the first six kinds, int16 after uint8, then uint8 to
+ * int16 and the int32 bias of int16 (cf_variant_split). */
 enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_UNIT, HYBRID_PER_TENSOR,
        HYBRID_ASYMMETRIC, HYBRID_PER_UNIT, UINT8, INT16X8_PER_TENSOR,
-       INT16X8_PER_UNIT, NUM_KINDS };
+       INT16X8_PER_UNIT, UINT8_INT16, INT16X8_INT32_BIAS, NUM_KINDS };
 static const char *const kind_names[NUM_KINDS] = {
 	"float32", "int8-per-tensor", "int8-per-unit", "hybrid-per-tensor",
 	"hybrid-asymmetric", "hybrid-per-unit", "uint8", "int16x8-per-tensor",
-	"int16x8-per-unit",
+	"int16x8-per-unit", "uint8-int16", "int16x8-int32-bias",
 };
 
 enum { BIAS_PRESENT, BIAS_OMITTED, BIAS_ABSENT, NUM_BIAS_MODES };
@@ -103,19 +106,26 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 	int32_t bias_mode = rest % NUM_BIAS_MODES;
 	bool keep = rest / NUM_BIAS_MODES % 2;
 	opver_activation activation = cf_activation(rest / (NUM_BIAS_MODES * 2));
-	/* int16: int16 activations, int8 weights and an int64 bias, zero
-	 * points 0; int8: integer activations, int8, uint8 or int16 */
-	bool int16 = kind == INT16X8_PER_TENSOR || kind == INT16X8_PER_UNIT;
-	bool int8 = kind == INT8_PER_TENSOR || kind == INT8_PER_UNIT ||
-		    kind == UINT8 || int16;
+	/* int16: int16 activations, int8 weights and an int64 (or int32)
+	 * bias, zero points 0; int8: integer activations, int8, uint8 or
+	 * int16 */
+	bool int16 = kind == INT16X8_PER_TENSOR || kind == INT16X8_PER_UNIT ||
+		     kind == INT16X8_INT32_BIAS;
+	bool uint8 = kind == UINT8 || kind == UINT8_INT16;
+	bool int8 = kind == INT8_PER_TENSOR || kind == INT8_PER_UNIT || uint8 ||
+		    int16;
 	bool hybrid = kind >= HYBRID_PER_TENSOR && kind <= HYBRID_PER_UNIT;
 	bool per_unit = kind == INT8_PER_UNIT || kind == HYBRID_PER_UNIT ||
-			kind == INT16X8_PER_UNIT;
-	int32_t zero = kind == UINT8 ? 128 : 0;
-	opver_type data = kind == UINT8 ? OPVER_TYPE_UINT8 :
-			  int16		? OPVER_TYPE_INT16 :
-			  int8		? OPVER_TYPE_INT8 :
-					  OPVER_TYPE_FLOAT32;
+			kind == INT16X8_PER_UNIT || kind == INT16X8_INT32_BIAS;
+	int32_t zero = uint8 ? 128 : 0;
+	opver_type data = uint8 ? OPVER_TYPE_UINT8 :
+			  int16 ? OPVER_TYPE_INT16 :
+			  int8	? OPVER_TYPE_INT8 :
+				  OPVER_TYPE_FLOAT32;
+	/* The int16 output of uint8 has zero point 0 and a scale for its
+	 * range, 256 times finer than uint8's. */
+	bool int16_output = kind == UINT8_INT16;
+	opver_type out_type = int16_output ? OPVER_TYPE_INT16 : data;
 	int32_t units = cf_rng_int(rng, 2, 8), depth = cf_rng_int(rng, 1, 8);
 	int32_t in_rank = cf_rng_int(rng, 2, 3), in_dims[3], out_dims[3];
 	int32_t out_rank, rows = 1, weights_dims[2] = { units, depth };
@@ -142,17 +152,22 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 		.activation = activation,
 		.keep_num_dims = keep,
 		.asymmetric_quantize_inputs = kind == HYBRID_ASYMMETRIC,
+		.quantized_bias_type = kind == INT16X8_INT32_BIAS ?
+					       OPVER_TYPE_INT32 :
+					       OPVER_TYPE_FLOAT32,
 	};
 	input = cf_case_tensor(c, data, in_rank, in_dims);
 	weights = cf_case_tensor(c, hybrid || int16 ? OPVER_TYPE_INT8 : data,
 				 2, weights_dims);
 	if (bias_mode == BIAS_PRESENT)
 		bias = cf_case_tensor(c,
+				      kind == INT16X8_INT32_BIAS ?
+					      OPVER_TYPE_INT32 :
 				      int16 ? OPVER_TYPE_INT64 :
 				      int8  ? OPVER_TYPE_INT32 :
 					      data,
 				      1, &units);
-	output = cf_case_tensor(c, data, out_rank, out_dims);
+	output = cf_case_tensor(c, out_type, out_rank, out_dims);
 	cf_case_input(c, input);
 	cf_case_input(c, weights);
 	if (bias_mode != BIAS_ABSENT)
@@ -175,8 +190,12 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 	if (int8 &&
 	    !cf_case_quantize(c, output,
 			      input_scale * mean * sqrtf((float)depth) *
-				      (int16 ? 460.0f : 135.0f),
-			      int16 ? 0 : cf_rng_int(rng, -10, 10) + zero))
+				      (int16	    ? 460.0f :
+				       int16_output ? 135.0f / 256 :
+						      135.0f),
+			      int16 || int16_output ?
+				      0 :
+				      cf_rng_int(rng, -10, 10) + zero))
 		return false;
 	if (int8) {
 		if (!cf_case_fill(c, input, rng, int16 ? -32768 : -128,
@@ -198,6 +217,8 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 	if (hybrid)
 		cf_case_param(c, "asymmetric_quantize_inputs=%s",
 			      kind == HYBRID_ASYMMETRIC ? "true" : "false");
+	if (kind == INT16X8_INT32_BIAS)
+		cf_case_param(c, "quantized_bias_type=INT32");
 	return true;
 }
 
@@ -210,8 +231,11 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	if (variant < INT16X8_PER_TENSOR * VARIANTS_PER_KIND)
 		cf_variant_split(variant, UINT8, INT16X8_PER_TENSOR,
 				 VARIANTS_PER_KIND, &kind, &rest);
+	else if (variant < UINT8_INT16 * VARIANTS_PER_KIND)
+		cf_variant_split(variant, INT16X8_PER_TENSOR, UINT8_INT16,
+				 VARIANTS_PER_KIND, &kind, &rest);
 	else
-		cf_variant_split(variant, INT16X8_PER_TENSOR, NUM_KINDS,
+		cf_variant_split(variant, UINT8_INT16, NUM_KINDS,
 				 VARIANTS_PER_KIND, &kind, &rest);
 	return generate_kind(kind, rest, rng, c);
 }

@@ -7,15 +7,17 @@
  *   requantizing int8 -> int8 and int16 -> int8 (v1), int8 -> int16 and
  *   int16 -> int16 (v2);
  *   uint8, TFLite's legacy quantization (v1): float32 -> uint8, uint8 ->
- *   uint8, uint8 -> int8 and int8 -> uint8
+ *   uint8, uint8 -> int8 and int8 -> uint8;
+ *   TFLite Micro's int32 pairs: int8 -> int32, int16 -> int32 and int32 ->
+ *   int8 (v1), int32 -> int16 (v2)
  * DEQUANTIZE variants cross int8 per tensor (v2), int16 (v3), int8 per
  * channel (v5), uint8 (v1) and float16 (v3, finite values) with the
  * rank.
  *
  * Each case draws the shape (rank 1-4, dimensions 1-4, at least 2 along a
- * per-channel axis, which is drawn too), the quantization (int16 always
- * symmetric, as TFLite requires; uint8 zero points around 128) and the
- * data.
+ * per-channel axis, which is drawn too), the quantization (int16 and int32
+ * always symmetric, as TFLite requires of int16; uint8 zero points around
+ * 128) and the data.
  */
 #include "cases.h"
 
@@ -41,34 +43,45 @@ static int64_t zero_point_8(cf_rng *rng, opver_type type)
 	return cf_rng_int(rng, -20, 20) + (type == OPVER_TYPE_UINT8 ? 128 : 0);
 }
 
-/* Quantization of one side: int16 symmetric with a fine scale, int8 and
- * uint8 asymmetric.  `coarse` multiplies the scale. */
+/* Quantization of one side: int16 and int32 symmetric with a fine and a
+ * finer scale (int32 as an accumulator's), int8 and uint8 asymmetric.
+ * `coarse` multiplies the scale. */
 static bool quantize_side(cf_case *c, cf_rng *rng, int32_t t, float coarse)
 {
 	opver_type type = c->tensors[t].type;
-	bool int16 = type == OPVER_TYPE_INT16;
+	bool wide = type == OPVER_TYPE_INT16 || type == OPVER_TYPE_INT32;
 	/* Drawn one after the other: not as two arguments of one call. */
-	const float scale = coarse * (int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
-					      cf_rng_float(rng, 0.01f, 0.1f));
+	const float scale =
+		coarse * (type == OPVER_TYPE_INT32 ?
+				  cf_rng_float(rng, 1e-7f, 1e-6f) :
+			  type == OPVER_TYPE_INT16 ?
+				  cf_rng_float(rng, 1e-4f, 1e-3f) :
+				  cf_rng_float(rng, 0.01f, 0.1f));
 
 	return cf_case_quantize(c, t, scale,
-				int16 ? 0 : zero_point_8(rng, type));
+				wide ? 0 : zero_point_8(rng, type));
 }
 
 /* Uniform values over the whole range of t's integer type (uint8: random
- * bytes). */
+ * bytes); int32 within +-10^6, which the int8 and int16 outputs' scales
+ * reach or saturate on. */
 static bool fill_full_range(cf_case *c, int32_t t, cf_rng *rng)
 {
-	return c->tensors[t].type == OPVER_TYPE_INT16 ?
-		       cf_case_fill(c, t, rng, -32768, 32767, false) :
-		       cf_case_fill(c, t, rng, -128, 127, false);
+	switch (c->tensors[t].type) {
+	case OPVER_TYPE_INT32:
+		return cf_case_fill(c, t, rng, -1e6, 1e6, false);
+	case OPVER_TYPE_INT16:
+		return cf_case_fill(c, t, rng, -32768, 32767, false);
+	default:
+		return cf_case_fill(c, t, rng, -128, 127, false);
+	}
 }
 
 /* ------------------------------------------------------------ QUANTIZE */
 
 enum { F32_I8, F32_I8_PER_CHANNEL, F32_I16, F32_I16_PER_CHANNEL, I8_I8,
-       I16_I8, I8_I16, I16_I16, F32_U8, U8_U8, U8_I8, I8_U8,
-       NUM_CONVERSIONS };
+       I16_I8, I8_I16, I16_I16, F32_U8, U8_U8, U8_I8, I8_U8, I8_I32,
+       I16_I32, I32_I8, I32_I16, NUM_CONVERSIONS };
 static const struct {
 	opver_type input, output;
 	bool per_channel;
@@ -86,6 +99,10 @@ static const struct {
 	{ OPVER_TYPE_UINT8, OPVER_TYPE_UINT8, false, "requantize" },
 	{ OPVER_TYPE_UINT8, OPVER_TYPE_INT8, false, "requantize" },
 	{ OPVER_TYPE_INT8, OPVER_TYPE_UINT8, false, "requantize" },
+	{ OPVER_TYPE_INT8, OPVER_TYPE_INT32, false, "requantize" },
+	{ OPVER_TYPE_INT16, OPVER_TYPE_INT32, false, "requantize" },
+	{ OPVER_TYPE_INT32, OPVER_TYPE_INT8, false, "requantize" },
+	{ OPVER_TYPE_INT32, OPVER_TYPE_INT16, false, "requantize" },
 };
 
 static bool generate_quantize(int32_t variant, cf_rng *rng, cf_case *c)
@@ -94,8 +111,13 @@ static bool generate_quantize(int32_t variant, cf_rng *rng, cf_case *c)
 	int32_t input, output;
 	float scales[4], widest = 0;
 
-	/* uint8 came last: the variants before it are as they were. */
-	cf_variant_split(variant, F32_U8, NUM_CONVERSIONS, 2, &k, &saturate);
+	/* uint8 came next to last and int32 last: the variants before each
+	 * are as they were. */
+	if (variant < I8_I32 * 2)
+		cf_variant_split(variant, F32_U8, I8_I32, 2, &k, &saturate);
+	else
+		cf_variant_split(variant, I8_I32, NUM_CONVERSIONS, 2, &k,
+				 &saturate);
 	rank = cf_rng_int(rng, 1, MAX_RANK);
 	draw_shape(rng, rank, dims, conversions[k].per_channel ? &axis : NULL);
 	input = cf_case_tensor(c, conversions[k].input, rank, dims);

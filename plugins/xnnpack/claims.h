@@ -1,0 +1,29 @@
+/*
+ * claims.h - what the XNNPACK delegate runs: its typed claims (op, version
+ * range, float32 signatures) and, per node, why it leaves a node to the
+ * kernels when XNNPACK would not compute it as TensorFlow Lite does.
+ */
+#ifndef OPVER_XNNPACK_CLAIMS_H
+#define OPVER_XNNPACK_CLAIMS_H
+
+#include <stddef.h>
+
+#include <opver/plugin.h>
+
+/* Dimensions an XNNPACK value may have (XNN_MAX_TENSOR_DIMS). */
+#define XP_MAX_DIMS 6
+
+#define XP_NUM_CLAIMS 17
+extern const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS];
+
+/*
+ * NULL when the delegate runs `node` (at its resolved version, with its
+ * types and parameters); otherwise why not, formatted into buf (size bytes)
+ * and returned.
+ */
+const char *xp_refusal(const opver_node *node, char *buf, size_t size);
+
+/* The output clamp of a fused activation; false for one XNNPACK lacks. */
+bool xp_activation_range(int32_t activation, float *min, float *max);
+
+#endif /* OPVER_XNNPACK_CLAIMS_H */

@@ -1,0 +1,185 @@
+/*
+ * plugin.c - opver-plugin-xnnpack: a delegate running each partition of
+ * claimed float32 nodes as one XNNPACK runtime (Debian's 2022 XNNPACK).
+ * It has no kernels.  Options of its ini section:
+ *
+ *   threads = N   threads of XNNPACK's pthreadpool (1 by default: the
+ *                 calling thread, no pool).  The partitions run while the
+ *                 interpreter waits for them, so this pool and the core's
+ *                 ([opver] threads) never compute at once.
+ *
+ * Nodes it leaves to the kernels are logged at info level with the reason
+ * (opver-run --explain --log-level info).
+ */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "subgraph.h"
+
+/* Most threads `threads` may ask for. */
+#define XP_MAX_THREADS 64
+
+typedef struct xp_plugin {
+	pthreadpool_t pool;     /* owned; NULL for one thread */
+} xp_plugin;
+
+static opver_status parse_threads(const opver_context *ctx,
+				  const char *text, size_t *threads)
+{
+	char *end;
+	long n = strtol(text, &end, 10);
+
+	if (end == text || *end != '\0' || n < 1 || n > XP_MAX_THREADS) {
+		OPVER_REPORT(ctx, "threads = '%s': expected 1 to %d", text,
+			     XP_MAX_THREADS);
+		return OPVER_ERROR_CONFIG;
+	}
+	*threads = (size_t)n;
+	return OPVER_OK;
+}
+
+/*
+ * XNNPACK's one-time initialization (cpuinfo's tables) is never freed: were
+ * libXNNPACK unloaded with the plugin, every load would leak it again.
+ * Pinning the library makes it once per process.
+ */
+static void pin_xnnpack(void)
+{
+	Dl_info info;
+
+	if (dladdr((void *)xnn_initialize, &info) != 0 &&
+	    info.dli_fname != NULL)
+		(void)dlopen(info.dli_fname,
+			     RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+
+static opver_status xp_init(const opver_context *ctx,
+			    const opver_option *options, uint32_t num_options,
+			    void **plugin_data)
+{
+	size_t threads = 1;
+	xp_plugin *xp;
+
+	for (uint32_t i = 0; i < num_options; i++) {
+		if (strcmp(options[i].key, "threads") == 0) {
+			opver_status status = parse_threads(
+				ctx, options[i].value, &threads);
+
+			if (status != OPVER_OK)
+				return status;
+			continue;
+		}
+		OPVER_REPORT(ctx, "unknown option '%s' (known: threads)",
+			     options[i].key);
+		return OPVER_ERROR_CONFIG;
+	}
+	pin_xnnpack();
+	if (xnn_initialize(NULL) != xnn_status_success) {
+		OPVER_REPORT(ctx, "XNNPACK could not be initialized");
+		return OPVER_ERROR;
+	}
+	xp = ctx->host->allocate(ctx, sizeof(*xp));
+	if (xp == NULL)
+		goto nomem;
+	if (threads > 1) {
+		xp->pool = pthreadpool_create(threads);
+		if (xp->pool == NULL)
+			goto nomem;
+	}
+	*plugin_data = xp;
+	return OPVER_OK;
+nomem:
+	ctx->host->free_memory(ctx, xp);
+	xnn_deinitialize();
+	return OPVER_ERROR_NOMEM;
+}
+
+static void xp_fini(const opver_context *ctx, void *plugin_data)
+{
+	xp_plugin *xp = plugin_data;
+
+	if (xp->pool != NULL)
+		pthreadpool_destroy(xp->pool);
+	ctx->host->free_memory(ctx, xp);
+	xnn_deinitialize();
+}
+
+static opver_status claim(const opver_context *ctx,
+			  const opver_graph_view *graph, uint8_t *claimed)
+{
+	char reason[160];
+
+	for (int32_t n = 0; n < graph->num_nodes; n++) {
+		const opver_node *node = graph->nodes[n];
+		const char *why = xp_refusal(node, reason, sizeof(reason));
+
+		claimed[n] = why == NULL;
+		if (why != NULL)
+			OPVER_LOG(ctx, OPVER_LOG_INFO,
+				  "node %d (%s v%d) stays on the kernels: %s",
+				  (int)n, ctx->host->op_name(node->op),
+				  (int)node->resolved_version, why);
+	}
+	return OPVER_OK;
+}
+
+static opver_status partition_init(const opver_context *ctx,
+				   const opver_partition *partition,
+				   void **partition_data)
+{
+	(void)partition;
+	*partition_data = ctx->host->allocate(ctx, sizeof(xp_partition));
+	return *partition_data != NULL ? OPVER_OK : OPVER_ERROR_NOMEM;
+}
+
+static void partition_free(const opver_context *ctx, void *partition_data)
+{
+	xp_partition_release(ctx, partition_data);
+	ctx->host->free_memory(ctx, partition_data);
+}
+
+static opver_status partition_prepare(const opver_context *ctx,
+				      void *partition_data,
+				      const opver_partition *partition)
+{
+	const xp_plugin *xp = ctx->plugin_data;
+
+	return xp_partition_prepare(ctx, partition_data, partition, xp->pool);
+}
+
+static opver_status partition_invoke(const opver_context *ctx,
+				     void *partition_data,
+				     const opver_partition *partition)
+{
+	(void)partition;
+	return xp_partition_invoke(ctx, partition_data);
+}
+
+static const opver_delegate delegate = {
+	.struct_size = sizeof(opver_delegate),
+	.name = "xnnpack",
+	.ops = xp_claims,
+	.num_ops = XP_NUM_CLAIMS,
+	.claim = claim,
+	.init = partition_init,
+	.free = partition_free,
+	.prepare = partition_prepare,
+	.invoke = partition_invoke,
+};
+
+static const opver_plugin plugin = {
+	OPVER_PLUGIN_HEADER,
+	.name = "xnnpack",
+	.vendor = "opver",
+	.version = OPVER_VERSION_STRING,
+	.init = xp_init,
+	.fini = xp_fini,
+	.delegate = &delegate,
+};
+
+OPVER_PLUGIN_ENTRY
+{
+	return &plugin;
+}

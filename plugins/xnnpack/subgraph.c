@@ -1,0 +1,417 @@
+/*
+ * subgraph.c - a partition's nodes as the nodes of one XNNPACK subgraph.
+ * Tensors read or written outside the partition are external values that
+ * XNNPACK reads and writes in place (the core's arena); tensors inside it
+ * are XNNPACK's own; constants are static values over the mapped model.
+ * Every value keeps its tensor's shape.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "claims.h"
+#include "subgraph.h"
+
+/* What defining a partition's subgraph works with. */
+typedef struct builder {
+	const opver_partition *partition;
+	xnn_subgraph_t subgraph;
+	/* Per graph tensor, its value or XNN_INVALID_VALUE_ID; owned. */
+	uint32_t *ids;
+} builder;
+
+static int32_t tensor_index(const opver_graph_view *graph,
+			    const opver_tensor *tensor)
+{
+	for (int32_t t = 0; t < graph->num_tensors; t++)
+		if (graph->tensors[t] == tensor)
+			return t;
+	return -1;
+}
+
+/* Its external id when `t` is a boundary tensor of the partition. */
+static uint32_t external_id(const opver_partition *partition, int32_t t,
+			    uint32_t *flags)
+{
+	for (int32_t i = 0; i < partition->num_inputs; i++)
+		if (partition->input_indices[i] == t) {
+			*flags = XNN_VALUE_FLAG_EXTERNAL_INPUT;
+			return (uint32_t)i;
+		}
+	for (int32_t o = 0; o < partition->num_outputs; o++)
+		if (partition->output_indices[o] == t) {
+			*flags = XNN_VALUE_FLAG_EXTERNAL_OUTPUT;
+			return (uint32_t)(partition->num_inputs + o);
+		}
+	*flags = 0;
+	return XNN_INVALID_VALUE_ID;
+}
+
+/* The value of `tensor`, defined on first use. */
+static uint32_t value(builder *b, const opver_tensor *tensor)
+{
+	int32_t t = tensor_index(b->partition->graph, tensor);
+	size_t dims[XP_MAX_DIMS];
+	uint32_t flags, id;
+
+	if (t < 0 || tensor->rank > XP_MAX_DIMS)
+		return XNN_INVALID_VALUE_ID;
+	if (b->ids[t] != XNN_INVALID_VALUE_ID)
+		return b->ids[t];
+	for (int32_t d = 0; d < tensor->rank; d++)
+		dims[d] = (size_t)tensor->dims[d];
+	id = external_id(b->partition, t, &flags);
+	if (xnn_define_tensor_value(b->subgraph, xnn_datatype_fp32,
+				    (size_t)tensor->rank, dims,
+				    tensor->is_constant ? tensor->data : NULL,
+				    id, flags, &id) != xnn_status_success)
+		return XNN_INVALID_VALUE_ID;
+	b->ids[t] = id;
+	return id;
+}
+
+/* The value of optional input i, XNN_INVALID_VALUE_ID when absent. */
+static uint32_t optional_value(builder *b, const opver_node *node, int32_t i)
+{
+	return i < node->num_inputs && node->inputs[i] != NULL ?
+		value(b, node->inputs[i]) : XNN_INVALID_VALUE_ID;
+}
+
+/*
+ * Explicit paddings of a window op, as TFLite computes them: this
+ * XNNPACK's XNN_FLAG_TENSORFLOW_SAME_PADDING goes wrong when a stride is
+ * larger than the (dilated) window (the total padding is negative there),
+ * so the flag is never used.
+ */
+typedef struct paddings {
+	uint32_t top, right, bottom, left;
+} paddings;
+
+static void same_padding(int32_t in, int32_t window, int32_t stride,
+			 int32_t dilation, uint32_t *before, uint32_t *after)
+{
+	int64_t out = ((int64_t)in + stride - 1) / stride;
+	int64_t total = (out - 1) * stride +
+			((int64_t)window - 1) * dilation + 1 - in;
+
+	if (total < 0)
+		total = 0;
+	*before = (uint32_t)(total / 2);
+	*after = (uint32_t)(total - total / 2);
+}
+
+static paddings window_padding(const opver_node *node, int32_t padding,
+			       int32_t window_h, int32_t window_w,
+			       int32_t stride_h, int32_t stride_w,
+			       int32_t dilation_h, int32_t dilation_w)
+{
+	const int32_t *in = node->inputs[0]->dims;
+	paddings p = { 0, 0, 0, 0 };
+
+	if (padding != OPVER_PADDING_SAME)
+		return p;
+	same_padding(in[1], window_h, stride_h, dilation_h, &p.top,
+		     &p.bottom);
+	same_padding(in[2], window_w, stride_w, dilation_w, &p.left,
+		     &p.right);
+	return p;
+}
+
+static enum xnn_status define_conv(builder *b, const opver_node *node,
+				   uint32_t in, uint32_t out)
+{
+	opver_conv_params p = OPVER_CONV_PARAMS_DEFAULTS;
+	const int32_t *filter = node->inputs[1]->dims;
+	uint32_t groups = (uint32_t)(node->inputs[0]->dims[3] / filter[3]);
+	float min, max;
+
+	paddings pad;
+
+	opver_read_params(node, &p, sizeof(p));
+	xp_activation_range(p.activation, &min, &max);
+	pad = window_padding(node, p.padding, filter[1], filter[2],
+			     p.stride_height, p.stride_width,
+			     p.dilation_height, p.dilation_width);
+	return xnn_define_convolution_2d(b->subgraph, pad.top, pad.right,
+		pad.bottom, pad.left, (uint32_t)filter[1], (uint32_t)filter[2],
+		(uint32_t)p.stride_height, (uint32_t)p.stride_width,
+		(uint32_t)p.dilation_height, (uint32_t)p.dilation_width,
+		groups, (size_t)filter[3], (size_t)filter[0] / groups,
+		min, max, in, value(b, node->inputs[1]),
+		optional_value(b, node, 2), out, 0);
+}
+
+static enum xnn_status define_depthwise(builder *b, const opver_node *node,
+					uint32_t in, uint32_t out)
+{
+	opver_depthwise_conv_params p = OPVER_DEPTHWISE_CONV_PARAMS_DEFAULTS;
+	const int32_t *filter = node->inputs[1]->dims;
+	int32_t channels = node->inputs[0]->dims[3];
+	float min, max;
+
+	paddings pad;
+
+	opver_read_params(node, &p, sizeof(p));
+	xp_activation_range(p.activation, &min, &max);
+	pad = window_padding(node, p.padding, filter[1], filter[2],
+			     p.stride_height, p.stride_width,
+			     p.dilation_height, p.dilation_width);
+	/* The multiplier the filter implies; TFLite does not trust the
+	 * stored one either. */
+	return xnn_define_depthwise_convolution_2d(b->subgraph, pad.top,
+		pad.right, pad.bottom, pad.left,
+		(uint32_t)filter[1], (uint32_t)filter[2],
+		(uint32_t)p.stride_height, (uint32_t)p.stride_width,
+		(uint32_t)p.dilation_height, (uint32_t)p.dilation_width,
+		(uint32_t)(filter[3] / channels), (size_t)channels,
+		min, max, in, value(b, node->inputs[1]),
+		optional_value(b, node, 2), out, 0);
+}
+
+static enum xnn_status define_fc(builder *b, const opver_node *node,
+				 uint32_t in, uint32_t out)
+{
+	opver_fully_connected_params p = OPVER_FULLY_CONNECTED_PARAMS_DEFAULTS;
+	float min, max;
+
+	opver_read_params(node, &p, sizeof(p));
+	xp_activation_range(p.activation, &min, &max);
+	/* Without keep_num_dims TFLite flattens the input to rows of the
+	 * weights' depth, as the flag makes XNNPACK do. */
+	return xnn_define_fully_connected(b->subgraph, min, max, in,
+		value(b, node->inputs[1]), optional_value(b, node, 2), out,
+		p.keep_num_dims ? 0 : XNN_FLAG_TENSORFLOW_RESHAPE_2D);
+}
+
+static enum xnn_status define_binary(builder *b, const opver_node *node,
+				     uint32_t in, uint32_t out)
+{
+	/* ADD, MUL and SUB all start with the activation. */
+	opver_mul_params p = OPVER_MUL_PARAMS_DEFAULTS;
+	uint32_t in2 = value(b, node->inputs[1]);
+	float min, max;
+
+	opver_read_params(node, &p, sizeof(p));
+	xp_activation_range(p.activation, &min, &max);
+	if (node->op == OPVER_OP_ADD)
+		return xnn_define_add2(b->subgraph, min, max, in, in2, out, 0);
+	if (node->op == OPVER_OP_MUL)
+		return xnn_define_multiply2(b->subgraph, min, max, in, in2,
+					    out, 0);
+	return xnn_define_subtract(b->subgraph, min, max, in, in2, out, 0);
+}
+
+static enum xnn_status define_pool(builder *b, const opver_node *node,
+				   uint32_t in, uint32_t out)
+{
+	opver_pool_params p = OPVER_POOL_PARAMS_DEFAULTS;
+	float min, max;
+
+	paddings pad;
+
+	opver_read_params(node, &p, sizeof(p));
+	xp_activation_range(p.activation, &min, &max);
+	pad = window_padding(node, p.padding, p.filter_height, p.filter_width,
+			     p.stride_height, p.stride_width, 1, 1);
+	if (node->op == OPVER_OP_AVERAGE_POOL_2D)
+		return xnn_define_average_pooling_2d(b->subgraph, pad.top,
+			pad.right, pad.bottom, pad.left,
+			(uint32_t)p.filter_height, (uint32_t)p.filter_width,
+			(uint32_t)p.stride_height, (uint32_t)p.stride_width,
+			min, max, in, out, 0);
+	return xnn_define_max_pooling_2d(b->subgraph, pad.top, pad.right,
+		pad.bottom, pad.left,
+		(uint32_t)p.filter_height, (uint32_t)p.filter_width,
+		(uint32_t)p.stride_height, (uint32_t)p.stride_width, 1, 1,
+		min, max, in, out, 0);
+}
+
+static enum xnn_status define_reshape(builder *b, const opver_node *node,
+				      uint32_t in, uint32_t out)
+{
+	const opver_tensor *o = node->outputs[0];
+	size_t dims[XP_MAX_DIMS];
+
+	for (int32_t d = 0; d < o->rank; d++)
+		dims[d] = (size_t)o->dims[d];
+	return xnn_define_static_reshape(b->subgraph, (size_t)o->rank, dims,
+					 in, out, 0);
+}
+
+static enum xnn_status define_pad(builder *b, const opver_node *node,
+				  uint32_t in, uint32_t out)
+{
+	const int32_t *pads = node->inputs[1]->data;
+	size_t before[XP_MAX_DIMS], after[XP_MAX_DIMS];
+
+	for (int32_t d = 0; d < node->inputs[0]->rank; d++) {
+		before[d] = (size_t)pads[2 * d];
+		after[d] = (size_t)pads[2 * d + 1];
+	}
+	return xnn_define_static_constant_pad(b->subgraph, before, after, 0.0f,
+					      in, out, 0);
+}
+
+static enum xnn_status define_node(builder *b, const opver_node *node)
+{
+	uint32_t in = value(b, node->inputs[0]);
+	uint32_t out = value(b, node->outputs[0]);
+
+	if (in == XNN_INVALID_VALUE_ID || out == XNN_INVALID_VALUE_ID)
+		return xnn_status_invalid_parameter;
+	switch (node->op) {
+	case OPVER_OP_CONV_2D:
+		return define_conv(b, node, in, out);
+	case OPVER_OP_DEPTHWISE_CONV_2D:
+		return define_depthwise(b, node, in, out);
+	case OPVER_OP_FULLY_CONNECTED:
+		return define_fc(b, node, in, out);
+	case OPVER_OP_ADD:
+	case OPVER_OP_MUL:
+	case OPVER_OP_SUB:
+		return define_binary(b, node, in, out);
+	case OPVER_OP_AVERAGE_POOL_2D:
+	case OPVER_OP_MAX_POOL_2D:
+		return define_pool(b, node, in, out);
+	case OPVER_OP_RESHAPE:
+		return define_reshape(b, node, in, out);
+	case OPVER_OP_SOFTMAX:
+		return xnn_define_softmax(b->subgraph, in, out, 0);
+	case OPVER_OP_RELU:
+		return xnn_define_clamp(b->subgraph, 0.0f, INFINITY, in, out, 0);
+	case OPVER_OP_RELU6:
+		return xnn_define_clamp(b->subgraph, 0.0f, 6.0f, in, out, 0);
+	case OPVER_OP_RELU_N1_TO_1:
+		return xnn_define_clamp(b->subgraph, -1.0f, 1.0f, in, out, 0);
+	case OPVER_OP_LOGISTIC:
+		return xnn_define_sigmoid(b->subgraph, in, out, 0);
+	case OPVER_OP_HARD_SWISH:
+		return xnn_define_hardswish(b->subgraph, in, out, 0);
+	case OPVER_OP_PAD:
+		return define_pad(b, node, in, out);
+	case OPVER_OP_MEAN:
+		return xnn_define_global_average_pooling_2d(b->subgraph,
+			-INFINITY, INFINITY, in, out, 0);
+	default:
+		return xnn_status_unsupported_parameter;
+	}
+}
+
+/* Records the boundary tensors the subgraph has values for (RESHAPE's
+ * shape input, for one, is not a value). */
+static opver_status boundary(const opver_context *ctx, xp_partition *xp,
+			     const opver_partition *partition,
+			     const uint32_t *ids)
+{
+	size_t most = (size_t)partition->num_inputs +
+		      (size_t)partition->num_outputs + 1;
+
+	xp->tensors = ctx->host->allocate(ctx, most * sizeof(*xp->tensors));
+	xp->external = ctx->host->allocate(ctx, most * sizeof(*xp->external));
+	if (xp->tensors == NULL || xp->external == NULL)
+		return OPVER_ERROR_NOMEM;
+	for (int32_t i = 0; i < partition->num_inputs; i++) {
+		if (ids[partition->input_indices[i]] == XNN_INVALID_VALUE_ID)
+			continue;
+		xp->tensors[xp->num_external] = partition->inputs[i];
+		xp->external[xp->num_external++].id = (uint32_t)i;
+	}
+	for (int32_t o = 0; o < partition->num_outputs; o++) {
+		xp->tensors[xp->num_external] = partition->outputs[o];
+		xp->external[xp->num_external++].id =
+			(uint32_t)(partition->num_inputs + o);
+	}
+	return OPVER_OK;
+}
+
+opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
+				  const opver_partition *partition,
+				  pthreadpool_t pool)
+{
+	const opver_graph_view *graph = partition->graph;
+	builder b = { .partition = partition };
+	uint32_t reserved = (uint32_t)(partition->num_inputs +
+				       partition->num_outputs);
+	opver_status status;
+	enum xnn_status xs;
+
+	b.ids = ctx->host->allocate(ctx, ((size_t)graph->num_tensors + 1) *
+				    sizeof(*b.ids));
+	if (b.ids == NULL)
+		return OPVER_ERROR_NOMEM;
+	for (int32_t t = 0; t < graph->num_tensors; t++)
+		b.ids[t] = XNN_INVALID_VALUE_ID;
+	status = OPVER_ERROR;
+	if (xnn_create_subgraph(reserved, 0, &b.subgraph) !=
+	    xnn_status_success) {
+		OPVER_REPORT(ctx, "XNNPACK could not create a subgraph");
+		goto out;
+	}
+	for (int32_t k = 0; k < partition->num_nodes; k++) {
+		const opver_node *node = graph->nodes[partition->nodes[k]];
+
+		xs = define_node(&b, node);
+		if (xs != xnn_status_success) {
+			OPVER_REPORT(ctx,
+				     "XNNPACK refused node %d (%s): status %d",
+				     (int)node->index,
+				     ctx->host->op_name(node->op), (int)xs);
+			goto out;
+		}
+	}
+	status = boundary(ctx, xp, partition, b.ids);
+	if (status != OPVER_OK)
+		goto out;
+	status = OPVER_ERROR;
+	xs = xnn_create_runtime_v2(b.subgraph, pool, 0, &xp->runtime);
+	if (xs != xnn_status_success) {
+		OPVER_REPORT(ctx, "XNNPACK could not create the runtime: status %d",
+			     (int)xs);
+		goto out;
+	}
+	status = OPVER_OK;
+out:
+	/* The runtime keeps what it needs of the subgraph. */
+	if (b.subgraph != NULL)
+		xnn_delete_subgraph(b.subgraph);
+	ctx->host->free_memory(ctx, b.ids);
+	return status;
+}
+
+opver_status xp_partition_invoke(const opver_context *ctx, xp_partition *xp)
+{
+	enum xnn_status xs;
+
+	/* Boundary tensors live in the core's arena, which is planned after
+	 * prepare: the runtime is set up on the first invoke and again only
+	 * if the arena has moved. */
+	for (uint32_t e = 0; e < xp->num_external; e++)
+		if (xp->external[e].data != xp->tensors[e]->data) {
+			xp->external[e].data = xp->tensors[e]->data;
+			xp->set_up = false;
+		}
+	if (!xp->set_up) {
+		xs = xnn_setup_runtime(xp->runtime, xp->num_external,
+				       xp->external);
+		if (xs != xnn_status_success) {
+			OPVER_REPORT(ctx, "XNNPACK runtime setup failed: status %d",
+				     (int)xs);
+			return OPVER_ERROR;
+		}
+		xp->set_up = true;
+	}
+	xs = xnn_invoke_runtime(xp->runtime);
+	if (xs != xnn_status_success) {
+		OPVER_REPORT(ctx, "XNNPACK runtime failed: status %d", (int)xs);
+		return OPVER_ERROR;
+	}
+	return OPVER_OK;
+}
+
+void xp_partition_release(const opver_context *ctx, xp_partition *xp)
+{
+	if (xp->runtime != NULL)
+		xnn_delete_runtime(xp->runtime);
+	ctx->host->free_memory(ctx, xp->tensors);
+	ctx->host->free_memory(ctx, xp->external);
+	memset(xp, 0, sizeof(*xp));
+}
