@@ -587,6 +587,7 @@ static const rule_row rule_rows[] = {
 	ROW(GATHER_ND, 2, "string params", IN(0, STRING)),
 	/* TFLite reads FILL's value only when the node has it; FILL takes
 	 * it always, so a node without it is version 1 here too. */
+	ROW(FILL, 4, "float16 value", IN(1, FLOAT16)),
 	ROW(FILL, 3, "int8 value", IN(1, INT8)),
 	ROW(FILL, 3, "int16 value", IN(1, INT16)),
 	ROW(FILL, 2, "bool value", IN(1, BOOL)),

@@ -289,7 +289,7 @@ Test(model_builder, refuses_malformed_descriptions)
 	REFUSED("dimension 0 is -2");
 	tensors[0].dims[0] = 2;
 	tensors[0].rank = CF_MAX_RANK + 1;
-	REFUSED("rank 7");
+	REFUSED("rank 9 is outside 0..8");
 	tensors[0].rank = 1;
 	tensors[0].type = OPVER_TYPE_COUNT;
 	REFUSED("not a tensor type");

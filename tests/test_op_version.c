@@ -1852,6 +1852,9 @@ Test(fill, versions_follow_the_value_type)
 	expect(two_inputs(&n, OPVER_OP_FILL, OPVER_TYPE_INT32,
 			  OPVER_TYPE_INT16, OPVER_TYPE_INT16, NULL, 0),
 	       3, "int16 value");
+	expect(two_inputs(&n, OPVER_OP_FILL, OPVER_TYPE_INT64,
+			  OPVER_TYPE_FLOAT16, OPVER_TYPE_FLOAT16, NULL, 0),
+	       4, "float16 value");
 	expect(build(&n, OPVER_OP_FILL, NULL, 0, 1, 1), 1,
 	       "FILL needs 2 input(s)");
 }

@@ -102,9 +102,29 @@ static size_t elements(const cf_tensor_desc *t)
 	return n;
 }
 
+/* x's batch dimensions above 1. */
+static int32_t wide_batch_dims(const cf_tensor_desc *x)
+{
+	int32_t wide = 0;
+
+	for (int32_t d = 0; d + 2 < x->rank; d++)
+		wide += x->dims[d] > 1;
+	return wide;
+}
+
 static const char *tflite_defect(const oracle_case *k)
 {
 	const cf_tensor_desc *input, *filter;
+
+	if (k->c.op == OPVER_OP_BATCH_MATMUL) {
+		input = &k->c.tensors[k->c.inputs[0]];
+		filter = &k->c.tensors[k->c.inputs[1]];
+		if (input->type == OPVER_TYPE_FLOAT32 &&
+		    filter->type == OPVER_TYPE_INT8 &&
+		    wide_batch_dims(input) > 1)
+			return "TFLite's hybrid BATCH_MATMUL reads the row scales of x's matrix (b0, b1) at M x (b0 + b1), another matrix's, when two batch dimensions are above 1";
+		return NULL;
+	}
 
 	if (k->c.op == OPVER_OP_REDUCE_PROD) {
 		input = &k->c.tensors[k->c.inputs[0]];

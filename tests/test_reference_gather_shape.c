@@ -262,6 +262,24 @@ Test(fill, repeats_the_value)
 	cr_expect_eq(memcmp(bools->data, want_bools, 3), 0);
 }
 
+/* float16 (version 4) is two bytes copied: 0x3e00 is 1.5. */
+Test(fill, repeats_a_float16_value)
+{
+	static const int32_t dims[] = { 3 };
+	static const uint16_t value = 0x3e00;
+	static const uint16_t want[] = { 0x3e00, 0x3e00, 0x3e00 };
+	opver_tensor *d = constant(kh_tensor(&h, "dims", OPVER_TYPE_INT32,
+					     KH_DIMS(1), dims));
+	opver_tensor *v = kh_tensor(&h, "value", OPVER_TYPE_FLOAT16, 0, NULL,
+				    &value);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT16,
+				      KH_DIMS(3), NULL);
+
+	cr_assert_eq(kh_run(&h, two_input_node("fill", d, v, out)), OPVER_OK,
+		     "%s", h.errors);
+	cr_expect_eq(memcmp(out->data, want, sizeof(want)), 0);
+}
+
 Test(fill, rejects_dims_that_are_not_the_output)
 {
 	static const int32_t dims[] = { 2, 3 };
@@ -384,14 +402,72 @@ Test(cast, wide_integers_round_once)
 		    sizeof(u16_double), 2);
 }
 
+/* 1, -1.5, 2^-24 (the least subnormal), 65504 (the largest finite),
+ * -infinity and a NaN: exact in float32; truncated and clamped in int16,
+ * the NaN to 0. */
+Test(cast, float16_widens_exactly)
+{
+	static const uint16_t in[] = { 0x3c00, 0xbe00, 0x0001,
+				       0x7bff, 0xfc00, 0x7e00 };
+	static const uint32_t to_float[] = { 0x3f800000, 0xbfc00000,
+					     0x33800000, 0x477fe000,
+					     0xff800000, 0x7fc00000 };
+	static const int16_t to16[] = { 1, -1, 0, INT16_MAX, INT16_MIN, 0 };
+
+	expect_cast(OPVER_TYPE_FLOAT16, in, OPVER_TYPE_FLOAT32, to_float,
+		    sizeof(to_float), 6);
+	expect_cast(OPVER_TYPE_FLOAT16, in, OPVER_TYPE_INT16, to16,
+		    sizeof(to16), 6);
+}
+
+/*
+ * To float16, to nearest with ties to even: 1 + 2^-11 is halfway between
+ * 1 and 1 + 2^-10 and stays 1; 1 + 3 x 2^-11 goes up to the even
+ * 1 + 2^-9; just past halfway goes up.  65519 is the largest finite,
+ * 65520 (halfway to 2^16) infinity.  Subnormals: 2^-25 is halfway to the
+ * least one and gives 0, 3 x 2^-25 the even 2 x 2^-24, and 2^-14 - 2^-26
+ * rounds up to the least normal.  NaNs become 0x7e00 with their sign.
+ */
+Test(cast, float32_narrows_to_float16_to_nearest_even)
+{
+	static const uint32_t bits[] = {
+		0x3f800000, 0x3f801000, 0x3f803000, 0x3f801008,
+		0x477fef00, 0x477ff000, 0x33000000, 0x33c00000,
+		0x387ff000, 0x80000000, 0x7f800001, 0xffc00000,
+	};
+	static const uint16_t want[] = {
+		0x3c00, 0x3c00, 0x3c02, 0x3c01, 0x7bff, 0x7c00,
+		0x0000, 0x0002, 0x0400, 0x8000, 0x7e00, 0xfe00,
+	};
+
+	expect_cast(OPVER_TYPE_FLOAT32, bits, OPVER_TYPE_FLOAT16, want,
+		    sizeof(want), 12);
+}
+
+/* Integers and doubles go to float16 through float32, as TFLite's: 2049
+ * and 2051 are halfway between float16s (2048 and 2052 are even), and
+ * 1 + 2^-11 + 2^-40 rounds to the float 1 + 2^-11 first, then to 1. */
+Test(cast, wide_values_reach_float16_through_float32)
+{
+	static const int32_t ints[] = { 2049, 2051, -3 };
+	static const uint16_t ints_want[] = { 0x6800, 0x6802, 0xc200 };
+	static const double doubles[] = { 1.0 + 0x1p-11 + 0x1p-40, -0.25 };
+	static const uint16_t doubles_want[] = { 0x3c00, 0xb400 };
+
+	expect_cast(OPVER_TYPE_INT32, ints, OPVER_TYPE_FLOAT16, ints_want,
+		    sizeof(ints_want), 3);
+	expect_cast(OPVER_TYPE_FLOAT64, doubles, OPVER_TYPE_FLOAT16,
+		    doubles_want, sizeof(doubles_want), 2);
+}
+
 Test(cast, rejects_types_it_does_not_convert)
 {
-	opver_tensor *x = kh_tensor(&h, "in", OPVER_TYPE_FLOAT16, KH_DIMS(2),
+	opver_tensor *x = kh_tensor(&h, "in", OPVER_TYPE_BFLOAT16, KH_DIMS(2),
 				    NULL);
 	opver_tensor *y = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32, KH_DIMS(2),
 				    NULL);
 
 	rejected(kh_node(&h, kh_kernel(&h, "cast"), 1, NULL, 0, KH_TENSORS(x),
 			 KH_TENSORS(y)),
-		 OPVER_ERROR_UNSUPPORTED, "input 'in' has type FLOAT16");
+		 OPVER_ERROR_UNSUPPORTED, "input 'in' has type BFLOAT16");
 }

@@ -492,6 +492,48 @@ Test(movement, transpose_refuses_a_repeated_axis)
 			   OPVER_ERROR_INVALID_MODEL, "each of 0 to 1 once");
 }
 
+/*
+ * Version 8: 8 dimensions, bfloat16.  [2,1,3,1,1,1,1,2] reversed is
+ * [2,1,1,1,1,3,1,2]: element (a, b, c) of the three dimensions above 1
+ * moves to (c, b, a).  The elements are bit patterns: only moved.
+ */
+Test(movement, transpose_8d_bfloat16)
+{
+	uint16_t data[12], want[12];
+	opver_tensor *in, *perm, *out;
+
+	for (int i = 0; i < 12; i++)
+		data[i] = (uint16_t)(0x3f80 + i);
+	for (int a = 0; a < 2; a++)
+		for (int b = 0; b < 3; b++)
+			for (int c = 0; c < 2; c++)
+				want[(c * 3 + b) * 2 + a] = data[(a * 3 + b) * 2 + c];
+	in = kh_tensor(&h, "in", OPVER_TYPE_BFLOAT16,
+		       KH_DIMS(2, 1, 3, 1, 1, 1, 1, 2), data);
+	perm = constant("perm", KH_DIMS(8),
+			(const int32_t[]){ 7, 6, 5, 4, 3, 2, 1, 0 });
+	out = kh_tensor(&h, "out", OPVER_TYPE_BFLOAT16,
+			KH_DIMS(2, 1, 1, 1, 1, 3, 1, 2), NULL);
+	run(node("transpose", 8, NULL, 0, KH_TENSORS(in, perm),
+		 KH_TENSORS(out)));
+	cr_expect_eq(memcmp(out->data, want, sizeof(want)), 0);
+}
+
+Test(movement, transpose_refuses_more_than_8_dimensions)
+{
+	opver_tensor *in = floats("in", KH_DIMS(1, 1, 1, 1, 1, 1, 1, 1, 2),
+				  six);
+	opver_tensor *perm = constant("perm", KH_DIMS(9),
+				      (const int32_t[]){ 0, 1, 2, 3, 4, 5, 6,
+							 7, 8 });
+	opver_tensor *out = floats("out", KH_DIMS(1, 1, 1, 1, 1, 1, 1, 1, 2),
+				   NULL);
+
+	kh_expect_rejected(&h, node("transpose", 8, NULL, 0,
+				    KH_TENSORS(in, perm), KH_TENSORS(out)),
+			   OPVER_ERROR_UNSUPPORTED, "takes up to 8");
+}
+
 /* -------------------------------------------------------------- SLICE */
 
 Test(movement, slice_with_size_minus_one)

@@ -444,3 +444,64 @@ Test(reduce, arg_min_rejects_an_output_keeping_the_axis)
 			OPVER_ERROR_INVALID_MODEL,
 			"dropping the axis from the input gives [2]");
 }
+
+/* An axis that comes at run time is read in invoke: along columns, then
+ * along rows of the same [3, 3] input (either gives the output's [3]). */
+Test(reduce, arg_max_reads_a_run_time_axis_at_each_invoke)
+{
+	static const float x[] = { 1, 5, 2, /* */ 7, 0, 3, /* */ 4, 6, 9 };
+	static const int32_t zero = 0;
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(3, 3), x);
+	opver_tensor *axis = kh_tensor(&h, "axis", OPVER_TYPE_INT32,
+				       KH_DIMS(1), &zero);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_INT32,
+				      KH_DIMS(3), NULL);
+	opver_node *n = arg("arg_max", OPVER_TYPE_INT32, in, axis, out);
+	const int32_t *got = NULL;
+
+	run(n);
+	got = out->data;
+	cr_expect(got[0] == 1 && got[1] == 2 && got[2] == 2,
+		  "columns: %d %d %d", got[0], got[1], got[2]);
+	*(int32_t *)axis->data = -1;
+	cr_assert_eq(kh_invoke(&h, n), OPVER_OK, "%s", h.errors);
+	cr_expect(got[0] == 1 && got[1] == 0 && got[2] == 2,
+		  "rows: %d %d %d", got[0], got[1], got[2]);
+}
+
+/* The model fixes the output's shape: a run-time axis that gives another
+ * shape, or names no dimension, fails the run. */
+Test(reduce, arg_min_fails_a_run_time_axis_that_misses_the_output)
+{
+	static const int64_t one = 1;
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(2, 4), NULL);
+	opver_tensor *axis = kh_tensor(&h, "axis", OPVER_TYPE_INT64,
+				       KH_DIMS(1), &one);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_INT32,
+				      KH_DIMS(2), NULL);
+	opver_node *n = arg("arg_min", OPVER_TYPE_INT32, in, axis, out);
+
+	run(n);
+	*(int64_t *)axis->data = 0;
+	cr_expect_eq(kh_invoke(&h, n), OPVER_ERROR_INVALID_MODEL);
+	cr_expect(kh_error_contains(&h, "gives [4]"), "%s", h.errors);
+	*(int64_t *)axis->data = 2;
+	cr_expect_eq(kh_invoke(&h, n), OPVER_ERROR_INVALID_MODEL);
+	cr_expect(kh_error_contains(&h, "names dimension 2"), "%s", h.errors);
+}
+
+Test(reduce, arg_max_rejects_an_output_no_run_time_axis_gives)
+{
+	static const int32_t zero = 0;
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(2, 4), NULL);
+	opver_tensor *axis = kh_tensor(&h, "axis", OPVER_TYPE_INT32,
+				       KH_DIMS(1), &zero);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_INT32,
+				      KH_DIMS(3), NULL);
+
+	expect_rejected(arg("arg_max", OPVER_TYPE_INT32, in, axis, out),
+			OPVER_ERROR_INVALID_MODEL, "no axis dropped");
+}

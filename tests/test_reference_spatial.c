@@ -484,3 +484,116 @@ Test(spatial, batch_matmul_rejects_mismatched_depth)
 	cr_expect_eq(kh_prepare(&h, n), OPVER_ERROR_INVALID_MODEL);
 	cr_expect(strstr(h.errors, "depth 3"), "%s", h.errors);
 }
+
+/*
+ * Hybrid BATCH_MATMUL (float x, int8 y at scale 0.5), y's columns
+ * (2, 1, -4) and (0, 3, 1).  Under adj_x the rows of x are the columns of
+ * the [3, 2] x: (1, -2, 0.5) and (0.5, 0.25, -1).  Symmetrically, row 0
+ * has scale 2 / 127 and q = round(x x 63.5) = (64, -127, 32) (63.5 away
+ * from zero), row 1 scale 1 / 127 and q = (64, 32, -127).  Sums:
+ *   row 0: 128 - 127 - 128 = -127, 0 - 381 + 32 = -349
+ *   row 1: 128 + 32 + 508 = 668,   0 + 96 - 127 = -31
+ * each times the float product of the row's scale and y's.
+ */
+static const int8_t hybrid_y[] = { 2, 0, 1, 3, -4, 1 };
+
+static opver_node *hybrid_node(const opver_batch_matmul_params *params,
+			       opver_tensor *x, opver_tensor *y,
+			       opver_tensor *out)
+{
+	return kh_node(&h, kh_kernel(&h, "batch_matmul_hybrid"),
+		       params->asymmetric_quantize_inputs ? 4 : 1, params,
+		       sizeof(*params), KH_TENSORS(x, y), KH_TENSORS(out));
+}
+
+/* sum x (row scale x y scale), the scale rounded to float first. */
+static float hybrid_product(int32_t sum, float row_scale)
+{
+	const float scale = row_scale * 0.5f;
+
+	return (float)sum * scale;
+}
+
+Test(spatial, batch_matmul_hybrid_quantizes_each_row_of_x)
+{
+	static const opver_batch_matmul_params params = { 1, 0, 0 };
+	opver_tensor *x = kh_tensor(&h, "x", OPVER_TYPE_FLOAT32, KH_DIMS(3, 2),
+				    (const float[]){ 1, 0.5f, -2, 0.25f, 0.5f,
+						     -1 });
+	opver_tensor *y = kh_tensor(&h, "y", OPVER_TYPE_INT8, KH_DIMS(3, 2),
+				    hybrid_y);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(2, 2), NULL);
+	const float want[] = {
+		hybrid_product(-127, 2.0f / 127),
+		hybrid_product(-349, 2.0f / 127),
+		hybrid_product(668, 1.0f / 127),
+		hybrid_product(-31, 1.0f / 127),
+	};
+
+	kh_quantize(&h, y, 0.5f, 0);
+	cr_assert_eq(kh_run(&h, hybrid_node(&params, x, y, out)), OPVER_OK,
+		     "%s", h.errors);
+	cr_expect_eq(memcmp(out->data, want, sizeof(want)), 0,
+		     "got %g %g %g %g", (double)((float *)out->data)[0],
+		     (double)((float *)out->data)[1],
+		     (double)((float *)out->data)[2],
+		     (double)((float *)out->data)[3]);
+}
+
+/*
+ * asymmetric_quantize_inputs (version 4): the row (1, -2, 0.2) spans
+ * [-2, 1], so the scale is 3 / 255 and the zero point 42 (from either
+ * end: -128 + 170 = 127 - 85); q = round(42 + 85 x) = (127, -128, 59) and
+ * q - 42 = (85, -170, 17).  Sums 170 - 170 - 68 = -68 and
+ * 0 - 510 + 17 = -493.  The same row in both of x's two batches, y
+ * broadcast.
+ */
+Test(spatial, batch_matmul_hybrid_asymmetric_inputs)
+{
+	static const opver_batch_matmul_params params = { 0, 0, 1 };
+	opver_tensor *x = kh_tensor(&h, "x", OPVER_TYPE_FLOAT32,
+				    KH_DIMS(2, 1, 3),
+				    (const float[]){ 1, -2, 0.2f,
+						     1, -2, 0.2f });
+	opver_tensor *y = kh_tensor(&h, "y", OPVER_TYPE_INT8, KH_DIMS(3, 2),
+				    hybrid_y);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(2, 1, 2), NULL);
+	const float scale = (float)(3.0 / 255.0);
+	const float want[] = {
+		hybrid_product(-68, scale), hybrid_product(-493, scale),
+		hybrid_product(-68, scale), hybrid_product(-493, scale),
+	};
+
+	kh_quantize(&h, y, 0.5f, 0);
+	cr_assert_eq(kh_run(&h, hybrid_node(&params, x, y, out)), OPVER_OK,
+		     "%s", h.errors);
+	cr_expect_eq(memcmp(out->data, want, sizeof(want)), 0,
+		     "got %g %g", (double)((float *)out->data)[0],
+		     (double)((float *)out->data)[1]);
+}
+
+/* TFLite's hybrid kernel subtracts no y zero point and scales per
+ * tensor. */
+Test(spatial, batch_matmul_hybrid_rejects_asymmetric_or_per_channel_y)
+{
+	static const opver_batch_matmul_params params = { 0, 0, 0 };
+	opver_tensor *x = kh_tensor(&h, "x", OPVER_TYPE_FLOAT32, KH_DIMS(1, 3),
+				    NULL);
+	opver_tensor *y = kh_tensor(&h, "y", OPVER_TYPE_INT8, KH_DIMS(3, 2),
+				    hybrid_y);
+	opver_tensor *y2 = kh_tensor(&h, "y2", OPVER_TYPE_INT8, KH_DIMS(3, 2),
+				     hybrid_y);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(1, 2), NULL);
+
+	kh_quantize(&h, y, 0.5f, 3);
+	cr_expect_eq(kh_prepare(&h, hybrid_node(&params, x, y, out)),
+		     OPVER_ERROR_INVALID_MODEL);
+	cr_expect(strstr(h.errors, "zero point 3"), "%s", h.errors);
+	kh_quantize_per_channel(&h, y2, 1, 2, (float[]){ 0.5f, 0.25f },
+				(int64_t[]){ 0, 0 });
+	cr_expect_neq(kh_prepare(&h, hybrid_node(&params, x, y2, out)),
+		      OPVER_OK);
+}

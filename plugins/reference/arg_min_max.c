@@ -2,10 +2,13 @@
  * arg_min_max.c - ARG_MAX and ARG_MIN: the index of the largest (smallest)
  * element along one dimension, as TensorFlow Lite's reference kernel finds
  * it.  The input is float32, uint8, int8, int32 or bool (compared as
- * stored: quantized values order as their reals do); the axis a constant
+ * stored: quantized values order as their reals do); the axis a
  * one-element int32 or int64 tensor, negative counting from the end; the
  * output int32 or int64 as the output_type option says, of the input's
- * shape without that dimension.
+ * shape without that dimension.  A constant axis is read in prepare; one
+ * that comes at run time in invoke, where an axis that does not give the
+ * output's shape (which the model fixes; prepare checks that some axis
+ * gives it) fails the run.
  *
  * Ties go to the first index: a later element replaces the best so far
  * only when strictly greater (smaller).  A NaN never replaces one, so a
@@ -31,34 +34,20 @@ typedef struct arg_data {
 	size_t outer;
 	size_t axis;
 	size_t inner;
+	bool deferred; /* the axis known only at invoke */
 } arg_data;
 
-/* Reads the axis, a constant int32 or int64 tensor of one element, and
- * checks it names a dimension of an input of `rank`. */
+/* Reads the axis, an int32 or int64 tensor of one element (checked in
+ * prepare) with its data, and checks it names a dimension of an input of
+ * `rank`. */
 static opver_status arg_read_axis(const opver_context *ctx,
 				  const opver_tensor *axis, int32_t rank,
 				  int32_t *value)
 {
-	int64_t a;
-	opver_status status;
+	const int64_t a = axis->type == OPVER_TYPE_INT32
+				  ? *(const int32_t *)axis->data
+				  : *(const int64_t *)axis->data;
 
-	status = ref_expect_type_in(ctx, "axis", axis,
-				    OPVER_T(INT32) | OPVER_T(INT64));
-	if (status != OPVER_OK)
-		return status;
-	if (opver_tensor_elements(axis) != 1) {
-		OPVER_REPORT(ctx, "axis '%s' has %zu elements; it must have 1",
-			     axis->name, opver_tensor_elements(axis));
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	if (!axis->is_constant) {
-		OPVER_REPORT(ctx,
-			     "axis '%s' is not constant; this kernel needs the axis at prepare",
-			     axis->name);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
-	a = axis->type == OPVER_TYPE_INT32 ? *(const int32_t *)axis->data
-					   : *(const int64_t *)axis->data;
 	if (a < -rank || a >= rank) {
 		OPVER_REPORT(ctx,
 			     "axis '%s' names dimension %lld; the input has rank %d",
@@ -69,12 +58,65 @@ static opver_status arg_read_axis(const opver_context *ctx,
 	return OPVER_OK;
 }
 
+/* The input as [outer, axis, inner] along `axis` into data, and the
+ * output's shape, the input's without `axis` (rank - 1 entries). */
+static void arg_layout(const opver_tensor *input, int32_t axis,
+		       arg_data *data, int32_t *shape)
+{
+	int32_t rank = 0;
+
+	data->outer = 1;
+	data->axis = (size_t)input->dims[axis];
+	data->inner = 1;
+	for (int32_t d = 0; d < input->rank; d++) {
+		if (d == axis)
+			continue;
+		shape[rank++] = input->dims[d];
+		if (d < axis)
+			data->outer *= (size_t)input->dims[d];
+		else
+			data->inner *= (size_t)input->dims[d];
+	}
+}
+
+/* Checks that the output has the shape `axis` gives, and lays data out
+ * along it. */
+static opver_status arg_plan(const opver_context *ctx, const opver_node *node,
+			     int32_t axis, arg_data *data)
+{
+	int32_t want[ARG_MAX_DIMS];
+
+	arg_layout(node->inputs[ARG_INPUT], axis, data, want);
+	return ref_expect_output_shape(ctx, node->outputs[0], want,
+				       node->inputs[ARG_INPUT]->rank - 1,
+				       "dropping the axis from the input");
+}
+
+/* Whether some axis of `input` gives the shape of `output`. */
+static bool arg_some_axis_fits(const opver_tensor *input,
+			       const opver_tensor *output)
+{
+	int32_t shape[ARG_MAX_DIMS];
+	arg_data unused;
+
+	if (output->rank != input->rank - 1)
+		return false;
+	for (int32_t axis = 0; axis < input->rank; axis++) {
+		arg_layout(input, axis, &unused, shape);
+		if (output->rank == 0 ||
+		    memcmp(shape, output->dims,
+			   (size_t)output->rank * sizeof(*shape)) == 0)
+			return true;
+	}
+	return false;
+}
+
 static opver_status arg_prepare(const opver_context *ctx, opver_node *node)
 {
 	arg_data *data = node->op_data;
 	opver_arg_min_max_params params = OPVER_ARG_MIN_MAX_PARAMS_DEFAULTS;
-	const opver_tensor *input, *output;
-	int32_t want[ARG_MAX_DIMS], rank = 0, axis;
+	const opver_tensor *input, *output, *axis;
+	int32_t value;
 	opver_status status;
 
 	status = ref_check_arity(ctx, node, 2, 2, 1,
@@ -99,22 +141,30 @@ static opver_status arg_prepare(const opver_context *ctx, opver_node *node)
 		return input->rank < 1 ? OPVER_ERROR_INVALID_MODEL
 				       : OPVER_ERROR_UNSUPPORTED;
 	}
-	status = arg_read_axis(ctx, node->inputs[ARG_AXIS], input->rank,
-			       &axis);
+	axis = node->inputs[ARG_AXIS];
+	status = ref_expect_type_in(ctx, "axis", axis,
+				    OPVER_T(INT32) | OPVER_T(INT64));
 	if (status != OPVER_OK)
 		return status;
-	*data = (arg_data){ 1, (size_t)input->dims[axis], 1 };
-	for (int32_t d = 0; d < input->rank; d++) {
-		if (d == axis)
-			continue;
-		want[rank++] = input->dims[d];
-		if (d < axis)
-			data->outer *= (size_t)input->dims[d];
-		else
-			data->inner *= (size_t)input->dims[d];
+	if (opver_tensor_elements(axis) != 1) {
+		OPVER_REPORT(ctx, "axis '%s' has %zu elements; it must have 1",
+			     axis->name, opver_tensor_elements(axis));
+		return OPVER_ERROR_INVALID_MODEL;
 	}
-	return ref_expect_output_shape(ctx, output, want, rank,
-				       "dropping the axis from the input");
+	data->deferred = !axis->is_constant;
+	if (data->deferred) {
+		if (arg_some_axis_fits(input, output))
+			return OPVER_OK;
+		OPVER_REPORT(ctx,
+			     "output '%s' has rank %d; no axis dropped from input '%s' (rank %d) gives its shape",
+			     output->name, (int)output->rank, input->name,
+			     (int)input->rank);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	status = arg_read_axis(ctx, axis, input->rank, &value);
+	if (status != OPVER_OK)
+		return status;
+	return arg_plan(ctx, node, value, data);
 }
 
 /* The index along the axis of the best element of each [outer, inner]
@@ -174,8 +224,20 @@ static void arg_scan(const arg_data *d, int32_t type, int32_t index_type,
 
 static opver_status arg_invoke(const opver_context *ctx, opver_node *node)
 {
-	(void)ctx;
-	arg_scan(node->op_data, node->inputs[ARG_INPUT]->type,
+	arg_data *data = node->op_data;
+
+	if (data->deferred) {
+		int32_t axis;
+		opver_status status;
+
+		status = arg_read_axis(ctx, node->inputs[ARG_AXIS],
+				       node->inputs[ARG_INPUT]->rank, &axis);
+		if (status == OPVER_OK)
+			status = arg_plan(ctx, node, axis, data);
+		if (status != OPVER_OK)
+			return status;
+	}
+	arg_scan(data, node->inputs[ARG_INPUT]->type,
 		 node->outputs[0]->type, node->op == OPVER_OP_ARG_MAX,
 		 node->inputs[ARG_INPUT]->data, node->outputs[0]->data);
 	return OPVER_OK;

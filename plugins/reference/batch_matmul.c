@@ -11,15 +11,24 @@
  *            (wrapping as TFLite's accumulator), rescaled by x scale x
  *            y scale / output scale, plus the output zero point, clamped
  *   int16    zero points 0; the sum in int64 and TFLite's 64-bit rescale
+ *   hybrid   float32 x and output, int8 y quantized symmetrically per
+ *            tensor: each row of x (after adj_x) quantized to int8 on the
+ *            fly with its own scale, and zero point under
+ *            asymmetric_quantize_inputs (hybrid.h); the int32 sum of
+ *            (x - zero point) y times the float product of the row's
+ *            scale and y's
  *
- * Version ranges (TFLite's op_version rules): 1 float32; 2 int8; 3 int16;
- * 4 hybrid (float x, int8 y) with asymmetric_quantize_inputs, which is not
- * computed here.  Each kernel covers its type's version.
+ * Version ranges (TFLite's op_version rules): 1 float32, and hybrid
+ * without asymmetric_quantize_inputs; 2 int8; 3 int16; 4 hybrid with it.
+ * Each kernel covers its type's versions: the hybrid one 1-4, as a hybrid
+ * node is never version 2 or 3.
  */
 #include <stdint.h>
 
+#include "hybrid.h"
 #include "kernels.h"
 #include "node_checks.h"
+#include "node_memory.h"
 #include "quantization.h"
 
 enum { BMM_X = 0, BMM_Y = 1 };
@@ -44,6 +53,11 @@ typedef struct bmm_data {
 	int32_t multiplier;
 	int shift;
 	int32_t activation_min, activation_max;
+	/* hybrid: y's scale, and scratch for a row of x (K floats, then
+	 * K int8) */
+	float y_scale;
+	bool asymmetric; /* asymmetric_quantize_inputs */
+	int32_t row, row_quantized;
 } bmm_data;
 
 /* Dimension i of `t`'s batch padded to BMM_BATCH_DIMS with leading 1s. */
@@ -54,10 +68,11 @@ static int32_t bmm_batch_dim(const opver_tensor *t, int32_t i)
 	return at >= 0 ? t->dims[at] : 1;
 }
 
-/* Checks shapes and fills data's geometry. */
+/* Checks types (x and the output `type`, y `y_type`) and shapes, and
+ * fills data's geometry. */
 static opver_status bmm_check_node(const opver_context *ctx,
 				   const opver_node *node, int32_t type,
-				   bmm_data *d)
+				   int32_t y_type, bmm_data *d)
 {
 	const opver_tensor *x, *y, *out;
 	opver_batch_matmul_params params = OPVER_BATCH_MATMUL_PARAMS_DEFAULTS;
@@ -74,7 +89,7 @@ static opver_status bmm_check_node(const opver_context *ctx,
 	out = node->outputs[0];
 	status = ref_expect_type(ctx, "x", x, type);
 	if (status == OPVER_OK)
-		status = ref_expect_type(ctx, "y", y, type);
+		status = ref_expect_type(ctx, "y", y, y_type);
 	if (status == OPVER_OK)
 		status = ref_expect_type(ctx, "output", out, type);
 	if (status != OPVER_OK)
@@ -168,7 +183,8 @@ static opver_status bmm_check_node(const opver_context *ctx,
 static opver_status bmm_float32_prepare(const opver_context *ctx,
 					opver_node *node)
 {
-	return bmm_check_node(ctx, node, OPVER_TYPE_FLOAT32, node->op_data);
+	return bmm_check_node(ctx, node, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+			      node->op_data);
 }
 
 static void bmm_float32_matrix(const bmm_data *d, const float *x,
@@ -211,7 +227,7 @@ static opver_status bmm_integer_prepare(const opver_context *ctx,
 	int32_t x_zero, y_zero, out_zero;
 	opver_status status;
 
-	status = bmm_check_node(ctx, node, type, d);
+	status = bmm_check_node(ctx, node, type, type, d);
 	if (status == OPVER_OK)
 		status = ref_per_tensor_quantization(ctx, "x",
 						     node->inputs[BMM_X],
@@ -341,6 +357,85 @@ static opver_status bmm_int16_invoke(const opver_context *ctx,
 	return OPVER_OK;
 }
 
+/* -------------------------------------------------------------- hybrid */
+
+static opver_status bmm_hybrid_prepare(const opver_context *ctx,
+				       opver_node *node)
+{
+	bmm_data *d = node->op_data;
+	opver_batch_matmul_params params = OPVER_BATCH_MATMUL_PARAMS_DEFAULTS;
+	const opver_tensor *y = node->inputs[BMM_Y];
+	opver_status status;
+
+	status = bmm_check_node(ctx, node, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+				d);
+	/* One scale: TFLite 2.x's hybrid BATCH_MATMUL scales per tensor. */
+	if (status == OPVER_OK)
+		status = ref_filter_scales_check(ctx, y, y->rank - 1, 1);
+	if (status == OPVER_OK)
+		status = ref_request_scratch(ctx, (size_t)d->k, sizeof(float),
+					     "a row of x", &d->row);
+	if (status == OPVER_OK)
+		status = ref_request_scratch(ctx, (size_t)d->k, sizeof(int8_t),
+					     "a quantized row of x",
+					     &d->row_quantized);
+	if (status != OPVER_OK)
+		return status;
+	opver_read_params(node, &params, sizeof(params));
+	d->asymmetric = params.asymmetric_quantize_inputs != 0;
+	d->y_scale = ref_filter_scale(y, 0);
+	return OPVER_OK;
+}
+
+/* One output matrix: each row of x quantized, then its dot products with
+ * the columns of y. */
+static void bmm_hybrid_matrix(const bmm_data *d, const float *x,
+			      const int8_t *y, float *out, float *row,
+			      int8_t *quantized)
+{
+	for (int32_t i = 0; i < d->m; i++) {
+		float scale;
+		int32_t zero;
+
+		for (int32_t k = 0; k < d->k; k++)
+			row[k] = x[i * d->x_m + k * d->x_k];
+		ref_hybrid_quantize(row, (size_t)d->k, d->asymmetric,
+				    quantized, &scale, &zero);
+		/* Rounded to float first, as TFLite folds y's scale into
+		 * the row's. */
+		scale *= d->y_scale;
+		for (int32_t j = 0; j < d->n; j++) {
+			uint32_t total = 0; /* modulo 2^32, as TFLite's */
+
+			for (int32_t k = 0; k < d->k; k++)
+				total += (uint32_t)(
+					((int32_t)quantized[k] - zero) *
+					(int32_t)y[k * d->y_k + j * d->y_n]);
+			out[(size_t)i * (size_t)d->n + (size_t)j] =
+				(float)(int32_t)total * scale;
+		}
+	}
+}
+
+static opver_status bmm_hybrid_invoke(const opver_context *ctx,
+				      opver_node *node)
+{
+	const bmm_data *d = node->op_data;
+	const float *x = node->inputs[BMM_X]->data;
+	const int8_t *y = node->inputs[BMM_Y]->data;
+	float *out = node->outputs[0]->data;
+	float *row = ref_scratch(ctx, d->row);
+	int8_t *quantized = ref_scratch(ctx, d->row_quantized);
+
+	if (row == NULL || quantized == NULL)
+		return OPVER_ERROR;
+#define BMM_HYBRID_VISIT(xo, yo, oo) \
+	bmm_hybrid_matrix(d, x + (xo), y + (yo), out + (oo), row, quantized)
+	BMM_FOR_EACH_MATRIX(d, BMM_HYBRID_VISIT);
+#undef BMM_HYBRID_VISIT
+	return OPVER_OK;
+}
+
 /* ------------------------------------------------------------- manifest */
 
 #define BMM_KERNEL(kernel_name, version, type, prepare_fn, invoke_fn)      \
@@ -361,3 +456,13 @@ const opver_kernel ref_batch_matmul_int8 =
 const opver_kernel ref_batch_matmul_int16 =
 	BMM_KERNEL("batch_matmul_int16", 3, INT16, bmm_int16_prepare,
 		   bmm_int16_invoke);
+
+const opver_kernel ref_batch_matmul_hybrid = {
+	OPVER_KERNEL("batch_matmul_hybrid", BATCH_MATMUL, 1, 4),
+	REF_SIGNATURES(OPVER_SIGNATURE(
+		OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(INT8)),
+		OPVER_OUTPUT(OPVER_T(FLOAT32)))),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(bmm_data),
+	.prepare = bmm_hybrid_prepare, .invoke = bmm_hybrid_invoke,
+};

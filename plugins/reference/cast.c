@@ -1,7 +1,8 @@
 /*
  * cast.c - CAST: each element converted to the output's type, as TFLite's
- * kernel converts it (a C++ static_cast), between FLOAT32, FLOAT64, INT8,
- * UINT8, INT16, UINT16, INT32, UINT32, INT64 and BOOL in any pair.
+ * kernel converts it (a C++ static_cast), between FLOAT32, FLOAT16,
+ * FLOAT64, INT8, UINT8, INT16, UINT16, INT32, UINT32, INT64 and BOOL in
+ * any pair.
  *
  * Every element goes through one value that keeps integers as int64 and
  * floating values as double, so each conversion rounds once, as a direct
@@ -12,13 +13,18 @@
  * maximum), and its cast is undefined outside the range of the other
  * integer types, where this kernel clamps too (a NaN giving 0).
  *
- * Version range: 1-5.  FLOAT16 (5), INT4 (6), BFLOAT16 (7) and COMPLEX64
- * are not computed.
+ * FLOAT16 goes through float32 both ways, as TFLite's: read exactly,
+ * written from the value as float32 rounded to the nearest float16
+ * (half.h), so an int64 or float64 rounds twice, as there.
+ *
+ * Version range: 1-5 (5 adds float64 and float16).  INT4 (6), BFLOAT16
+ * (7) and COMPLEX64 are not computed.
  */
 #include <math.h>
 #include <stdbool.h>
 
 #include "elements.h"
+#include "half.h"
 #include "kernels.h"
 #include "node_checks.h"
 
@@ -41,6 +47,10 @@ static cast_value cast_read(int32_t type, const void *data, size_t at)
 	case OPVER_TYPE_FLOAT64:
 		v.is_float = true;
 		v.f = ((const double *)data)[at];
+		break;
+	case OPVER_TYPE_FLOAT16:
+		v.is_float = true;
+		v.f = ref_half_to_float(((const uint16_t *)data)[at]);
 		break;
 	case OPVER_TYPE_INT8:
 		v.i = ((const int8_t *)data)[at];
@@ -100,6 +110,10 @@ static void cast_write(int32_t type, void *data, size_t at,
 	case OPVER_TYPE_FLOAT64:
 		((double *)data)[at] = v->is_float ? v->f : (double)v->i;
 		break;
+	case OPVER_TYPE_FLOAT16:
+		((uint16_t *)data)[at] = ref_float_to_half(
+			v->is_float ? (float)v->f : (float)v->i);
+		break;
 	case OPVER_TYPE_INT8:
 		((int8_t *)data)[at] =
 			(int8_t)cast_integer(v, INT8_MIN, INT8_MAX, 0);
@@ -141,9 +155,10 @@ static void cast_write(int32_t type, void *data, size_t at,
 
 /* The types converted here. */
 #define CAST_TYPES                                                     \
-	(OPVER_T(FLOAT32) | OPVER_T(FLOAT64) | OPVER_T(INT8) |         \
-	 OPVER_T(UINT8) | OPVER_T(INT16) | OPVER_T(UINT16) |           \
-	 OPVER_T(INT32) | OPVER_T(UINT32) | OPVER_T(INT64) | OPVER_T(BOOL))
+	(OPVER_T(FLOAT32) | OPVER_T(FLOAT16) | OPVER_T(FLOAT64) |      \
+	 OPVER_T(INT8) | OPVER_T(UINT8) | OPVER_T(INT16) |             \
+	 OPVER_T(UINT16) | OPVER_T(INT32) | OPVER_T(UINT32) |          \
+	 OPVER_T(INT64) | OPVER_T(BOOL))
 
 static opver_status cast_prepare(const opver_context *ctx, opver_node *node)
 {

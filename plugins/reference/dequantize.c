@@ -19,9 +19,8 @@
  *   6  int4: not these kernels' types
  * Every kernel therefore covers 1..3.
  */
-#include <math.h>
-#include <string.h>
 
+#include "half.h"
 #include "kernels.h"
 #include "node_checks.h"
 #include "quantization.h"
@@ -121,29 +120,6 @@ static opver_status dequantize_float16_prepare(const opver_context *ctx,
 	return status;
 }
 
-/* The float32 of IEEE 754 binary16 `h`: exact, as every float16 is a
- * float32; infinities stay infinite and NaNs keep their payload. */
-static inline float half_to_float(uint16_t h)
-{
-	const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-	const uint32_t exponent = (h >> 10) & 0x1fu;
-	const uint32_t mantissa = h & 0x3ffu;
-	uint32_t bits;
-	float f;
-
-	if (exponent == 0) {
-		/* zero or subnormal: mantissa x 2^-24 */
-		f = ldexpf((float)mantissa, -24);
-		return sign != 0 ? -f : f;
-	}
-	if (exponent == 0x1f)
-		bits = sign | 0x7f800000u | (mantissa << 13);
-	else /* rebias the exponent from 15 to 127 */
-		bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-	memcpy(&f, &bits, sizeof(f));
-	return f;
-}
-
 static opver_status dequantize_float16_invoke(const opver_context *ctx,
 					      opver_node *node)
 {
@@ -153,7 +129,7 @@ static opver_status dequantize_float16_invoke(const opver_context *ctx,
 
 	(void)ctx;
 	for (size_t i = 0; i < data->count; i++)
-		out[i] = half_to_float(in[i]);
+		out[i] = ref_half_to_float(in[i]);
 	return OPVER_OK;
 }
 

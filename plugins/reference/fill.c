@@ -6,8 +6,8 @@
  * FILL's dims (INT32 or INT64) must be the output's shape: prepare checks
  * them when constant, invoke when they come at run time.
  *
- * Version ranges: FILL 1-3 (2 adds bool, 3 int8 and int16; 4, float16, is
- * not computed here, nor 2's strings); ZEROS_LIKE has only version 1.
+ * Version ranges: FILL 1-4 (2 adds bool, 3 int8 and int16, 4 float16; 2's
+ * strings are not computed here); ZEROS_LIKE has only version 1.
  */
 #include <string.h>
 
@@ -17,10 +17,10 @@
 
 enum { FILL_DIMS = 0, FILL_VALUE = 1 };
 
-/* TFLite's value types of fixed size but float16. */
+/* TFLite's value types of fixed size. */
 #define FILL_TYPES                                                     \
-	(OPVER_T(FLOAT32) | OPVER_T(INT8) | OPVER_T(INT16) |           \
-	 OPVER_T(INT32) | OPVER_T(INT64) | OPVER_T(BOOL))
+	(OPVER_T(FLOAT32) | OPVER_T(FLOAT16) | OPVER_T(INT8) |         \
+	 OPVER_T(INT16) | OPVER_T(INT32) | OPVER_T(INT64) | OPVER_T(BOOL))
 
 static opver_status fill_prepare(const opver_context *ctx, opver_node *node)
 {
@@ -95,7 +95,7 @@ static opver_status zeros_like_invoke(const opver_context *ctx,
 /* ------------------------------------------------------------- manifest */
 
 const opver_kernel ref_fill = {
-	OPVER_KERNEL("fill", FILL, 1, 3),
+	OPVER_KERNEL("fill", FILL, 1, 4),
 	REF_SIGNATURES(OPVER_SIGNATURE(
 		OPVER_INPUTS(OPVER_T(INT32) | OPVER_T(INT64), FILL_TYPES),
 		OPVER_OUTPUT(FILL_TYPES))),

@@ -70,6 +70,7 @@ extern const opver_kernel ref_broadcast_to;
 extern const opver_kernel ref_cast;
 /* batch_matmul.c */
 extern const opver_kernel ref_batch_matmul_float32;
+extern const opver_kernel ref_batch_matmul_hybrid;
 extern const opver_kernel ref_batch_matmul_int8;
 extern const opver_kernel ref_batch_matmul_int16;
 

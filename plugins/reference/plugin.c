@@ -19,6 +19,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_average_pool_2d_int8,
 	&ref_average_pool_2d_uint8,
 	&ref_batch_matmul_float32,
+	&ref_batch_matmul_hybrid,
 	&ref_batch_matmul_int16,
 	&ref_batch_matmul_int8,
 	&ref_batch_to_space_nd,

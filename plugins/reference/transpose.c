@@ -5,15 +5,14 @@
  * is checked in prepare; otherwise in invoke, where a mismatch fails the
  * run.
  *
- * Version range 1-6 (int8 2, bool 3, 5 dimensions 4, int16 5, 6
- * dimensions 6); more than 6 dimensions (version 8) is refused, as TFLite
- * 2.x's kernel before version 8 refuses it.
+ * Version range 1-8 (int8 2, bool 3, 5 dimensions 4, int16 5, 6
+ * dimensions 6, more than 6 dimensions or bfloat16 8), up to
+ * REF_MOVE_MAX_DIMS (8) dimensions.  Version 7's int4, packed two to a
+ * byte, is not computed: opver has no element size for it.
  */
 #include "kernels.h"
 #include "movement.h"
 #include "node_checks.h"
-
-#define TRANSPOSE_MAX_DIMS 6
 
 enum { TRANSPOSE_INPUT = 0, TRANSPOSE_PERM = 1 };
 
@@ -63,10 +62,10 @@ static opver_status transpose_prepare(const opver_context *ctx,
 	if (status != OPVER_OK)
 		return status;
 	input = node->inputs[TRANSPOSE_INPUT];
-	if (input->rank > TRANSPOSE_MAX_DIMS) {
-		OPVER_REPORT(ctx, "input '%s' has %d dimensions; TRANSPOSE versions 1-6 take up to %d",
-			     input->name, (int)input->rank,
-			     TRANSPOSE_MAX_DIMS);
+	/* Checked here too for a perm known only at invoke. */
+	if (input->rank > REF_MOVE_MAX_DIMS) {
+		OPVER_REPORT(ctx, "input '%s' has %d dimensions; this TRANSPOSE takes up to %d",
+			     input->name, (int)input->rank, REF_MOVE_MAX_DIMS);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	status = ref_move_same_type(ctx, "output", node->outputs[0], input);
@@ -102,11 +101,14 @@ static opver_status transpose_invoke(const opver_context *ctx,
 	return OPVER_OK;
 }
 
+/* TFLite's TRANSPOSE types but int4. */
+#define TRANSPOSE_TYPES (REF_MOVE_TYPES | OPVER_T(BFLOAT16))
+
 const opver_kernel ref_transpose = {
-	OPVER_KERNEL("transpose", TRANSPOSE, 1, 6),
+	OPVER_KERNEL("transpose", TRANSPOSE, 1, 8),
 	REF_SIGNATURES(OPVER_SIGNATURE(
-		OPVER_INPUTS(REF_MOVE_TYPES, OPVER_T(INT32)),
-		OPVER_OUTPUT(REF_MOVE_TYPES))),
+		OPVER_INPUTS(TRANSPOSE_TYPES, OPVER_T(INT32)),
+		OPVER_OUTPUT(TRANSPOSE_TYPES))),
 	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(transpose_data),
 	.prepare = transpose_prepare, .invoke = transpose_invoke,

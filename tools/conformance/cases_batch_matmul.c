@@ -5,10 +5,12 @@
  * BATCH_MATMUL variants cross the types (float32, int8, int16) with
  * adj_x, adj_y and broadcasting: without it x and y share their batch
  * dimensions (0-2 of them, 1-3 each); with it y has fewer, or 1 where x
- * has more.  M, K and N are 1-6.  L2_NORMALIZATION's variants are its
- * types (float32, int8, uint8; the quantized outputs in 1/128 as TFLite
- * requires) over ranks 1-4; L2_POOL_2D's (float32 only) the padding and
- * the clamp activations, with pooling's shapes.
+ * has more.  M, K and N are 1-6.  The hybrid variants after them (float32
+ * x, constant int8 y quantized symmetrically) cross
+ * asymmetric_quantize_inputs with the same choices.  L2_NORMALIZATION's
+ * variants are its types (float32, int8, uint8; the quantized outputs in
+ * 1/128 as TFLite requires) over ranks 1-4; L2_POOL_2D's (float32 only)
+ * the padding and the clamp activations, with pooling's shapes.
  */
 #include <math.h>
 
@@ -38,11 +40,19 @@ static bool fill(cf_case *c, int32_t t, cf_rng *rng, int32_t kind)
 
 /* ------------------------------------------------------- BATCH_MATMUL */
 
+/* The variants of one type each, and the hybrid ones that follow. */
+#define BMM_TYPED_VARIANTS (3 * 2 * 2 * 2)
+#define BMM_HYBRID_VARIANTS (2 * 2 * 2 * 2)
+
 static bool generate_batch_matmul(int32_t variant, cf_rng *rng, cf_case *c)
 {
-	int32_t kind = variant % 3;
-	bool adj_x = variant / 3 % 2, adj_y = variant / 6 % 2;
-	bool broadcast = variant / 12 % 2;
+	bool hybrid = variant >= BMM_TYPED_VARIANTS;
+	int32_t kind = hybrid ? FLOAT32 : variant % 3;
+	int32_t rest = hybrid ? (variant - BMM_TYPED_VARIANTS) / 2
+			      : variant / 3;
+	bool asymmetric = hybrid && variant % 2;
+	bool adj_x = rest % 2, adj_y = rest / 2 % 2;
+	bool broadcast = rest / 4 % 2;
 	int32_t m = cf_rng_int(rng, 1, 6), k = cf_rng_int(rng, 1, 6);
 	int32_t n = cf_rng_int(rng, 1, 6);
 	int32_t batch = cf_rng_int(rng, broadcast ? 1 : 0, 2);
@@ -70,15 +80,20 @@ static bool generate_batch_matmul(int32_t variant, cf_rng *rng, cf_case *c)
 	out_dims[batch] = m;
 	out_dims[batch + 1] = n;
 	x = cf_case_tensor(c, types[kind], batch + 2, x_dims);
-	y = cf_case_tensor(c, types[kind], y_batch + 2, y_dims);
+	y = cf_case_tensor(c, hybrid ? OPVER_TYPE_INT8 : types[kind],
+			   y_batch + 2, y_dims);
 	out = cf_case_tensor(c, types[kind], batch + 2, out_dims);
 	cf_case_input(c, x);
 	cf_case_input(c, y);
 	c->output = out;
 	c->has_params = true;
 	c->params.batch_matmul = (opver_batch_matmul_params){ adj_x, adj_y,
-							      0 };
-	if (kind != FLOAT32) {
+							      asymmetric };
+	if (hybrid) {
+		if (!cf_case_quantize(c, y, cf_rng_float(rng, 0.005f, 0.02f),
+				      0))
+			return false;
+	} else if (kind != FLOAT32) {
 		bool int16 = kind == INT16;
 		float xs = cf_rng_float(rng, 0.01f, 0.05f);
 		float ys = cf_rng_float(rng, 0.01f, 0.05f);
@@ -93,12 +108,16 @@ static bool generate_batch_matmul(int32_t variant, cf_rng *rng, cf_case *c)
 	}
 	cf_case_param(c, "adj_x=%d adj_y=%d broadcast=%s m=%d k=%d n=%d",
 		      adj_x, adj_y, broadcast ? "yes" : "no", m, k, n);
-	return fill(c, x, rng, kind) && fill(c, y, rng, kind);
+	if (!hybrid)
+		return fill(c, x, rng, kind) && fill(c, y, rng, kind);
+	cf_case_param(c, "hybrid asymmetric_quantize_inputs=%d", asymmetric);
+	return fill(c, x, rng, kind) &&
+	       cf_case_fill(c, y, rng, -127, 127, true);
 }
 
 const cf_generator cf_batch_matmul_cases = {
 	.op = OPVER_OP_BATCH_MATMUL,
-	.num_variants = 3 * 2 * 2 * 2,
+	.num_variants = BMM_TYPED_VARIANTS + BMM_HYBRID_VARIANTS,
 	.generate = generate_batch_matmul,
 };
 

@@ -260,18 +260,22 @@ const cf_generator cf_shape_cases = {
 
 /* ------------------------------------------------ FILL and ZEROS_LIKE */
 
-/* FILL's value types: the data types but UINT8. */
+/* FILL's value types: the data types but UINT8, and FLOAT16 (any bits:
+ * FILL only copies them). */
 static const opver_type fill_types[] = {
 	OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,  OPVER_TYPE_INT16,
 	OPVER_TYPE_INT32,   OPVER_TYPE_INT64, OPVER_TYPE_BOOL,
+	OPVER_TYPE_FLOAT16,
 };
+#define NUM_FILL_TYPES 7
 
 static bool fill_generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
-	const opver_type type = fill_types[variant % 6];
-	const opver_type dims_type = variant / 6 % 2 ? OPVER_TYPE_INT64
-						     : OPVER_TYPE_INT32;
-	const bool constant = variant / 12 % 2;
+	const opver_type type = fill_types[variant % NUM_FILL_TYPES];
+	const opver_type dims_type = variant / NUM_FILL_TYPES % 2
+					     ? OPVER_TYPE_INT64
+					     : OPVER_TYPE_INT32;
+	const bool constant = variant / (NUM_FILL_TYPES * 2) % 2;
 	int32_t rank = cf_rng_int(rng, 1, 4), dims[4];
 	int64_t values[4];
 
@@ -289,7 +293,7 @@ static bool fill_generate(int32_t variant, cf_rng *rng, cf_case *c)
 
 const cf_generator cf_fill_cases = {
 	.op = OPVER_OP_FILL,
-	.num_variants = 6 * 2 * 2,
+	.num_variants = NUM_FILL_TYPES * 2 * 2,
 	.generate = fill_generate,
 };
 
@@ -319,9 +323,9 @@ static const opver_type cast_types[] = {
 	OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT64, OPVER_TYPE_INT8,
 	OPVER_TYPE_UINT8,   OPVER_TYPE_INT16,   OPVER_TYPE_UINT16,
 	OPVER_TYPE_INT32,   OPVER_TYPE_UINT32,  OPVER_TYPE_INT64,
-	OPVER_TYPE_BOOL,
+	OPVER_TYPE_BOOL,    OPVER_TYPE_FLOAT16,
 };
-#define NUM_CAST_TYPES 10
+#define NUM_CAST_TYPES 11
 
 static bool is_unsigned(opver_type type)
 {
@@ -330,30 +334,55 @@ static bool is_unsigned(opver_type type)
 }
 
 /*
+ * `count` float16 values of magnitude below 64, subnormals included,
+ * non-negative when `positive`: the bits drawn directly, exponent fields
+ * 0 to 20.
+ */
+static uint16_t *half_values(cf_case *c, cf_rng *rng, size_t count,
+			     bool positive)
+{
+	uint16_t *values = cf_case_alloc(c, count * sizeof(*values));
+
+	for (size_t i = 0; values != NULL && i < count; i++) {
+		uint32_t sign = positive ? 0 : (uint32_t)cf_rng_int(rng, 0, 1);
+		uint32_t exponent = (uint32_t)cf_rng_int(rng, 0, 20);
+		uint32_t mantissa = (uint32_t)cf_rng_int(rng, 0, 1023);
+
+		values[i] = (uint16_t)(sign << 15 | exponent << 10 | mantissa);
+	}
+	return values;
+}
+
+/*
  * Values every conversion defines the same way everywhere: integers in
  * [-100, 100] (wrapping into unsigned types as C++ casts do), floating
  * values with fractions in the target's range ([0, 100] for unsigned
- * targets, where a negative value is undefined in C++).
+ * targets, where a negative value is undefined in C++; float16 below 64).
  */
 static bool cast_generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	const opver_type from = cast_types[variant % NUM_CAST_TYPES];
 	const opver_type to = cast_types[variant / NUM_CAST_TYPES];
 	const bool floating = from == OPVER_TYPE_FLOAT32 ||
-			      from == OPVER_TYPE_FLOAT64;
+			      from == OPVER_TYPE_FLOAT64 ||
+			      from == OPVER_TYPE_FLOAT16;
 	const double lo = floating && is_unsigned(to) ? 0 : -100;
 	int32_t rank = cf_rng_int(rng, 1, 4), dims[4], input;
+	size_t n = 1;
 
 	draw_dims(rng, rank, 1, 4, dims);
 	input = cf_case_tensor(c, from, rank, dims);
 	cf_case_input(c, input);
 	c->output = cf_case_tensor(c, to, rank, dims);
+	for (int32_t d = 0; d < rank; d++)
+		n *= (size_t)dims[d];
+	if (from == OPVER_TYPE_FLOAT16) {
+		c->values[input] = half_values(c, rng, n, is_unsigned(to));
+		return c->values[input] != NULL;
+	}
 	if (from == OPVER_TYPE_FLOAT64) {
-		size_t n = 1;
 		double *values;
 
-		for (int32_t d = 0; d < rank; d++)
-			n *= (size_t)dims[d];
 		values = cf_case_alloc(c, n * sizeof(double));
 		if (values == NULL)
 			return false;

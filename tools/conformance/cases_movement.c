@@ -492,13 +492,17 @@ const cf_generator cf_expand_dims_cases = {
 
 /* ---------------------------------------------------------- TRANSPOSE */
 
-/* Variants: the types at rank 1-4, then FLOAT32 at ranks 5 and 6. */
+/* Variants: the types at rank 1-4, FLOAT32 at ranks 5 to 8, then BFLOAT16
+ * (version 8) at rank 1-4. */
 static bool generate_transpose(int32_t variant, cf_rng *rng, cf_case *c)
 {
+	const bool bfloat16 = variant == NUM_MOVE_TYPES + 4;
 	const opver_type type = variant < NUM_MOVE_TYPES ? move_types[variant]
-							 : OPVER_TYPE_FLOAT32;
-	int32_t rank = variant < NUM_MOVE_TYPES ? cf_rng_int(rng, 1, 4)
-						: 5 + (variant - NUM_MOVE_TYPES);
+				: bfloat16 ? OPVER_TYPE_BFLOAT16
+					   : OPVER_TYPE_FLOAT32;
+	int32_t rank = variant < NUM_MOVE_TYPES || bfloat16
+			       ? cf_rng_int(rng, 1, 4)
+			       : 5 + (variant - NUM_MOVE_TYPES);
 	int32_t dims[CF_MAX_RANK], out_dims[CF_MAX_RANK], perm[CF_MAX_RANK];
 	move_quant q = draw_quant(rng, type);
 	bool ok = true;
@@ -523,7 +527,7 @@ static bool generate_transpose(int32_t variant, cf_rng *rng, cf_case *c)
 
 const cf_generator cf_transpose_cases = {
 	.op = OPVER_OP_TRANSPOSE,
-	.num_variants = NUM_MOVE_TYPES + 2,
+	.num_variants = NUM_MOVE_TYPES + 5,
 	.generate = generate_transpose,
 };
 

@@ -13,9 +13,9 @@
  * is constant.
  *
  * ARG_MAX and ARG_MIN: variants cross the input types with an int32 or
- * int64 axis and an int32 or int64 output; each case draws the axis,
- * positive or negative.  Small
- * integer ranges make ties, which go to the first index.
+ * int64 axis, constant or a graph input, and an int32 or int64 output;
+ * each case draws the axis, positive or negative.  Small integer ranges
+ * make ties, which go to the first index.
  */
 #include <math.h>
 
@@ -236,6 +236,8 @@ static bool generate_arg(int32_t variant, cf_rng *rng, cf_case *c)
 	const opver_type type = arg_types[variant % NUM_ARG_TYPES];
 	const bool axis64 = variant / NUM_ARG_TYPES % 2;
 	const bool index64 = variant / (NUM_ARG_TYPES * 2) % 2;
+	/* The axis a graph input, so known only at invoke. */
+	const bool run_time = variant / (NUM_ARG_TYPES * 4) % 2;
 	const bool negative = cf_rng_int(rng, 0, 1);
 	int32_t rank = cf_rng_int(rng, 1, MAX_RANK), dims[MAX_RANK];
 	int32_t out_dims[MAX_RANK], out_rank = 0, axis, input, output, t;
@@ -264,8 +266,13 @@ static bool generate_arg(int32_t variant, cf_rng *rng, cf_case *c)
 		*(int32_t *)data = negative ? axis - rank : axis;
 	t = cf_case_tensor(c, axis64 ? OPVER_TYPE_INT64 : OPVER_TYPE_INT32, 1,
 			   &one);
-	c->tensors[t].data = data;
-	c->tensors[t].data_size = axis64 ? sizeof(int64_t) : sizeof(int32_t);
+	if (run_time) {
+		c->values[t] = data;
+	} else {
+		c->tensors[t].data = data;
+		c->tensors[t].data_size =
+			axis64 ? sizeof(int64_t) : sizeof(int32_t);
+	}
 	cf_case_input(c, t);
 	c->has_params = true;
 	c->params.arg.output_type = index64 ? OPVER_TYPE_INT64
@@ -280,19 +287,20 @@ static bool generate_arg(int32_t variant, cf_rng *rng, cf_case *c)
 		ok = ok && cf_case_fill(c, input, rng, 0, 255, false);
 	else
 		ok = ok && cf_case_fill(c, input, rng, -3, 3, false);
-	cf_case_param(c, "axis=%d%s index=%s", negative ? axis - rank : axis,
-		      axis64 ? "(int64)" : "", index64 ? "int64" : "int32");
+	cf_case_param(c, "axis=%d%s%s index=%s", negative ? axis - rank : axis,
+		      axis64 ? "(int64)" : "", run_time ? "(run time)" : "",
+		      index64 ? "int64" : "int32");
 	return ok;
 }
 
 const cf_generator cf_arg_max_cases = {
 	.op = OPVER_OP_ARG_MAX,
-	.num_variants = NUM_ARG_TYPES * 4,
+	.num_variants = NUM_ARG_TYPES * 8,
 	.generate = generate_arg,
 };
 
 const cf_generator cf_arg_min_cases = {
 	.op = OPVER_OP_ARG_MIN,
-	.num_variants = NUM_ARG_TYPES * 4,
+	.num_variants = NUM_ARG_TYPES * 8,
 	.generate = generate_arg,
 };

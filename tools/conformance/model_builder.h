@@ -24,8 +24,9 @@
 
 #include <opver/opver.h>
 
-/* The largest rank a described tensor may have. */
-#define CF_MAX_RANK 6
+/* The largest rank a described tensor may have (TRANSPOSE's version 8
+ * goes past 6). */
+#define CF_MAX_RANK 8
 
 typedef struct cf_tensor_desc {
 	opver_type type;
