@@ -418,3 +418,35 @@ corpus_outcome corpus_run_outputs(const char *dir, const char *config_path,
 	opver_runtime_destroy(run.runtime);
 	return outcome;
 }
+
+static void free_params(struct criterion_test_params *params)
+{
+	cr_free(params->params);
+}
+
+struct criterion_test_params corpus_test_params(void)
+{
+	const char *dir = getenv("OPVER_MODEL_CORPUS");
+	corpus_param *params;
+	corpus_case *cases = NULL;
+	char error[256];
+	long count = 0;
+
+	if (dir != NULL && *dir != '\0')
+		count = corpus_read_cases(dir, &cases, error, sizeof(error));
+	params = cr_calloc(count > 0 ? (size_t)count : 1, sizeof(*params));
+	if (dir == NULL || *dir == '\0') {
+		params[0].no_corpus = true;
+		count = 1;
+	} else if (count <= 0) {
+		snprintf(params[0].problem, sizeof(params[0].problem), "%s",
+			 count < 0 ? error : "cases.tsv lists no cases");
+		count = 1;
+	} else {
+		for (long i = 0; i < count; i++)
+			params[i].row = cases[i];
+	}
+	free(cases);
+	return cr_make_param_array(corpus_param, params, (size_t)count,
+				   free_params);
+}

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <criterion/parameterized.h>
 #include <opver/opver.h>
 
 #define CORPUS_FIELD_SIZE 64
@@ -37,6 +38,22 @@ typedef struct corpus_case {
  */
 long corpus_read_cases(const char *dir, corpus_case **cases, char *error,
 		       size_t error_size);
+
+/* One parameterized test's parameter: a row, or why there are no rows. */
+typedef struct corpus_param {
+	corpus_case row;
+	/* Set when the corpus is not configured: the test skips. */
+	bool no_corpus;
+	/* Set when cases.tsv cannot be read: the test fails with it. */
+	char problem[256];
+} corpus_param;
+
+/*
+ * A corpus_param per row of $OPVER_MODEL_CORPUS/cases.tsv, or one saying
+ * why there are none, for ParameterizedTestParameters.  They live in
+ * memory shared with the test processes, which Criterion frees.
+ */
+struct criterion_test_params corpus_test_params(void);
 
 typedef enum corpus_outcome {
 	CORPUS_PASSED,

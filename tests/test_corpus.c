@@ -48,15 +48,6 @@ static const char *const required_models[] = {
 	"test_conv_model",
 };
 
-/* One test's parameter: a row, or why there are no rows. */
-struct corpus_param {
-	corpus_case row;
-	/* Set when the corpus is not configured: the test skips. */
-	bool no_corpus;
-	/* Set when cases.tsv cannot be read: the test fails with it. */
-	char problem[256];
-};
-
 /*
  * Runs `row` with a temporary config loading the reference plugin (built
  * with single rounding when `single_rounding`), and the custom-op plugin
@@ -94,37 +85,9 @@ static corpus_outcome run_with_plugins(const char *dir, const corpus_case *row,
 	return outcome;
 }
 
-static void free_params(struct criterion_test_params *params)
-{
-	cr_free(params->params);
-}
-
 ParameterizedTestParameters(corpus, case_passes)
 {
-	const char *dir = getenv("OPVER_MODEL_CORPUS");
-	struct corpus_param *params;
-	corpus_case *cases = NULL;
-	char error[256];
-	long count = 0;
-
-	if (dir != NULL && *dir != '\0')
-		count = corpus_read_cases(dir, &cases, error, sizeof(error));
-	/* Parameters live in memory shared with the test processes. */
-	params = cr_calloc(count > 0 ? (size_t)count : 1, sizeof(*params));
-	if (dir == NULL || *dir == '\0') {
-		params[0].no_corpus = true;
-		count = 1;
-	} else if (count <= 0) {
-		snprintf(params[0].problem, sizeof(params[0].problem), "%s",
-			 count < 0 ? error : "cases.tsv lists no cases");
-		count = 1;
-	} else {
-		for (long i = 0; i < count; i++)
-			params[i].row = cases[i];
-	}
-	free(cases);
-	return cr_make_param_array(struct corpus_param, params, (size_t)count,
-				   free_params);
+	return corpus_test_params();
 }
 
 static bool is_required(const char *model)
@@ -136,7 +99,7 @@ static bool is_required(const char *model)
 	return false;
 }
 
-ParameterizedTest(struct corpus_param *param, corpus, case_passes)
+ParameterizedTest(corpus_param *param, corpus, case_passes)
 {
 	const corpus_case *row = &param->row;
 	corpus_outcome outcome;

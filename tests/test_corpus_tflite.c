@@ -48,45 +48,6 @@ static const struct {
 	{ "mlperf_ic_resnet_int8", 5 },
 };
 
-struct case_param {
-	corpus_case row;
-	bool no_corpus;
-	char problem[256];
-};
-
-static void free_params(struct criterion_test_params *params)
-{
-	cr_free(params->params);
-}
-
-static struct criterion_test_params corpus_params(void)
-{
-	const char *dir = getenv("OPVER_MODEL_CORPUS");
-	struct case_param *params;
-	corpus_case *cases = NULL;
-	char error[256];
-	long count = 0;
-
-	if (dir != NULL && *dir != '\0')
-		count = corpus_read_cases(dir, &cases, error, sizeof(error));
-	/* Parameters live in memory shared with the test processes. */
-	params = cr_calloc(count > 0 ? (size_t)count : 1, sizeof(*params));
-	if (dir == NULL || *dir == '\0') {
-		params[0].no_corpus = true;
-		count = 1;
-	} else if (count <= 0) {
-		snprintf(params[0].problem, sizeof(params[0].problem), "%s",
-			 count < 0 ? error : "cases.tsv lists no cases");
-		count = 1;
-	} else {
-		for (long i = 0; i < count; i++)
-			params[i].row = cases[i];
-	}
-	free(cases);
-	return cr_make_param_array(struct case_param, params, (size_t)count,
-				   free_params);
-}
-
 /* What an output is compared with: TFLite's golden and the steps allowed. */
 struct expectation {
 	const oracle_golden *golden;
@@ -180,7 +141,7 @@ static bool check_output(void *user_data, size_t index,
 
 /* Runs the case with `plugin` alone in place of the reference plugin and
  * compares every output with TFLite's, allowing `steps`. */
-static void check_case(const struct case_param *param, const char *plugin,
+static void check_case(const corpus_param *param, const char *plugin,
 		       int steps)
 {
 	const char *dir = getenv("OPVER_MODEL_CORPUS");
@@ -237,10 +198,10 @@ static void check_case(const struct case_param *param, const char *plugin,
 
 ParameterizedTestParameters(corpus_tflite, variant_is_bit_exact)
 {
-	return corpus_params();
+	return corpus_test_params();
 }
 
-ParameterizedTest(struct case_param *param, corpus_tflite,
+ParameterizedTest(corpus_param *param, corpus_tflite,
 		  variant_is_bit_exact)
 {
 	check_case(param, REFERENCE_TFLITE_PLUGIN, 0);
@@ -248,10 +209,10 @@ ParameterizedTest(struct case_param *param, corpus_tflite,
 
 ParameterizedTestParameters(corpus_tflite, reference_within_measured_steps)
 {
-	return corpus_params();
+	return corpus_test_params();
 }
 
-ParameterizedTest(struct case_param *param, corpus_tflite,
+ParameterizedTest(corpus_param *param, corpus_tflite,
 		  reference_within_measured_steps)
 {
 	int steps = 0;
