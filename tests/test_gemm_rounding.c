@@ -1,11 +1,11 @@
 /*
  * test_gemm_rounding.c - the rescales of the reference plugin's variant
- * reference-tflite (REF_GEMM_SINGLE_ROUNDING): the int8 GEMM ops'
+ * reference-tflite (REF_TFLITE_BUILTIN): the int8 GEMM ops'
  * (CONV_2D, FULLY_CONNECTED, BATCH_MATMUL) rounds once, half up, as ruy's
  * output stage; every other op's rounds twice, as in the reference plugin.
  * Values worked by hand.
  */
-#define REF_GEMM_SINGLE_ROUNDING
+#define REF_TFLITE_BUILTIN
 #include <criterion/criterion.h>
 
 #include "../plugins/reference/quantization.h"

@@ -300,6 +300,8 @@ static opver_status conv_quantized_prepare(const opver_context *ctx,
 		status = conv_requantize(ctx, &params, &t,
 					 data->geometry.out_depth, false,
 					 &data->requantize);
+	data->requantize.outside_gemm =
+		data->geometry.group_depth != data->geometry.in_depth;
 	return status;
 }
 

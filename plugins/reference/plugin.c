@@ -168,7 +168,7 @@ static const opver_kernel *const reference_kernels[] = {
 
 static const opver_plugin reference_plugin = {
 	OPVER_PLUGIN_HEADER,
-#ifdef REF_GEMM_SINGLE_ROUNDING
+#ifdef REF_TFLITE_BUILTIN
 	.name = "reference-tflite",
 #else
 	.name = "reference",

@@ -275,15 +275,15 @@ static inline int32_t ref_multiply_by_quantized_multiplier(int32_t x,
  * The rescale of the int8 kernels that TFLite's builtin (desktop) kernels
  * compute with a GEMM: CONV_2D, FULLY_CONNECTED, BATCH_MATMUL.  On x86 and
  * WebAssembly TFLite hands int8 GEMMs to ruy, whose output stage rounds
- * once, so the reference-tflite plugin, built with
- * REF_GEMM_SINGLE_ROUNDING, does too.  uint8 GEMMs go to gemmlowp, which
+ * once, so the reference-tflite plugin, built with REF_TFLITE_BUILTIN
+ * (TFLite's builtin kernels' arithmetic), does too.  uint8 GEMMs go to gemmlowp, which
  * rounds twice, and so does every other kernel of that build, as TFLite's
  * other builtin kernels do (cpu_backend_gemm.h's dispatch table).
  */
 static inline int32_t ref_gemm_multiply_by_quantized_multiplier(
 	int32_t x, int32_t multiplier, int shift)
 {
-#ifdef REF_GEMM_SINGLE_ROUNDING
+#ifdef REF_TFLITE_BUILTIN
 	return ref_single_rounding_rescale(x, multiplier, shift);
 #else
 	return ref_multiply_by_quantized_multiplier(x, multiplier, shift);

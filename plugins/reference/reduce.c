@@ -33,7 +33,8 @@
  *               point rescaled by input scale / output scale, divided by
  *               the count rounding half away from zero); uint8 there
  *               takes TFLite's legacy one (the sum rescaled by input scale
- *               / (count x output scale), plus a bias); all others the
+ *               / (count x output scale), plus a bias), and so does int8
+ *               in reference-tflite, as TFLite's builtin kernel; all others the
  *               float one, round(sum / count * s - input zero point * s)
  *               + output zero point, clamped.
  * An empty input gives each op's starting value: MEAN NaN or 0, SUM 0,
@@ -120,7 +121,7 @@ typedef enum reduce_method {
 	REDUCE_MEAN_INTEGER,   /* truncated integer mean */
 	REDUCE_MEAN_RESCALED,  /* quantized mean, float rescale */
 	REDUCE_MEAN_SPATIAL,   /* int8 4-D mean over axes 1 and 2 */
-	REDUCE_MEAN_SPATIAL_UINT8,
+	REDUCE_MEAN_SPATIAL_LEGACY, /* uint8 (int8 in reference-tflite) */
 	REDUCE_SUM_RESCALED,   /* 8-bit sum to another quantization */
 	REDUCE_PROD_QUANTIZED,
 } reduce_method;
@@ -135,7 +136,7 @@ typedef struct reduce_data {
 	int32_t input_zero_point;
 	int32_t output_zero_point;
 	float scale;    /* input scale / output scale, in float */
-	int32_t bias;   /* REDUCE_MEAN_SPATIAL_UINT8 */
+	int32_t bias;   /* REDUCE_MEAN_SPATIAL_LEGACY */
 	int32_t multiplier;
 	int shift;
 	int32_t qmin, qmax;
@@ -320,6 +321,17 @@ static bool is_spatial_mean(const opver_tensor *input, bool keep_dims,
 		(axis[0] == 2 && axis[1] == 1));
 }
 
+/*
+ * TFLite's builtin (desktop) int8 kernel takes the legacy uint8 formula on
+ * the 4-D path too, which reference-tflite follows; its reference kernel
+ * (and TFLite Micro) rescales, then divides.
+ */
+#ifdef REF_TFLITE_BUILTIN
+#define REF_BUILTIN_MEAN true
+#else
+#define REF_BUILTIN_MEAN false
+#endif
+
 /* MEAN of quantized tensors: picks TFLite's path and its constants. */
 static opver_status reduce_prepare_mean(const opver_context *ctx,
 					const opver_tensor *input,
@@ -334,7 +346,7 @@ static opver_status reduce_prepare_mean(const opver_context *ctx,
 	if (status != OPVER_OK)
 		return status;
 	data->scale = in_scale / out_scale;
-	if (spatial && input->type == OPVER_TYPE_UINT8) {
+	if (spatial && (input->type == OPVER_TYPE_UINT8 || REF_BUILTIN_MEAN)) {
 		/* In float, as TFLite's legacy uint8 kernel. */
 		const float count = (float)data->plan.count;
 		float offset = (float)data->input_zero_point * in_scale /
@@ -342,7 +354,7 @@ static opver_status reduce_prepare_mean(const opver_context *ctx,
 
 		offset = offset > 0 ? offset + 0.5f : offset - 0.5f;
 		data->bias = data->output_zero_point - (int32_t)offset;
-		data->method = REDUCE_MEAN_SPATIAL_UINT8;
+		data->method = REDUCE_MEAN_SPATIAL_LEGACY;
 		return ref_quantize_rescale(
 			ctx, (double)(in_scale / (count * out_scale)),
 			&data->multiplier, &data->shift,
@@ -770,7 +782,7 @@ static void reduce_finish(const reduce_data *data, int64_t *acc, void *out)
 						data->qmin, data->qmax);
 			break;
 		}
-		case REDUCE_MEAN_SPATIAL_UINT8: {
+		case REDUCE_MEAN_SPATIAL_LEGACY: {
 			const int32_t x = ref_multiply_by_quantized_multiplier(
 				reduce_sum32(acc[i]), data->multiplier,
 				data->shift);

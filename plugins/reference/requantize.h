@@ -41,6 +41,10 @@ typedef struct ref_requantize {
 	 * owned by the core, valid until the interpreter is destroyed. */
 	int32_t *multipliers;
 	int *shifts;
+	/* TFLite's builtin kernel computes this node with its reference
+	 * kernel, not its GEMM (grouped int8 CONV_2D), so it rounds twice
+	 * even in reference-tflite (ref_requantize_gemm_apply()). */
+	bool outside_gemm;
 } ref_requantize;
 
 /*
@@ -142,10 +146,15 @@ static inline int32_t ref_requantize_gemm_apply(const ref_requantize *r,
 						size_t channel, uint32_t sum,
 						const int32_t *bias)
 {
+	const int32_t acc = ref_requantize_acc(channel, sum, bias);
+	const int32_t multiplier = r->multipliers[channel];
+	const int shift = r->shifts[channel];
+
 	return ref_requantize_finish(
-		r, ref_gemm_multiply_by_quantized_multiplier(
-			   ref_requantize_acc(channel, sum, bias),
-			   r->multipliers[channel], r->shifts[channel]));
+		r, r->outside_gemm ? ref_multiply_by_quantized_multiplier(
+					     acc, multiplier, shift) :
+				     ref_gemm_multiply_by_quantized_multiplier(
+					     acc, multiplier, shift));
 }
 
 /* The output of `channel` from its int64 sum and int64 bias (none when
