@@ -1,7 +1,8 @@
 /*
  * claims.h - what the XNNPACK delegate runs: its typed claims (op, version
- * range, float32 signatures) and, per node, why it leaves a node to the
- * kernels when XNNPACK would not compute it as TensorFlow Lite does.
+ * range, float32, int8 and uint8 signatures) and, per node, why it leaves
+ * a node to the kernels when XNNPACK would not compute it as TensorFlow
+ * Lite does.
  */
 #ifndef OPVER_XNNPACK_CLAIMS_H
 #define OPVER_XNNPACK_CLAIMS_H
@@ -13,7 +14,7 @@
 /* Dimensions an XNNPACK value may have (XNN_MAX_TENSOR_DIMS). */
 #define XP_MAX_DIMS 6
 
-#define XP_NUM_CLAIMS 17
+#define XP_NUM_CLAIMS 41
 extern const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS];
 
 /*
