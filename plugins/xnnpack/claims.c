@@ -11,8 +11,9 @@
  * other than TFLite (rescaling ops it does not rescale).  Its 8-bit
  * results are TFLite's within one step: it rescales once, in float.
  * This XNNPACK (Debian's 2022 snapshot) has no CONCATENATION node and no
- * quantized AVERAGE_POOL_2D, SOFTMAX, HARD_SWISH or LEAKY_RELU, so those
- * stay on the kernels.
+ * quantized SOFTMAX, HARD_SWISH or LEAKY_RELU, so those stay on the
+ * kernels; its only quantized average pooling is global, which a
+ * quantized AVERAGE_POOL_2D whose window is its whole input becomes.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -87,6 +88,8 @@ CLAIM(sub, SUB, 1, 3, binary_f32);
 CLAIM(sub_s8, SUB, 1, 3, binary_s8);
 CLAIM(sub_u8, SUB, 1, 3, binary_u8);
 CLAIM(average_pool_2d, AVERAGE_POOL_2D, 1, 1, unary_f32);
+CLAIM(average_pool_2d_s8, AVERAGE_POOL_2D, 1, 2, unary_s8);
+CLAIM(average_pool_2d_u8, AVERAGE_POOL_2D, 1, 1, unary_u8);
 CLAIM(max_pool_2d, MAX_POOL_2D, 1, 1, unary_f32);
 CLAIM(max_pool_2d_s8, MAX_POOL_2D, 1, 2, unary_s8);
 CLAIM(max_pool_2d_u8, MAX_POOL_2D, 1, 1, unary_u8);
@@ -115,7 +118,8 @@ const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS] = {
 	&depthwise_conv_2d, &depthwise_conv_2d_s8, &depthwise_conv_2d_u8,
 	&fully_connected, &fully_connected_s8, &fully_connected_u8,
 	&add, &add_s8, &add_u8, &mul, &mul_s8, &mul_u8,
-	&sub, &sub_s8, &sub_u8, &average_pool_2d,
+	&sub, &sub_s8, &sub_u8,
+	&average_pool_2d, &average_pool_2d_s8, &average_pool_2d_u8,
 	&max_pool_2d, &max_pool_2d_s8, &max_pool_2d_u8, &reshape, &softmax,
 	&relu, &relu_8bit, &relu6, &relu6_s8, &relu6_u8, &relu_n1_to_1,
 	&logistic, &logistic_s8, &logistic_u8, &hard_swish, &pad,
@@ -504,7 +508,22 @@ static const char *pool_refusal(const opver_node *node, char *buf,
 		return say(buf, size, "1x1 pooling is not supported by XNNPACK");
 	if (same_quant_refusal(node, buf, size) != NULL)
 		return buf;
+	if (node->op == OPVER_OP_AVERAGE_POOL_2D &&
+	    is_8bit(node->inputs[0]) && !xp_is_global_pool(node))
+		return say(buf, size,
+			   "quantized average pooling other than over the whole input");
 	return range_refusal(p.activation, node->outputs[0], buf, size);
+}
+
+bool xp_is_global_pool(const opver_node *node)
+{
+	opver_pool_params p = OPVER_POOL_PARAMS_DEFAULTS;
+	const int32_t *in = node->inputs[0]->dims;
+	const int32_t *out = node->outputs[0]->dims;
+
+	opver_read_params(node, &p, sizeof(p));
+	return p.filter_height == in[1] && p.filter_width == in[2] &&
+	       out[1] == 1 && out[2] == 1;
 }
 
 /* RELU, RELU6 and RELU_N1_TO_1 are XNNPACK clamps, which do not rescale. */

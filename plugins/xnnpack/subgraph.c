@@ -325,6 +325,11 @@ static enum xnn_status define_pool(builder *b, const opver_node *node,
 	xp_activation_range(p.activation, &min, &max);
 	pad = window_padding(node, p.padding, p.filter_height, p.filter_width,
 			     p.stride_height, p.stride_width, 1, 1);
+	/* The only quantized average pooling of this XNNPACK. */
+	if (node->op == OPVER_OP_AVERAGE_POOL_2D &&
+	    node->inputs[0]->type != OPVER_TYPE_FLOAT32)
+		return xnn_define_global_average_pooling_2d(b->subgraph, min,
+							    max, in, out, 0);
 	if (node->op == OPVER_OP_AVERAGE_POOL_2D)
 		return xnn_define_average_pooling_2d(b->subgraph, pad.top,
 			pad.right, pad.bottom, pad.left,
