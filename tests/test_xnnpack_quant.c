@@ -245,3 +245,49 @@ Test(xnnpack_quant, other_quantized_average_pools_stay_on_the_kernels)
 	require_plugin();
 	average_pool(OPVER_TYPE_INT8, 4, 6, 2, 3, 0x0);
 }
+
+/* int8 `op` (RESHAPE or MUL, whose second input is the first) from
+ * scale `in` to scale `out`. */
+static void rescaled(int32_t op, float in, float out, uint32_t claimed)
+{
+	const float in_scale[1] = { in }, out_scale[1] = { out };
+	static const int64_t zero[1] = { -7 };
+	static const int32_t shape[2] = { 6, 5 };
+	bool mul = op == OPVER_OP_MUL;
+	const cf_tensor_desc tensors[3] = {
+		{ .type = OPVER_TYPE_INT8, .rank = 3, .dims = { 2, 3, 5 },
+		  .quantized = true, .num_scales = 1, .scales = in_scale,
+		  .zero_points = zero },
+		{ .type = OPVER_TYPE_INT8, .rank = mul ? 3 : 2,
+		  .dims = { mul ? 2 : 6, mul ? 3 : 5, 5 },
+		  .quantized = true, .num_scales = 1, .scales = out_scale,
+		  .zero_points = zero },
+		{ .type = OPVER_TYPE_INT32, .rank = 1, .dims = { 2 },
+		  .data = shape, .data_size = sizeof(shape) },
+	};
+	const cf_opcode_desc code = { op, mul ? 2 : 1 };
+	const opver_reshape_params reshape = { .num_dims = 2,
+					       .dims = { 6, 5 } };
+	const opver_mul_params product = { .activation = 0 };
+	const int32_t in_ids[2] = { 0, mul ? 0 : 2 }, out_ids[1] = { 1 };
+	const cf_operator_desc node = {
+		0, in_ids, 2, out_ids, 1,
+		mul ? (const void *)&product : (const void *)&reshape,
+	};
+	const cf_model_desc desc = { tensors, 3, &code, 1, &node, 1,
+				     in_ids, 1, out_ids, 1 };
+
+	compare(&desc, claimed, mul ? 1 : 0);
+}
+
+/* XNNPACK's RESHAPE copies and its creation fails when the scales
+ * differ, where TFLite's copies too: such a node stays on the kernels,
+ * as does a MUL whose scale ratio is outside XNNPACK's range. */
+Test(xnnpack_quant, nodes_xnnpack_would_refuse_stay_on_the_kernels)
+{
+	require_plugin();
+	rescaled(OPVER_OP_RESHAPE, 0.1f, 0.1f, 0x1);
+	rescaled(OPVER_OP_RESHAPE, 0.1f, 0.2f, 0x0);
+	rescaled(OPVER_OP_MUL, 0.1f, 0.05f, 0x1);
+	rescaled(OPVER_OP_MUL, 0.1f, 1e-5f, 0x0);
+}
