@@ -325,7 +325,7 @@ static const char *filter_quant_refusal(const opver_node *node,
 							   NULL;
 	int32_t count = filter->quant.count;
 
-	if (filter->type == OPVER_TYPE_UINT8 || count == 1) {
+	if (filter->type == OPVER_TYPE_UINT8 || count <= 1) {
 		if (quant_refusal(filter, "filter", buf, size) != NULL)
 			return buf;
 		if (filter->type == OPVER_TYPE_INT8 && zero_point_of(filter) != 0)
@@ -335,7 +335,7 @@ static const char *filter_quant_refusal(const opver_node *node,
 	} else if (channel_axis < 0) {
 		return say(buf, size,
 			   "per-channel int8 weights: this XNNPACK has no per-channel FULLY_CONNECTED");
-	} else if (count < 1 || filter->quant.axis != channel_axis ||
+	} else if (filter->quant.axis != channel_axis ||
 		   count != filter->dims[channel_axis] ||
 		   filter->quant.scale == NULL ||
 		   filter->quant.zero_point == NULL) {
@@ -343,7 +343,7 @@ static const char *filter_quant_refusal(const opver_node *node,
 			   "filter scales are not one per channel along dimension %d",
 			   (int)channel_axis);
 	}
-	if (bias != NULL && (bias->rank != 1 ||
+	if (bias != NULL && (bias->rank != 1 || out->rank < 1 ||
 			     bias->dims[0] != out->dims[out->rank - 1]))
 		return say(buf, size, "bias is not one value per output channel");
 	for (int32_t c = 0; c < count; c++) {

@@ -72,7 +72,7 @@ static const void *static_data(builder *b, const opver_tensor *tensor,
 /*
  * Defines a value of `tensor`'s type: float32, or int8 and uint8 with
  * their quantization (an int8 filter with a scale per channel is QC8).
- * `rank` entries of `dims`, `data`, `id` and `flags` as for
+ * `dims` (the tensor's rank of them), `data`, `id` and `flags` as for
  * xnn_define_tensor_value.
  */
 static enum xnn_status define_typed(builder *b, const opver_tensor *tensor,
