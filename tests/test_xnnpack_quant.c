@@ -201,10 +201,10 @@ Test(xnnpack_quant, pad_with_positive_zero_point_before_conv)
 	pad_then_conv(7, OPVER_OP_DEPTHWISE_CONV_2D);
 }
 
-/* A quantized AVERAGE_POOL_2D of `type` over an input of `h` x `w` pixels
- * with a `fh` x `fw` VALID window, stride 1. */
-static size_t average_pool(opver_type type, int32_t h, int32_t w,
-			   int32_t fh, int32_t fw, uint32_t claimed)
+/* A quantized AVERAGE_POOL_2D (version `version`) of `type` over an input
+ * of `h` x `w` pixels with a `fh` x `fw` VALID window, stride 1. */
+static size_t average_pool(opver_type type, int32_t version, int32_t h,
+			   int32_t w, int32_t fh, int32_t fw, uint32_t claimed)
 {
 	static const float scale[1] = { 0.07f };
 	const int64_t zero[1] = { type == OPVER_TYPE_INT8 ? -3 : 131 };
@@ -217,8 +217,7 @@ static size_t average_pool(opver_type type, int32_t h, int32_t w,
 		  .quantized = true, .num_scales = 1, .scales = scale,
 		  .zero_points = zero },
 	};
-	const cf_opcode_desc code = { OPVER_OP_AVERAGE_POOL_2D,
-				      type == OPVER_TYPE_INT8 ? 2 : 1 };
+	const cf_opcode_desc code = { OPVER_OP_AVERAGE_POOL_2D, version };
 	const opver_pool_params pool = {
 		.padding = OPVER_PADDING_VALID, .stride_width = 1,
 		.stride_height = 1, .filter_width = fw, .filter_height = fh,
@@ -236,14 +235,21 @@ static size_t average_pool(opver_type type, int32_t h, int32_t w,
 Test(xnnpack_quant, global_average_pool_runs_on_the_delegate)
 {
 	require_plugin();
-	average_pool(OPVER_TYPE_INT8, 4, 6, 4, 6, 0x1);
-	average_pool(OPVER_TYPE_UINT8, 3, 2, 3, 2, 0x1);
+	average_pool(OPVER_TYPE_INT8, 2, 4, 6, 4, 6, 0x1);
+	average_pool(OPVER_TYPE_UINT8, 1, 3, 2, 3, 2, 0x1);
 }
 
 Test(xnnpack_quant, other_quantized_average_pools_stay_on_the_kernels)
 {
 	require_plugin();
-	average_pool(OPVER_TYPE_INT8, 4, 6, 2, 3, 0x0);
+	average_pool(OPVER_TYPE_INT8, 2, 4, 6, 2, 3, 0x0);
+}
+
+/* The uint8 claim ends at version 1 (TFLite's version 2 is int8). */
+Test(xnnpack_quant, versions_above_the_claim_stay_on_the_kernels)
+{
+	require_plugin();
+	average_pool(OPVER_TYPE_UINT8, 2, 3, 2, 3, 2, 0x0);
 }
 
 /* int8 `op` (RESHAPE or MUL, whose second input is the first) from
