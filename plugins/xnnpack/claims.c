@@ -163,7 +163,7 @@ static const char *say(char *buf, size_t size, const char *format, ...)
 	return buf;
 }
 
-/* The name of the lowest type in a signature's `mask`. */
+/* The name of the first of the claims' types in `mask`; NULL for none. */
 static const char *type_word(uint32_t mask)
 {
 	if (mask & F32)
@@ -174,7 +174,7 @@ static const char *type_word(uint32_t mask)
 		return "uint8";
 	if (mask & I32)
 		return "int32";
-	return "other";
+	return NULL;
 }
 
 /* The claim for the node's op whose signature takes its first input's and
@@ -201,6 +201,23 @@ static const opver_delegate_op *claim_of(const opver_node *node,
 		}
 	}
 	return NULL;
+}
+
+static const char *types_refusal(const opver_node *node, char *buf,
+				 size_t size)
+{
+	int32_t in = node->inputs[0]->type, out = node->outputs[0]->type;
+	const char *in_word = opver_type_mask_has(F32 | S8 | U8, in) ?
+		type_word(OPVER_TYPE_BIT(in)) : NULL;
+	const char *out_word = opver_type_mask_has(F32 | S8 | U8, out) ?
+		type_word(OPVER_TYPE_BIT(out)) : NULL;
+
+	if (in_word == NULL || out_word == NULL)
+		return say(buf, size,
+			   "types other than float32, int8 and uint8");
+	return say(buf, size,
+		   "this XNNPACK has no such node for %s input and %s output",
+		   in_word, out_word);
 }
 
 static bool has_claim(int32_t op)
@@ -328,7 +345,8 @@ static const char *filter_quant_refusal(const opver_node *node,
 	if (filter->type == OPVER_TYPE_UINT8 || count <= 1) {
 		if (quant_refusal(filter, "filter", buf, size) != NULL)
 			return buf;
-		if (filter->type == OPVER_TYPE_INT8 && zero_point_of(filter) != 0)
+		if (filter->type == OPVER_TYPE_INT8 &&
+		    zero_point_of(filter) != 0)
 			return say(buf, size,
 				   "int8 filter zero point %d: XNNPACK needs 0",
 				   (int)zero_point_of(filter));
@@ -705,10 +723,7 @@ const char *xp_refusal(const opver_node *node, char *buf, size_t size)
 	    node->num_outputs < 1 || node->outputs[0] == NULL)
 		return say(buf, size, "needs an input and an output");
 	if (claim == NULL)
-		return say(buf, size,
-			   "this XNNPACK has no such node for %s input and %s output",
-			   type_word(OPVER_TYPE_BIT(node->inputs[0]->type)),
-			   type_word(OPVER_TYPE_BIT(node->outputs[0]->type)));
+		return types_refusal(node, buf, size);
 	if (node->resolved_version > claim->max_version)
 		return say(buf, size, "version %d above %d",
 			   (int)node->resolved_version, (int)claim->max_version);
