@@ -444,9 +444,50 @@ static opver_status boundary(const opver_context *ctx, xp_partition *xp,
 	return OPVER_OK;
 }
 
+/* The profile event name of each node's operator, in the partition's
+ * order, as XNNPACK runs them when it fuses none. */
+static opver_status name_operators(const opver_context *ctx,
+				   xp_partition *xp,
+				   const opver_partition *partition,
+				   xp_event_names *names)
+{
+	const char **node_names = ctx->host->allocate_persistent(ctx,
+		(size_t)partition->num_nodes * sizeof(*node_names));
+
+	if (node_names == NULL)
+		return OPVER_ERROR_NOMEM;
+	for (int32_t k = 0; k < partition->num_nodes; k++) {
+		node_names[k] = xp_event_name(ctx, names,
+			partition->graph->nodes[partition->nodes[k]]);
+		if (node_names[k] == NULL)
+			return OPVER_ERROR_NOMEM;
+	}
+	xp->node_names = node_names;
+	xp->num_nodes = (uint32_t)partition->num_nodes;
+	return OPVER_OK;
+}
+
+/*
+ * After the first invoke, which counted the runtime's operators: per node
+ * names when XNNPACK kept one operator per node, one shared name when it
+ * fused some (a node's clamp into its producer, say).
+ */
+static void name_events(xp_partition *xp)
+{
+	static const char *const fused[] = { "XNNPACK operators" };
+
+	if (xp->pool.operator == xp->num_nodes) {
+		xp->pool.names = xp->node_names;
+		xp->pool.num_names = xp->num_nodes;
+	} else {
+		xp->pool.names = fused;
+		xp->pool.num_names = 1;
+	}
+}
+
 opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 				  const opver_partition *partition,
-				  pthreadpool_t pool)
+				  uint32_t threads, xp_event_names *names)
 {
 	const opver_graph_view *graph = partition->graph;
 	builder b = { .ctx = ctx, .partition = partition };
@@ -482,8 +523,15 @@ opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 	status = boundary(ctx, xp, partition, b.ids);
 	if (status != OPVER_OK)
 		goto out;
+	status = name_operators(ctx, xp, partition, names);
+	if (status != OPVER_OK)
+		goto out;
+	xp->pool.threads = ctx->host->thread_count(ctx);
+	if (threads > 0 && threads < xp->pool.threads)
+		xp->pool.threads = threads;
 	status = OPVER_ERROR;
-	xs = xnn_create_runtime_v2(b.subgraph, pool, 0, &xp->runtime);
+	xs = xnn_create_runtime_v2(b.subgraph, xp_pool_serves_xnnpack() ?
+				   &xp->pool : NULL, 0, &xp->runtime);
 	if (xs != xnn_status_success) {
 		OPVER_REPORT(ctx, "XNNPACK could not create the runtime: status %d",
 			     (int)xs);
@@ -510,17 +558,23 @@ opver_status xp_partition_invoke(const opver_context *ctx, xp_partition *xp)
 			xp->external[e].data = xp->tensors[e]->data;
 			xp->set_up = false;
 		}
+	xp->pool.ctx = ctx;
+	xp->pool.operator = 0;
 	if (!xp->set_up) {
 		xs = xnn_setup_runtime(xp->runtime, xp->num_external,
 				       xp->external);
 		if (xs != xnn_status_success) {
 			OPVER_REPORT(ctx, "XNNPACK runtime setup failed: status %d",
 				     (int)xs);
+			xp->pool.ctx = NULL;
 			return OPVER_ERROR;
 		}
 		xp->set_up = true;
 	}
 	xs = xnn_invoke_runtime(xp->runtime);
+	xp->pool.ctx = NULL;
+	if (xp->pool.names == NULL)
+		name_events(xp);
 	if (xs != xnn_status_success) {
 		OPVER_REPORT(ctx, "XNNPACK runtime failed: status %d", (int)xs);
 		return OPVER_ERROR;
