@@ -13,17 +13,18 @@
  *
  * One interpreter invoke sets the runtimes up and fills what nodes left to
  * the kernels (QUANTIZE, say) write; those nodes are listed and neither
- * run again nor timed.  The partitions' outputs are then overwritten, and
- * one warm-up and --runs timed runs of every partition follow.
+ * run again nor timed.  The partitions' outputs are then saved and
+ * overwritten, and one warm-up and --runs timed runs of every partition
+ * follow, which must write them again bit for bit.
  *
  *   xnnpack_direct --config INI [--threads T] [--runs N] [-i IN.raw]...
  *                  [--expect OUT.raw] MODEL.tflite
  *
  * INI names the plugins for what the delegate leaves (the reference
- * plugin).  --expect compares output 0, which a partition must write, with
- * a raw file (what opver-run computes with the reference plugin): float32
- * within 1e-5 * max(1, max |expected|), the XNNPACK plugin's stated
- * tolerance (tests/test_xnnpack.c), integers within one step.
+ * plugin).  --expect compares output 0 of that invoke with a raw file
+ * (what opver-run computes with the reference plugin): float32 within
+ * 1e-5 * max(1, max |expected|), the XNNPACK plugin's stated tolerance
+ * (tests/test_xnnpack.c), integers within one step.
  * Exit status: 0, 1 when a step fails or the output differs, 2 for usage.
  */
 #include <math.h>
@@ -336,14 +337,43 @@ static bool check_output(const opver_tensor *output, const char *path)
 	return ok;
 }
 
-/* Whether a partition writes `tensor`. */
-static bool partition_output(const opver_tensor *tensor)
+/* The bytes of every partition output together. */
+static size_t partition_output_bytes(void)
 {
+	size_t bytes = 0;
+
 	for (size_t k = 0; k < direct.num_partitions; k++)
 		for (int32_t o = 0; o < direct.partitions[k]->num_outputs; o++)
-			if (direct.partitions[k]->outputs[o] == tensor)
-				return true;
-	return false;
+			bytes += direct.partitions[k]->outputs[o]->bytes;
+	return bytes;
+}
+
+/*
+ * Every partition output, one after the other: copied into `saved`, or
+ * overwritten (so that only a run can restore it), or, with `compare`,
+ * compared with `saved`; false when one differs.
+ */
+typedef enum snapshot_mode { SAVE, OVERWRITE, COMPARE } snapshot_mode;
+
+static bool snapshot(uint8_t *saved, snapshot_mode mode)
+{
+	size_t at = 0;
+
+	for (size_t k = 0; k < direct.num_partitions; k++)
+		for (int32_t o = 0; o < direct.partitions[k]->num_outputs; o++) {
+			opver_tensor *t = direct.partitions[k]->outputs[o];
+
+			if (t->bytes == 0)
+				continue;
+			if (mode == SAVE)
+				memcpy(saved + at, t->data, t->bytes);
+			else if (mode == OVERWRITE)
+				memset(t->data, 0xff, t->bytes);
+			else if (memcmp(saved + at, t->data, t->bytes) != 0)
+				return false;
+			at += t->bytes;
+		}
+	return true;
 }
 
 /* Every partition once, in plan order: the timed work. */
@@ -375,17 +405,21 @@ static size_t claimed_nodes(const opver_interpreter *it)
 	return count;
 }
 
-/* Sets inputs up through one interpreter invoke, then times the
- * partitions alone. */
+/*
+ * Sets inputs up through one interpreter invoke, whose output 0 is
+ * checked against o->expect, then times the partitions alone and checks
+ * that they write what they wrote in that invoke, bit for bit: the
+ * output it checked is then what the direct runs compute.
+ */
 static int bench(opver_interpreter *it, const options *o)
 {
 	size_t runs = (size_t)o->runs, nodes = claimed_nodes(it);
 	double *ms = malloc(runs * sizeof(*ms));
-	const opver_tensor *output = opver_interpreter_output(it, 0);
+	uint8_t *saved = malloc(partition_output_bytes() + 1);
 	int status = 1;
 
-	if (ms == NULL)
-		return 1;
+	if (ms == NULL || saved == NULL)
+		goto out;
 	if (o->num_inputs != opver_interpreter_input_count(it)) {
 		fprintf(stderr, "xnnpack_direct: the model has %zu inputs, %zu given\n",
 			opver_interpreter_input_count(it), o->num_inputs);
@@ -406,14 +440,11 @@ static int bench(opver_interpreter *it, const options *o)
 	}
 	if (opver_interpreter_invoke(it) != OPVER_OK)
 		goto out;
-	/* What the timed runs must write again. */
-	for (size_t k = 0; k < direct.num_partitions; k++)
-		for (int32_t t = 0; t < direct.partitions[k]->num_outputs; t++) {
-			opver_tensor *out = direct.partitions[k]->outputs[t];
-
-			if (out->bytes > 0)
-				memset(out->data, 0xff, out->bytes);
-		}
+	if (o->expect != NULL &&
+	    !check_output(opver_interpreter_output(it, 0), o->expect))
+		goto out;
+	snapshot(saved, SAVE);
+	snapshot(NULL, OVERWRITE);
 	if (!run_partitions())
 		goto out;
 	for (size_t r = 0; r < runs; r++) {
@@ -427,14 +458,14 @@ static int bench(opver_interpreter *it, const options *o)
 	printf("latency_ms: median %.6f min %.6f max %.6f (%zu runs after 1 warm-up)\n",
 	       runs % 2 ? ms[runs / 2] : (ms[runs / 2 - 1] + ms[runs / 2]) / 2,
 	       ms[0], ms[runs - 1], runs);
-	status = 0;
-	if (o->expect == NULL)
+	if (!snapshot(saved, COMPARE)) {
+		printf("direct runs: DIFFER from the partitions' outputs in opver's invoke\n");
 		goto out;
-	if (!partition_output(output))
-		printf("output 0: written by a kernel node, not by XNNPACK: not checked\n");
-	else if (!check_output(output, o->expect))
-		status = 1;
+	}
+	printf("direct runs: write the partitions' outputs of opver's invoke, bit for bit\n");
+	status = 0;
 out:
+	free(saved);
 	free(ms);
 	return status;
 }

@@ -1,9 +1,10 @@
 /*
  * test_xnnpack_direct.c - bench/xnnpack_direct, the XNNPACK plugin's graph
  * driven directly for make bench: built with the plugin's sources, it
- * times the partitions alone, lists the nodes it leaves untimed, and its
- * output check accepts opver-run's output with the reference plugin and
- * rejects a wrong one.  Built here so that it cannot rot unnoticed (make
+ * times the partitions alone, lists the nodes it leaves untimed, finds
+ * that its runs reproduce the partitions' outputs, and its output check
+ * accepts opver-run's output with the reference plugin and rejects a
+ * wrong one.  Built here so that it cannot rot unnoticed (make
  * bench is not CI).  Every test skips when configure did not find XNNPACK
  * or OPVER_MODEL_CORPUS is not set.
  */
@@ -102,6 +103,9 @@ Test(xnnpack_direct, float_model_matches_the_reference_plugin)
 			  r.out);
 		cr_expect(strstr(r.out, "\noutput 0: matches ") != NULL, "%s",
 			  r.out);
+		cr_expect(strstr(r.out, "\ndirect runs: write the partitions' outputs of opver's invoke, bit for bit\n") !=
+				  NULL,
+			  "%s", r.out);
 		spawn_free(&r);
 	}
 	unlink(config);
