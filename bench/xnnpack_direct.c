@@ -11,11 +11,12 @@
  * arena exactly as for the plugin.  The runtimes get XNNPACK's own
  * pthreadpool of --threads threads (1: no pool, the calling thread).
  *
- * One interpreter invoke sets the runtimes up and fills what nodes left to
- * the kernels (QUANTIZE, say) write; those nodes are listed and neither
- * run again nor timed.  The partitions' outputs are then saved and
- * overwritten, and one warm-up and --runs timed runs of every partition
- * follow, which must write them again bit for bit.
+ * One interpreter invoke runs the model; each partition's boundary
+ * tensors are copied, as the partition reads and writes them, to buffers
+ * of its own, on which its runtime is then set up.  Nodes left to the
+ * kernels (QUANTIZE, say) are listed and neither run again nor timed.
+ * One warm-up and --runs timed runs of every partition follow, which
+ * must write the outputs of the invoke again, bit for bit.
  *
  *   xnnpack_direct --config INI [--threads T] [--runs N] [-i IN.raw]...
  *                  [--expect OUT.raw] MODEL.tflite
@@ -43,12 +44,19 @@
 #define MAX_THREADS 64
 #define FLOAT_RTOL 1e-5
 
-/* A partition as the bench keeps it: the plugin's partition data and the
- * tensors it writes for others. */
+/*
+ * A partition as the bench keeps it: the plugin's partition data, and
+ * for the direct runs a buffer of its own per boundary tensor (the
+ * arena's memory is shared by tensors that are not live at once, and the
+ * kernel nodes that write some of it do not run): own[e] holds what
+ * boundary tensor e (xp.tensors[e]) held when the partition ran in the
+ * interpreter's invoke, before for an input, after for an output.
+ */
 typedef struct direct_partition {
 	xp_partition xp;
-	int32_t num_outputs;
-	opver_tensor **outputs;         /* owned array of core tensors */
+	int32_t num_inputs;             /* external ids below are inputs */
+	struct xnn_external_value *own; /* xp.num_external, buffers owned */
+	uint8_t **expected;             /* per output external, else NULL */
 } direct_partition;
 
 /* What the delegate's callbacks share with main(): one delegate per
@@ -140,15 +148,7 @@ static opver_status partition_init(const opver_context *ctx,
 	p = ctx->host->allocate(ctx, sizeof(*p));
 	if (p == NULL)
 		return OPVER_ERROR_NOMEM;
-	p->outputs = ctx->host->allocate(ctx, ((size_t)partition->num_outputs +
-					       1) * sizeof(*p->outputs));
-	if (p->outputs == NULL) {
-		ctx->host->free_memory(ctx, p);
-		return OPVER_ERROR_NOMEM;
-	}
-	p->num_outputs = partition->num_outputs;
-	memcpy(p->outputs, partition->outputs,
-	       (size_t)partition->num_outputs * sizeof(*p->outputs));
+	p->num_inputs = partition->num_inputs;
 	direct.partitions[direct.num_partitions++] = p;
 	*partition_data = p;
 	return OPVER_OK;
@@ -158,9 +158,44 @@ static void partition_free(const opver_context *ctx, void *partition_data)
 {
 	direct_partition *p = partition_data;
 
+	for (uint32_t e = 0; p->own != NULL && e < p->xp.num_external; e++) {
+		ctx->host->free_memory(ctx, p->own[e].data);
+		ctx->host->free_memory(ctx, p->expected[e]);
+	}
+	ctx->host->free_memory(ctx, p->own);
+	ctx->host->free_memory(ctx, p->expected);
 	xp_partition_release(ctx, &p->xp);
-	ctx->host->free_memory(ctx, p->outputs);
 	ctx->host->free_memory(ctx, p);
+}
+
+static bool is_output(const direct_partition *p, uint32_t e)
+{
+	return p->xp.external[e].id >= (uint32_t)p->num_inputs;
+}
+
+/* The buffers of the direct runs, XNN_EXTRA_BYTES longer as XNNPACK
+ * reads past its operands. */
+static opver_status own_buffers(const opver_context *ctx,
+				direct_partition *p)
+{
+	size_t count = (size_t)p->xp.num_external + 1;
+
+	p->own = ctx->host->allocate(ctx, count * sizeof(*p->own));
+	p->expected = ctx->host->allocate(ctx, count * sizeof(*p->expected));
+	if (p->own == NULL || p->expected == NULL)
+		return OPVER_ERROR_NOMEM;
+	for (uint32_t e = 0; e < p->xp.num_external; e++) {
+		size_t bytes = p->xp.tensors[e]->bytes + XNN_EXTRA_BYTES;
+
+		p->own[e].id = p->xp.external[e].id;
+		p->own[e].data = ctx->host->allocate(ctx, bytes);
+		if (is_output(p, e))
+			p->expected[e] = ctx->host->allocate(ctx, bytes);
+		if (p->own[e].data == NULL ||
+		    (is_output(p, e) && p->expected[e] == NULL))
+			return OPVER_ERROR_NOMEM;
+	}
+	return OPVER_OK;
 }
 
 static opver_status partition_prepare(const opver_context *ctx,
@@ -168,19 +203,32 @@ static opver_status partition_prepare(const opver_context *ctx,
 				      const opver_partition *partition)
 {
 	direct_partition *p = partition_data;
+	opver_status status = xp_partition_prepare(ctx, &p->xp, partition,
+						   direct.pool);
 
-	return xp_partition_prepare(ctx, &p->xp, partition, direct.pool);
+	return status == OPVER_OK ? own_buffers(ctx, p) : status;
 }
 
-/* The interpreter's one invoke: sets the runtime up on the arena. */
+/* The interpreter's one invoke, whose boundary values the direct runs
+ * start from and must reproduce. */
 static opver_status partition_invoke(const opver_context *ctx,
 				     void *partition_data,
 				     const opver_partition *partition)
 {
 	direct_partition *p = partition_data;
+	opver_status status;
 
 	(void)partition;
-	return xp_partition_invoke(ctx, &p->xp);
+	for (uint32_t e = 0; e < p->xp.num_external; e++)
+		if (!is_output(p, e) && p->xp.tensors[e]->bytes > 0)
+			memcpy(p->own[e].data, p->xp.tensors[e]->data,
+			       p->xp.tensors[e]->bytes);
+	status = xp_partition_invoke(ctx, &p->xp);
+	for (uint32_t e = 0; e < p->xp.num_external; e++)
+		if (is_output(p, e) && p->xp.tensors[e]->bytes > 0)
+			memcpy(p->expected[e], p->xp.tensors[e]->data,
+			       p->xp.tensors[e]->bytes);
+	return status;
 }
 
 static const opver_delegate delegate = {
@@ -337,42 +385,41 @@ static bool check_output(const opver_tensor *output, const char *path)
 	return ok;
 }
 
-/* The bytes of every partition output together. */
-static size_t partition_output_bytes(void)
+/* Points every runtime at the partition's own buffers, the outputs
+ * overwritten so that only a run can restore them. */
+static bool set_up_own(void)
 {
-	size_t bytes = 0;
+	for (size_t k = 0; k < direct.num_partitions; k++) {
+		direct_partition *p = direct.partitions[k];
+		enum xnn_status xs;
 
-	for (size_t k = 0; k < direct.num_partitions; k++)
-		for (int32_t o = 0; o < direct.partitions[k]->num_outputs; o++)
-			bytes += direct.partitions[k]->outputs[o]->bytes;
-	return bytes;
+		for (uint32_t e = 0; e < p->xp.num_external; e++)
+			if (is_output(p, e))
+				memset(p->own[e].data, 0xff,
+				       p->xp.tensors[e]->bytes);
+		xs = xnn_setup_runtime(p->xp.runtime, p->xp.num_external,
+				       p->own);
+		if (xs != xnn_status_success) {
+			fprintf(stderr, "xnnpack_direct: partition %zu: setup failed: status %d\n",
+				k, (int)xs);
+			return false;
+		}
+	}
+	return true;
 }
 
-/*
- * Every partition output, one after the other: copied into `saved`, or
- * overwritten (so that only a run can restore it), or, with `compare`,
- * compared with `saved`; false when one differs.
- */
-typedef enum snapshot_mode { SAVE, OVERWRITE, COMPARE } snapshot_mode;
-
-static bool snapshot(uint8_t *saved, snapshot_mode mode)
+/* Whether the direct runs wrote what the interpreter's invoke did. */
+static bool reproduced(void)
 {
-	size_t at = 0;
+	for (size_t k = 0; k < direct.num_partitions; k++) {
+		const direct_partition *p = direct.partitions[k];
 
-	for (size_t k = 0; k < direct.num_partitions; k++)
-		for (int32_t o = 0; o < direct.partitions[k]->num_outputs; o++) {
-			opver_tensor *t = direct.partitions[k]->outputs[o];
-
-			if (t->bytes == 0)
-				continue;
-			if (mode == SAVE)
-				memcpy(saved + at, t->data, t->bytes);
-			else if (mode == OVERWRITE)
-				memset(t->data, 0xff, t->bytes);
-			else if (memcmp(saved + at, t->data, t->bytes) != 0)
+		for (uint32_t e = 0; e < p->xp.num_external; e++)
+			if (is_output(p, e) &&
+			    memcmp(p->own[e].data, p->expected[e],
+				   p->xp.tensors[e]->bytes) != 0)
 				return false;
-			at += t->bytes;
-		}
+	}
 	return true;
 }
 
@@ -406,20 +453,19 @@ static size_t claimed_nodes(const opver_interpreter *it)
 }
 
 /*
- * Sets inputs up through one interpreter invoke, whose output 0 is
- * checked against o->expect, then times the partitions alone and checks
- * that they write what they wrote in that invoke, bit for bit: the
- * output it checked is then what the direct runs compute.
+ * Runs the model once through the interpreter, whose output 0 is checked
+ * against o->expect, then times the partitions alone on their own
+ * buffers and checks that they write what they wrote in that invoke, bit
+ * for bit: the output checked is then what the direct runs compute.
  */
 static int bench(opver_interpreter *it, const options *o)
 {
 	size_t runs = (size_t)o->runs, nodes = claimed_nodes(it);
 	double *ms = malloc(runs * sizeof(*ms));
-	uint8_t *saved = malloc(partition_output_bytes() + 1);
 	int status = 1;
 
-	if (ms == NULL || saved == NULL)
-		goto out;
+	if (ms == NULL)
+		return 1;
 	if (o->num_inputs != opver_interpreter_input_count(it)) {
 		fprintf(stderr, "xnnpack_direct: the model has %zu inputs, %zu given\n",
 			opver_interpreter_input_count(it), o->num_inputs);
@@ -443,9 +489,7 @@ static int bench(opver_interpreter *it, const options *o)
 	if (o->expect != NULL &&
 	    !check_output(opver_interpreter_output(it, 0), o->expect))
 		goto out;
-	snapshot(saved, SAVE);
-	snapshot(NULL, OVERWRITE);
-	if (!run_partitions())
+	if (!set_up_own() || !run_partitions())
 		goto out;
 	for (size_t r = 0; r < runs; r++) {
 		double start = now_ms();
@@ -458,14 +502,13 @@ static int bench(opver_interpreter *it, const options *o)
 	printf("latency_ms: median %.6f min %.6f max %.6f (%zu runs after 1 warm-up)\n",
 	       runs % 2 ? ms[runs / 2] : (ms[runs / 2 - 1] + ms[runs / 2]) / 2,
 	       ms[0], ms[runs - 1], runs);
-	if (!snapshot(saved, COMPARE)) {
+	if (!reproduced()) {
 		printf("direct runs: DIFFER from the partitions' outputs in opver's invoke\n");
 		goto out;
 	}
 	printf("direct runs: write the partitions' outputs of opver's invoke, bit for bit\n");
 	status = 0;
 out:
-	free(saved);
 	free(ms);
 	return status;
 }
