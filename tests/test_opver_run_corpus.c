@@ -146,12 +146,17 @@ Test(opver_run, benchmark_reports_latency)
 			  NULL,
 		  "%s", r.out);
 	cr_assert(strstr(r.out, "median") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "setup: interpreter creation ") != NULL,
+		  "%s", r.out);
 	spawn_free(&r);
 	run_tool(&r, "--config", config, "--benchmark", "3", "--json", model,
 		 NULL);
 	assert_status(&r, 0);
 	cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
 	cr_assert(strstr(r.out, "\"latency_ms\": {") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "\"interpreter_create_ms\": ") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "\"first_invoke_ms\": ") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "\"invocations\": 3") != NULL, "%s", r.out);
 	spawn_free(&r);
 }

@@ -183,6 +183,7 @@ static int load_model(struct session *s)
 {
 	opver_interpreter_options options;
 	opver_status status;
+	double start;
 
 	status = opver_model_open(s->runtime, s->cmd.model, &s->model);
 	if (status != OPVER_OK)
@@ -194,9 +195,11 @@ static int load_model(struct session *s)
 	options.profile = s->cmd.benchmark_runs > 0;
 	options.max_arena_bytes = s->cmd.max_arena;
 	options.max_tensor_bytes = s->cmd.max_tensor;
+	start = run_now_ms();
 	status = opver_interpreter_create_with_options(s->runtime, s->model,
 						       &options,
 						       &s->interpreter);
+	s->create_ms = run_now_ms() - start;
 	if (status != OPVER_OK)
 		return run_fail(s, creation_exit_status(status), s->cmd.model,
 				status);

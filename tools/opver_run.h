@@ -60,6 +60,9 @@ struct session {
 	opver_model *model;
 	opver_interpreter *interpreter;
 	json_writer json;       /* the document of --json */
+	/* How long creating the interpreter took (delegates' prepare
+	 * included), for --benchmark. */
+	double create_ms;
 };
 
 /* opver_run_options.c */
@@ -127,5 +130,7 @@ int run_write_outputs(struct session *s);
 
 /* opver_run_benchmark.c: --benchmark. */
 int run_benchmark(struct session *s);
+/* A monotonic clock in milliseconds. */
+double run_now_ms(void);
 
 #endif /* OPVER_TOOLS_OPVER_RUN_H */

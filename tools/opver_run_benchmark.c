@@ -1,7 +1,7 @@
 /*
  * opver_run_benchmark.c - opver-run --benchmark: one warm-up run, then
- * timed runs; latency and the time per node and per profile event, as
- * text or JSON.
+ * timed runs; setup (interpreter creation, the first run), latency and the
+ * time per node and per profile event, as text or JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +9,12 @@
 
 #include "opver_run.h"
 
-static double elapsed_ms(const struct timespec *start,
-			 const struct timespec *end)
+double run_now_ms(void)
 {
-	return (double)(end->tv_sec - start->tv_sec) * 1e3 +
-	       (double)(end->tv_nsec - start->tv_nsec) / 1e6;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -91,7 +92,8 @@ static void report_events(struct session *s, int32_t node,
 		json_end_array(w);
 }
 
-static void report_benchmark(struct session *s, const double *sorted_ms,
+static void report_benchmark(struct session *s, double first_ms,
+			     const double *sorted_ms,
 			     const opver_node_info *before,
 			     const opver_node_info *after, size_t nodes,
 			     const struct event_totals *events_before,
@@ -114,6 +116,12 @@ static void report_benchmark(struct session *s, const double *sorted_ms,
 		json_int(w, 1);
 		json_key(w, "zero_filled_inputs");
 		json_bool(w, zero_filled);
+		/* Setup, delegates' included: creating the interpreter
+		 * (partitions prepared), then the warm-up run. */
+		json_key(w, "interpreter_create_ms");
+		json_double(w, s->create_ms);
+		json_key(w, "first_invoke_ms");
+		json_double(w, first_ms);
 		json_key(w, "latency_ms");
 		json_begin_object(w);
 		json_key(w, "median");
@@ -127,10 +135,12 @@ static void report_benchmark(struct session *s, const double *sorted_ms,
 		json_begin_array(w);
 	} else {
 		printf("benchmark: %zu run%s after 1 warm-up%s\n"
+		       "setup: interpreter creation %.6f ms, first invoke %.6f ms\n"
 		       "latency: median %.6f ms, min %.6f ms, max %.6f ms\n"
 		       "node  %-24s average ms\n",
 		       runs, runs == 1 ? "" : "s",
-		       zero_filled ? ", inputs zero-filled" : "", median,
+		       zero_filled ? ", inputs zero-filled" : "",
+		       s->create_ms, first_ms, median,
 		       sorted_ms[0], sorted_ms[runs - 1], "op");
 	}
 	for (size_t i = 0; i < nodes; i++) {
@@ -207,9 +217,8 @@ int run_benchmark(struct session *s)
 	opver_node_info *before, *after;
 	struct event_totals *events_before = NULL;
 	size_t num_events_before = 0;
-	struct timespec start, end;
+	double start, first_ms = 0, *ms;
 	int status;
-	double *ms;
 
 	ms = malloc(runs * sizeof(*ms));
 	before = calloc(nodes + 1, sizeof(*before));
@@ -219,22 +228,23 @@ int run_benchmark(struct session *s)
 		status = EXIT_RUN_FAILED;
 		goto out;
 	}
+	start = run_now_ms();
 	status = run_invoke(s);
+	first_ms = run_now_ms() - start;
 	if (status == EXIT_SUCCESS) {
 		status = read_nodes(s, before, nodes);
 		events_before = read_events(s, &num_events_before);
 	}
 	for (size_t i = 0; i < runs && status == EXIT_SUCCESS; i++) {
-		clock_gettime(CLOCK_MONOTONIC, &start);
+		start = run_now_ms();
 		status = run_invoke(s);
-		clock_gettime(CLOCK_MONOTONIC, &end);
-		ms[i] = elapsed_ms(&start, &end);
+		ms[i] = run_now_ms() - start;
 	}
 	if (status == EXIT_SUCCESS)
 		status = read_nodes(s, after, nodes);
 	if (status == EXIT_SUCCESS) {
 		qsort(ms, runs, sizeof(*ms), compare_doubles);
-		report_benchmark(s, ms, before, after, nodes, events_before,
+		report_benchmark(s, first_ms, ms, before, after, nodes, events_before,
 				 num_events_before);
 	}
 out:

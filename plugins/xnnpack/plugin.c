@@ -143,9 +143,18 @@ static opver_status partition_prepare(const opver_context *ctx,
 				      const opver_partition *partition)
 {
 	xp_plugin *xp = ctx->plugin_data;
+	xp_partition *p = partition_data;
+	opver_status status;
 
-	return xp_partition_prepare(ctx, partition_data, partition,
-				    xp->threads, &xp->names);
+	if (!xp_pool_serves_xnnpack())
+		return xp_partition_prepare(ctx, p, partition, NULL);
+	status = xp_partition_name_events(ctx, p, partition, &xp->names);
+	if (status != OPVER_OK)
+		return status;
+	p->pool.threads = ctx->host->thread_count(ctx);
+	if (xp->threads > 0 && xp->threads < p->pool.threads)
+		p->pool.threads = xp->threads;
+	return xp_partition_prepare(ctx, p, partition, &p->pool);
 }
 
 static opver_status partition_invoke(const opver_context *ctx,

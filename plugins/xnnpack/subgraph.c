@@ -444,12 +444,10 @@ static opver_status boundary(const opver_context *ctx, xp_partition *xp,
 	return OPVER_OK;
 }
 
-/* The profile event name of each node's operator, in the partition's
- * order, as XNNPACK runs them when it fuses none. */
-static opver_status name_operators(const opver_context *ctx,
-				   xp_partition *xp,
-				   const opver_partition *partition,
-				   xp_event_names *names)
+opver_status xp_partition_name_events(const opver_context *ctx,
+				      xp_partition *xp,
+				      const opver_partition *partition,
+				      xp_event_names *names)
 {
 	const char **node_names = ctx->host->allocate_persistent(ctx,
 		(size_t)partition->num_nodes * sizeof(*node_names));
@@ -472,7 +470,7 @@ static opver_status name_operators(const opver_context *ctx,
  * names when XNNPACK kept one operator per node, one shared name when it
  * fused some (a node's clamp into its producer, say).
  */
-static void name_events(xp_partition *xp)
+static void choose_event_names(xp_partition *xp)
 {
 	static const char *const fused[] = { "XNNPACK operators" };
 
@@ -487,7 +485,7 @@ static void name_events(xp_partition *xp)
 
 opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 				  const opver_partition *partition,
-				  uint32_t threads, xp_event_names *names)
+				  pthreadpool_t pool)
 {
 	const opver_graph_view *graph = partition->graph;
 	builder b = { .ctx = ctx, .partition = partition };
@@ -523,15 +521,8 @@ opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 	status = boundary(ctx, xp, partition, b.ids);
 	if (status != OPVER_OK)
 		goto out;
-	status = name_operators(ctx, xp, partition, names);
-	if (status != OPVER_OK)
-		goto out;
-	xp->pool.threads = ctx->host->thread_count(ctx);
-	if (threads > 0 && threads < xp->pool.threads)
-		xp->pool.threads = threads;
 	status = OPVER_ERROR;
-	xs = xnn_create_runtime_v2(b.subgraph, xp_pool_serves_xnnpack() ?
-				   &xp->pool : NULL, 0, &xp->runtime);
+	xs = xnn_create_runtime_v2(b.subgraph, pool, 0, &xp->runtime);
 	if (xs != xnn_status_success) {
 		OPVER_REPORT(ctx, "XNNPACK could not create the runtime: status %d",
 			     (int)xs);
@@ -574,7 +565,7 @@ opver_status xp_partition_invoke(const opver_context *ctx, xp_partition *xp)
 	xs = xnn_invoke_runtime(xp->runtime);
 	xp->pool.ctx = NULL;
 	if (xp->pool.names == NULL)
-		name_events(xp);
+		choose_event_names(xp);
 	if (xs != xnn_status_success) {
 		OPVER_REPORT(ctx, "XNNPACK runtime failed: status %d", (int)xs);
 		return OPVER_ERROR;

@@ -33,12 +33,21 @@ typedef struct xp_partition {
 	const char *const *node_names;
 } xp_partition;
 
-/* Defines the partition's subgraph and creates its runtime, whose
- * operators use up to `threads` of the interpreter's threads (0: all) and
- * report profile events named from `names`. */
+/*
+ * The profile event name of each node's operator, in the partition's
+ * order, as XNNPACK runs them when it fuses none; before prepare, for a
+ * runtime on the partition's own pool.
+ */
+opver_status xp_partition_name_events(const opver_context *ctx,
+				      xp_partition *xp,
+				      const opver_partition *partition,
+				      xp_event_names *names);
+/* Defines the partition's subgraph and creates its runtime on `pool`:
+ * &xp->pool (the interpreter's threads, threadpool.h), a pthreadpool, or
+ * NULL for the calling thread. */
 opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 				  const opver_partition *partition,
-				  uint32_t threads, xp_event_names *names);
+				  pthreadpool_t pool);
 opver_status xp_partition_invoke(const opver_context *ctx, xp_partition *xp);
 /* Releases what prepare created; xp itself stays the caller's. */
 void xp_partition_release(const opver_context *ctx, xp_partition *xp);
