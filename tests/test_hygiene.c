@@ -680,3 +680,20 @@ Test(hygiene, only_the_entry_passes_the_symbol_checks)
 	assert_result(EXPORTS, "PASS", NULL);
 	assert_result(IMPORTS, "PASS", NULL);
 }
+
+Test(hygiene, serving_pthreadpools_api_passes_and_is_said)
+{
+	static const symbol pool[] = {
+		DEFINED("opver_plugin_negotiate"),
+		DEFINED("pthreadpool_parallelize_1d"),
+		DEFINED("pthreadpool_get_threads_count"),
+	};
+
+	check(write_elf(ELFCLASS64, ELFDATA2LSB, pool, 3));
+
+	assert_result(EXPORTS, "PASS",
+		      "serves pthreadpool's API to the libraries it runs (the "
+		      "host's threads): pthreadpool_parallelize_1d, "
+		      "pthreadpool_get_threads_count");
+	assert_no_result_says(EXPORTS, "besides");
+}

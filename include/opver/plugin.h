@@ -523,7 +523,9 @@ typedef struct opver_negotiation {
 
 /* The one symbol a plugin exports: returns the plugin's descriptor, which
  * the plugin owns and keeps valid until it is unloaded, or NULL after
- * decline. */
+ * decline.  (A plugin running a pthreadpool-based library, such as
+ * XNNPACK, on the host's threads also exports pthreadpool's API for that
+ * library to call; opver-conformance accepts those.) */
 #define OPVER_PLUGIN_ENTRY_NAME "opver_plugin_negotiate"
 typedef const opver_plugin *(*opver_plugin_entry_fn)(
 	const opver_negotiation *negotiation);

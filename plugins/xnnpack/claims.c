@@ -1,12 +1,19 @@
 /*
  * claims.c - the delegate's typed claims and the per-node checks behind
- * them.  Every claim is float32 only: for each op the version range ends at
- * the highest version whose float32 features XNNPACK computes (grouped
- * CONV_2D is v6, dilated DEPTHWISE_CONV_2D v2, FULLY_CONNECTED without bias
- * v6, SUB broadcasting above 4 dimensions v3, PAD above 4 dimensions v4;
- * the versions in between add integer types, which are not claimed).
- * This XNNPACK (Debian's 2022 snapshot) has no CONCATENATION node, so the
- * op stays on the kernels.
+ * them.  Claims are per type: float32, int8 (XNNPACK's QS8, and QC8 for
+ * per-channel CONV_2D and DEPTHWISE_CONV_2D filters) and uint8 (QU8),
+ * each op's version range ending at the highest version whose features
+ * XNNPACK computes for that type (float32: grouped CONV_2D is v6, dilated
+ * DEPTHWISE_CONV_2D v2, FULLY_CONNECTED without bias v6, SUB broadcasting
+ * above 4 dimensions v3, PAD above 4 dimensions v4).  Quantized nodes are
+ * refused where XNNPACK's own checks would fail the runtime's creation
+ * (scale ratios, zero points, empty clamps) or where it would compute
+ * other than TFLite (rescaling ops it does not rescale).  Its 8-bit
+ * results are TFLite's within one step: it rescales once, in float.
+ * This XNNPACK (Debian's 2022 snapshot) has no CONCATENATION node and no
+ * quantized SOFTMAX, HARD_SWISH or LEAKY_RELU, so those stay on the
+ * kernels; its only quantized average pooling is global, which a
+ * quantized AVERAGE_POOL_2D whose window is its whole input becomes.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -15,24 +22,43 @@
 #include "claims.h"
 
 #define F32 OPVER_T(FLOAT32)
+#define S8 OPVER_T(INT8)
+#define U8 OPVER_T(UINT8)
+#define I32 OPVER_T(INT32)
+#define BIAS(type) ((type) | OPVER_TYPE_BIT_ABSENT)
 
-static const opver_type_signature filter_types[] = {
-	OPVER_SIGNATURE(OPVER_INPUTS(F32, F32, F32 | OPVER_TYPE_BIT_ABSENT),
-			OPVER_OUTPUT(F32)),
-};
-static const opver_type_signature binary_types[] = {
-	OPVER_SIGNATURE(OPVER_INPUTS(F32, F32), OPVER_OUTPUT(F32)),
-};
-static const opver_type_signature unary_types[] = {
-	OPVER_SIGNATURE(OPVER_INPUTS(F32), OPVER_OUTPUT(F32)),
-};
+#define SIGNATURES(name, ...) \
+	static const opver_type_signature name[] = { __VA_ARGS__ }
+#define FILTER(in, bias) \
+	OPVER_SIGNATURE(OPVER_INPUTS(in, in, BIAS(bias)), OPVER_OUTPUT(in))
+#define BINARY(t) OPVER_SIGNATURE(OPVER_INPUTS(t, t), OPVER_OUTPUT(t))
+#define UNARY(t) OPVER_SIGNATURE(OPVER_INPUTS(t), OPVER_OUTPUT(t))
 /* RESHAPE's shape input, when present, is only read in prepare. */
-static const opver_type_signature reshape_types[] = {
-	OPVER_SIGNATURE(OPVER_INPUTS(F32, 0), OPVER_OUTPUT(F32)),
-};
-static const opver_type_signature indexed_types[] = {
-	OPVER_SIGNATURE(OPVER_INPUTS(F32, OPVER_T(INT32)), OPVER_OUTPUT(F32)),
-};
+#define SHAPED(t) OPVER_SIGNATURE(OPVER_INPUTS(t, 0), OPVER_OUTPUT(t))
+#define INDEXED(t) OPVER_SIGNATURE(OPVER_INPUTS(t, I32), OPVER_OUTPUT(t))
+
+SIGNATURES(filter_f32, FILTER(F32, F32));
+SIGNATURES(filter_s8, FILTER(S8, I32));
+SIGNATURES(filter_u8, FILTER(U8, I32));
+SIGNATURES(binary_f32, BINARY(F32));
+SIGNATURES(binary_s8, BINARY(S8));
+SIGNATURES(binary_u8, BINARY(U8));
+SIGNATURES(unary_f32, UNARY(F32));
+SIGNATURES(unary_s8, UNARY(S8));
+SIGNATURES(unary_u8, UNARY(U8));
+SIGNATURES(unary_8bit, UNARY(S8), UNARY(U8));
+SIGNATURES(unary_any, UNARY(F32), UNARY(S8), UNARY(U8));
+SIGNATURES(reshape_any, SHAPED(F32), SHAPED(S8), SHAPED(U8));
+SIGNATURES(indexed_f32, INDEXED(F32));
+SIGNATURES(indexed_s8, INDEXED(S8));
+SIGNATURES(indexed_u8, INDEXED(U8));
+SIGNATURES(indexed_any, INDEXED(F32), INDEXED(S8), INDEXED(U8));
+SIGNATURES(quantize_8bit,
+	   OPVER_SIGNATURE(OPVER_INPUTS(F32), OPVER_OUTPUT(S8 | U8)));
+SIGNATURES(dequantize_s8,
+	   OPVER_SIGNATURE(OPVER_INPUTS(S8), OPVER_OUTPUT(F32)));
+SIGNATURES(dequantize_u8,
+	   OPVER_SIGNATURE(OPVER_INPUTS(U8), OPVER_OUTPUT(F32)));
 
 #define CLAIM(var, op, min, max, types)              \
 	static const opver_delegate_op var = {       \
@@ -40,28 +66,65 @@ static const opver_type_signature indexed_types[] = {
 		OPVER_KERNEL_SIGNATURES(types),      \
 	}
 
-CLAIM(conv_2d, CONV_2D, 1, 6, filter_types);
-CLAIM(depthwise_conv_2d, DEPTHWISE_CONV_2D, 1, 2, filter_types);
-CLAIM(fully_connected, FULLY_CONNECTED, 1, 6, filter_types);
-CLAIM(add, ADD, 1, 1, binary_types);
-CLAIM(mul, MUL, 1, 1, binary_types);
-CLAIM(sub, SUB, 1, 3, binary_types);
-CLAIM(average_pool_2d, AVERAGE_POOL_2D, 1, 1, unary_types);
-CLAIM(max_pool_2d, MAX_POOL_2D, 1, 1, unary_types);
-CLAIM(reshape, RESHAPE, 1, 1, reshape_types);
-CLAIM(softmax, SOFTMAX, 1, 1, unary_types);
-CLAIM(relu, RELU, 1, 1, unary_types);
-CLAIM(relu6, RELU6, 1, 1, unary_types);
-CLAIM(relu_n1_to_1, RELU_N1_TO_1, 1, 1, unary_types);
-CLAIM(logistic, LOGISTIC, 1, 1, unary_types);
-CLAIM(hard_swish, HARD_SWISH, 1, 1, unary_types);
-CLAIM(pad, PAD, 1, 4, indexed_types);
-CLAIM(mean, MEAN, 1, 1, indexed_types);
+/* Each op's versions per type, as TFLite's rules give them (int8 CONV_2D
+ * is version 3, grouped 6; int8 DEPTHWISE_CONV_2D 3; int8 MUL 2, 3 for
+ * an output scale below the inputs' product; PAD above 4 dimensions 4). */
+CLAIM(conv_2d, CONV_2D, 1, 6, filter_f32);
+CLAIM(conv_2d_s8, CONV_2D, 1, 6, filter_s8);
+CLAIM(conv_2d_u8, CONV_2D, 1, 6, filter_u8);
+CLAIM(depthwise_conv_2d, DEPTHWISE_CONV_2D, 1, 2, filter_f32);
+CLAIM(depthwise_conv_2d_s8, DEPTHWISE_CONV_2D, 1, 3, filter_s8);
+CLAIM(depthwise_conv_2d_u8, DEPTHWISE_CONV_2D, 1, 2, filter_u8);
+CLAIM(fully_connected, FULLY_CONNECTED, 1, 6, filter_f32);
+CLAIM(fully_connected_s8, FULLY_CONNECTED, 1, 6, filter_s8);
+CLAIM(fully_connected_u8, FULLY_CONNECTED, 1, 6, filter_u8);
+CLAIM(add, ADD, 1, 1, binary_f32);
+CLAIM(add_s8, ADD, 1, 2, binary_s8);
+CLAIM(add_u8, ADD, 1, 1, binary_u8);
+CLAIM(mul, MUL, 1, 1, binary_f32);
+CLAIM(mul_s8, MUL, 1, 3, binary_s8);
+CLAIM(mul_u8, MUL, 1, 3, binary_u8);
+CLAIM(sub, SUB, 1, 3, binary_f32);
+CLAIM(sub_s8, SUB, 1, 3, binary_s8);
+CLAIM(sub_u8, SUB, 1, 3, binary_u8);
+CLAIM(average_pool_2d, AVERAGE_POOL_2D, 1, 1, unary_f32);
+CLAIM(average_pool_2d_s8, AVERAGE_POOL_2D, 1, 2, unary_s8);
+CLAIM(average_pool_2d_u8, AVERAGE_POOL_2D, 1, 1, unary_u8);
+CLAIM(max_pool_2d, MAX_POOL_2D, 1, 1, unary_f32);
+CLAIM(max_pool_2d_s8, MAX_POOL_2D, 1, 2, unary_s8);
+CLAIM(max_pool_2d_u8, MAX_POOL_2D, 1, 1, unary_u8);
+CLAIM(reshape, RESHAPE, 1, 1, reshape_any);
+CLAIM(softmax, SOFTMAX, 1, 1, unary_f32);
+CLAIM(relu, RELU, 1, 1, unary_f32);
+CLAIM(relu_8bit, RELU, 1, 2, unary_8bit);
+CLAIM(relu6, RELU6, 1, 1, unary_f32);
+CLAIM(relu6_s8, RELU6, 1, 2, unary_s8);
+CLAIM(relu6_u8, RELU6, 1, 1, unary_u8);
+CLAIM(relu_n1_to_1, RELU_N1_TO_1, 1, 1, unary_any);
+CLAIM(logistic, LOGISTIC, 1, 1, unary_f32);
+CLAIM(logistic_s8, LOGISTIC, 1, 2, unary_s8);
+CLAIM(logistic_u8, LOGISTIC, 1, 1, unary_u8);
+CLAIM(hard_swish, HARD_SWISH, 1, 1, unary_f32);
+CLAIM(pad, PAD, 1, 4, indexed_any);
+CLAIM(mean, MEAN, 1, 1, indexed_f32);
+CLAIM(mean_s8, MEAN, 1, 2, indexed_s8);
+CLAIM(mean_u8, MEAN, 1, 1, indexed_u8);
+CLAIM(quantize, QUANTIZE, 1, 1, quantize_8bit);
+CLAIM(dequantize_s8_claim, DEQUANTIZE, 1, 2, dequantize_s8);
+CLAIM(dequantize_u8_claim, DEQUANTIZE, 1, 1, dequantize_u8);
 
 const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS] = {
-	&conv_2d, &depthwise_conv_2d, &fully_connected, &add, &mul, &sub,
-	&average_pool_2d, &max_pool_2d, &reshape, &softmax, &relu, &relu6,
-	&relu_n1_to_1, &logistic, &hard_swish, &pad, &mean,
+	&conv_2d, &conv_2d_s8, &conv_2d_u8,
+	&depthwise_conv_2d, &depthwise_conv_2d_s8, &depthwise_conv_2d_u8,
+	&fully_connected, &fully_connected_s8, &fully_connected_u8,
+	&add, &add_s8, &add_u8, &mul, &mul_s8, &mul_u8,
+	&sub, &sub_s8, &sub_u8,
+	&average_pool_2d, &average_pool_2d_s8, &average_pool_2d_u8,
+	&max_pool_2d, &max_pool_2d_s8, &max_pool_2d_u8, &reshape, &softmax,
+	&relu, &relu_8bit, &relu6, &relu6_s8, &relu6_u8, &relu_n1_to_1,
+	&logistic, &logistic_s8, &logistic_u8, &hard_swish, &pad,
+	&mean, &mean_s8, &mean_u8, &quantize, &dequantize_s8_claim,
+	&dequantize_u8_claim,
 };
 
 bool xp_activation_range(int32_t activation, float *min, float *max)
@@ -100,17 +163,126 @@ static const char *say(char *buf, size_t size, const char *format, ...)
 	return buf;
 }
 
-static const opver_delegate_op *claim_of(int32_t op)
+/* The name of the first of the claims' types in `mask`; NULL for none. */
+static const char *type_word(uint32_t mask)
 {
-	for (int i = 0; i < XP_NUM_CLAIMS; i++)
-		if (xp_claims[i]->op == op)
-			return xp_claims[i];
+	if (mask & F32)
+		return "float32";
+	if (mask & S8)
+		return "int8";
+	if (mask & U8)
+		return "uint8";
+	if (mask & I32)
+		return "int32";
 	return NULL;
 }
 
-static bool is_float32(const opver_tensor *t)
+/* The claim for the node's op whose signature takes its first input's and
+ * its output's types, with that signature in *sig; NULL when none. */
+static const opver_delegate_op *claim_of(const opver_node *node,
+					 const opver_type_signature **sig)
 {
-	return t != NULL && t->type == OPVER_TYPE_FLOAT32;
+	const opver_tensor *in = node->num_inputs > 0 ? node->inputs[0] : NULL;
+	const opver_tensor *out = node->num_outputs > 0 ? node->outputs[0] :
+							    NULL;
+
+	if (in == NULL || out == NULL)
+		return NULL;
+	for (int i = 0; i < XP_NUM_CLAIMS; i++) {
+		const opver_delegate_op *claim = xp_claims[i];
+
+		if (claim->op != node->op)
+			continue;
+		for (uint32_t s = 0; s < claim->num_signatures; s++) {
+			*sig = &claim->signatures[s];
+			if (opver_type_mask_has((*sig)->inputs[0], in->type) &&
+			    opver_type_mask_has((*sig)->output, out->type))
+				return claim;
+		}
+	}
+	return NULL;
+}
+
+static const char *types_refusal(const opver_node *node, char *buf,
+				 size_t size)
+{
+	int32_t in = node->inputs[0]->type, out = node->outputs[0]->type;
+	const char *in_word = opver_type_mask_has(F32 | S8 | U8, in) ?
+		type_word(OPVER_TYPE_BIT(in)) : NULL;
+	const char *out_word = opver_type_mask_has(F32 | S8 | U8, out) ?
+		type_word(OPVER_TYPE_BIT(out)) : NULL;
+
+	if (in_word == NULL || out_word == NULL)
+		return say(buf, size,
+			   "types other than float32, int8 and uint8");
+	return say(buf, size,
+		   "this XNNPACK has no such node for %s input and %s output",
+		   in_word, out_word);
+}
+
+static bool has_claim(int32_t op)
+{
+	for (int i = 0; i < XP_NUM_CLAIMS; i++)
+		if (xp_claims[i]->op == op)
+			return true;
+	return false;
+}
+
+static bool is_8bit(const opver_tensor *t)
+{
+	return t->type == OPVER_TYPE_INT8 || t->type == OPVER_TYPE_UINT8;
+}
+
+/* A quantized tensor's (first) scale and zero point. */
+static float scale_of(const opver_tensor *t)
+{
+	return t->quant.scale[0];
+}
+
+static int32_t zero_point_of(const opver_tensor *t)
+{
+	return (int32_t)t->quant.zero_point[0];
+}
+
+/* XNNPACK takes only finite, normal, positive scales. */
+static bool usable_scale(float scale)
+{
+	return scale > 0.0f && isnormal(scale);
+}
+
+/* An 8-bit tensor as XNNPACK's quantized values hold it: one usable scale
+ * and a zero point its type can store.  `what` names it in the reason. */
+static const char *quant_refusal(const opver_tensor *t, const char *what,
+				 char *buf, size_t size)
+{
+	int64_t low = t->type == OPVER_TYPE_INT8 ? -128 : 0;
+
+	if (t->quant.count != 1 || t->quant.scale == NULL ||
+	    t->quant.zero_point == NULL)
+		return say(buf, size, "%s is not quantized per tensor", what);
+	if (!usable_scale(scale_of(t)))
+		return say(buf, size, "%s has scale %g, not a normal positive one",
+			   what, (double)scale_of(t));
+	if (t->quant.zero_point[0] < low || t->quant.zero_point[0] > low + 255)
+		return say(buf, size, "%s has zero point %lld out of range", what,
+			   (long long)t->quant.zero_point[0]);
+	return NULL;
+}
+
+static bool same_quantization(const opver_tensor *a, const opver_tensor *b)
+{
+	return !is_8bit(a) ||
+	       (scale_of(a) == scale_of(b) &&
+		zero_point_of(a) == zero_point_of(b));
+}
+
+static const char *same_quant_refusal(const opver_node *node, char *buf,
+				      size_t size)
+{
+	if (same_quantization(node->inputs[0], node->outputs[0]))
+		return NULL;
+	return say(buf, size,
+		   "input and output quantization differ: XNNPACK does not rescale here");
 }
 
 static const char *activation_refusal(int32_t activation, char *buf,
@@ -122,6 +294,95 @@ static const char *activation_refusal(int32_t activation, char *buf,
 		return NULL;
 	return say(buf, size, "fused activation %d not supported by XNNPACK",
 		   (int)activation);
+}
+
+/*
+ * The clamp of a quantized output as XNNPACK derives it from the float
+ * range (rounded to nearest even after adding the zero point); TFLite's
+ * differs only when min / scale is a tie.  XNNPACK refuses an empty one.
+ */
+static const char *range_refusal(int32_t activation, const opver_tensor *out,
+				 char *buf, size_t size)
+{
+	float low = out->type == OPVER_TYPE_INT8 ? -128.0f : 0.0f;
+	float min, max, zero;
+	long qmin, qmax;
+
+	if (!xp_activation_range(activation, &min, &max))
+		return activation_refusal(activation, buf, size);
+	if (!is_8bit(out))
+		return NULL;
+	zero = (float)zero_point_of(out);
+	qmin = lrintf(fminf(fmaxf(min / scale_of(out) + zero, low),
+			    low + 255.0f));
+	qmax = lrintf(fminf(fmaxf(max / scale_of(out) + zero, low),
+			    low + 255.0f));
+	if (qmin >= qmax)
+		return say(buf, size,
+			   "fused activation leaves the output no range (%ld to %ld)",
+			   qmin, qmax);
+	return NULL;
+}
+
+/*
+ * The filter (or weights) of a quantized CONV_2D, DEPTHWISE_CONV_2D or
+ * FULLY_CONNECTED: int8 symmetric (XNNPACK's QS8 has no filter zero
+ * point), per tensor or, where `channel_axis` >= 0, per channel along it
+ * (QC8); uint8 per tensor.  Each channel's input * filter / output scale
+ * must be below 256, and input * filter a usable bias scale.
+ */
+static const char *filter_quant_refusal(const opver_node *node,
+					int32_t channel_axis, char *buf,
+					size_t size)
+{
+	const opver_tensor *in = node->inputs[0];
+	const opver_tensor *filter = node->inputs[1];
+	const opver_tensor *out = node->outputs[0];
+	const opver_tensor *bias = node->num_inputs > 2 ? node->inputs[2] :
+							   NULL;
+	int32_t count = filter->quant.count;
+
+	if (filter->type == OPVER_TYPE_UINT8 || count <= 1) {
+		if (quant_refusal(filter, "filter", buf, size) != NULL)
+			return buf;
+		if (filter->type == OPVER_TYPE_INT8 &&
+		    zero_point_of(filter) != 0)
+			return say(buf, size,
+				   "int8 filter zero point %d: XNNPACK needs 0",
+				   (int)zero_point_of(filter));
+	} else if (channel_axis < 0) {
+		return say(buf, size,
+			   "per-channel int8 weights: this XNNPACK has no per-channel FULLY_CONNECTED");
+	} else if (filter->quant.axis != channel_axis ||
+		   count != filter->dims[channel_axis] ||
+		   filter->quant.scale == NULL ||
+		   filter->quant.zero_point == NULL) {
+		return say(buf, size,
+			   "filter scales are not one per channel along dimension %d",
+			   (int)channel_axis);
+	}
+	if (bias != NULL && (bias->rank != 1 || out->rank < 1 ||
+			     bias->dims[0] != out->dims[out->rank - 1]))
+		return say(buf, size, "bias is not one value per output channel");
+	for (int32_t c = 0; c < count; c++) {
+		float scale = filter->quant.scale[c];
+		float product = scale_of(in) * scale;
+
+		if (filter->quant.zero_point[c] != 0 && count > 1)
+			return say(buf, size,
+				   "per-channel filter zero point %lld: XNNPACK needs 0",
+				   (long long)filter->quant.zero_point[c]);
+		if (!usable_scale(scale) || !usable_scale(product))
+			return say(buf, size,
+				   "filter scale %g: input * filter scale is not a normal positive number",
+				   (double)scale);
+		/* In float, as XNNPACK computes it. */
+		if (product / scale_of(out) >= 256.0f)
+			return say(buf, size,
+				   "input * filter / output scale %g: XNNPACK needs it below 256",
+				   (double)(product / scale_of(out)));
+	}
+	return NULL;
 }
 
 /* CONV_2D and DEPTHWISE_CONV_2D: 4D input, output and filter, constant
@@ -139,7 +400,11 @@ static const char *window_refusal(const opver_node *node, char *buf,
 	if (!filter->is_constant || (bias != NULL && !bias->is_constant))
 		return say(buf, size,
 			   "filter and bias must be constant for XNNPACK");
-	return NULL;
+	if (!is_8bit(node->inputs[0]))
+		return NULL;
+	return filter_quant_refusal(node,
+				    node->op == OPVER_OP_CONV_2D ? 0 : 3, buf,
+				    size);
 }
 
 static const char *conv_refusal(const opver_node *node, char *buf,
@@ -158,7 +423,7 @@ static const char *conv_refusal(const opver_node *node, char *buf,
 	    node->inputs[0]->dims[3] % node->inputs[1]->dims[3] != 0)
 		return say(buf, size,
 			   "input channels not a multiple of the filter's");
-	return activation_refusal(p.activation, buf, size);
+	return range_refusal(p.activation, node->outputs[0], buf, size);
 }
 
 static const char *depthwise_refusal(const opver_node *node, char *buf,
@@ -177,7 +442,7 @@ static const char *depthwise_refusal(const opver_node *node, char *buf,
 	if (in < 1 || node->inputs[1]->dims[3] % in != 0)
 		return say(buf, size,
 			   "filter channels not a multiple of the input's");
-	return activation_refusal(p.activation, buf, size);
+	return range_refusal(p.activation, node->outputs[0], buf, size);
 }
 
 static const char *fc_refusal(const opver_node *node, char *buf, size_t size)
@@ -201,7 +466,35 @@ static const char *fc_refusal(const opver_node *node, char *buf, size_t size)
 			   "keep_num_dims with an input depth other than the weights'");
 	if (!p.keep_num_dims && node->outputs[0]->rank != 2)
 		return say(buf, size, "output must be 2D without keep_num_dims");
-	return activation_refusal(p.activation, buf, size);
+	if (is_8bit(in) && filter_quant_refusal(node, -1, buf, size) != NULL)
+		return buf;
+	return range_refusal(p.activation, node->outputs[0], buf, size);
+}
+
+/* The scale ratios XNNPACK's quantized ADD, SUB (each input to the output:
+ * 2^-10 to 2^8) and MUL (their product to the output: 2^-16 to 2^8)
+ * take, computed in float as it computes them. */
+static const char *binary_scale_refusal(const opver_node *node, char *buf,
+					size_t size)
+{
+	float a = scale_of(node->inputs[0]), b = scale_of(node->inputs[1]);
+	float out = scale_of(node->outputs[0]);
+
+	if (node->op == OPVER_OP_MUL) {
+		float ratio = a * b / out;
+
+		if (ratio < 0x1.0p-16f || ratio >= 0x1.0p+8f)
+			return say(buf, size,
+				   "input product to output scale %g: XNNPACK needs 2^-16 to 2^8",
+				   (double)ratio);
+		return NULL;
+	}
+	if (a / out < 0x1.0p-10f || a / out >= 0x1.0p+8f ||
+	    b / out < 0x1.0p-10f || b / out >= 0x1.0p+8f)
+		return say(buf, size,
+			   "input to output scales %g and %g: XNNPACK needs 2^-10 to 2^8",
+			   (double)(a / out), (double)(b / out));
+	return NULL;
 }
 
 static const char *binary_refusal(const opver_node *node, char *buf,
@@ -211,7 +504,10 @@ static const char *binary_refusal(const opver_node *node, char *buf,
 	opver_mul_params p = OPVER_MUL_PARAMS_DEFAULTS;
 
 	opver_read_params(node, &p, sizeof(p));
-	return activation_refusal(p.activation, buf, size);
+	if (is_8bit(node->inputs[0]) &&
+	    binary_scale_refusal(node, buf, size) != NULL)
+		return buf;
+	return range_refusal(p.activation, node->outputs[0], buf, size);
 }
 
 static const char *pool_refusal(const opver_node *node, char *buf,
@@ -228,7 +524,52 @@ static const char *pool_refusal(const opver_node *node, char *buf,
 	/* XNNPACK's pooling nodes need a window of 2 or more elements. */
 	if (p.filter_width == 1 && p.filter_height == 1)
 		return say(buf, size, "1x1 pooling is not supported by XNNPACK");
-	return activation_refusal(p.activation, buf, size);
+	if (same_quant_refusal(node, buf, size) != NULL)
+		return buf;
+	if (node->op == OPVER_OP_AVERAGE_POOL_2D &&
+	    is_8bit(node->inputs[0]) && !xp_is_global_pool(node))
+		return say(buf, size,
+			   "quantized average pooling other than over the whole input");
+	return range_refusal(p.activation, node->outputs[0], buf, size);
+}
+
+bool xp_is_global_pool(const opver_node *node)
+{
+	opver_pool_params p = OPVER_POOL_PARAMS_DEFAULTS;
+	const int32_t *in = node->inputs[0]->dims;
+	const int32_t *out = node->outputs[0]->dims;
+
+	opver_read_params(node, &p, sizeof(p));
+	return p.filter_height == in[1] && p.filter_width == in[2] &&
+	       out[1] == 1 && out[2] == 1;
+}
+
+/* RELU, RELU6 and RELU_N1_TO_1 are XNNPACK clamps, which do not rescale. */
+static const char *clamp_refusal(const opver_node *node, char *buf,
+				 size_t size)
+{
+	int32_t activation = node->op == OPVER_OP_RELU ?
+		OPVER_ACTIVATION_RELU : node->op == OPVER_OP_RELU6 ?
+		OPVER_ACTIVATION_RELU6 : OPVER_ACTIVATION_RELU_N1_TO_1;
+
+	if (same_quant_refusal(node, buf, size) != NULL)
+		return buf;
+	return range_refusal(activation, node->outputs[0], buf, size);
+}
+
+/* XNNPACK's quantized sigmoid has TFLite's fixed output quantization. */
+static const char *logistic_refusal(const opver_node *node, char *buf,
+				    size_t size)
+{
+	const opver_tensor *out = node->outputs[0];
+	int32_t zero = out->type == OPVER_TYPE_INT8 ? -128 : 0;
+
+	if (!is_8bit(out) ||
+	    (scale_of(out) == 0x1.0p-8f && zero_point_of(out) == zero))
+		return NULL;
+	return say(buf, size,
+		   "output scale %g and zero point %d: XNNPACK needs 1/256 and %d",
+		   (double)scale_of(out), (int)zero_point_of(out), (int)zero);
 }
 
 static const char *softmax_refusal(const opver_node *node, char *buf,
@@ -260,10 +601,11 @@ static const char *pad_refusal(const opver_node *node, char *buf,
 	for (int32_t i = 0; i < 2 * rank; i++)
 		if (pads[i] < 0)
 			return say(buf, size, "negative padding");
-	return NULL;
+	return same_quant_refusal(node, buf, size);
 }
 
-/* MEAN over height and width of a 4D input: a global average pooling. */
+/* MEAN over height and width of a 4D input: a global average pooling,
+ * whose quantized form takes input to output scales of 2^-8 to 2^8. */
 static const char *mean_refusal(const opver_node *node, char *buf,
 				size_t size)
 {
@@ -271,6 +613,7 @@ static const char *mean_refusal(const opver_node *node, char *buf,
 	const int32_t *axis = axes->data;
 	bool seen[4] = { false, false, false, false };
 	size_t count = opver_tensor_elements(axes);
+	float ratio;
 
 	if (node->inputs[0]->rank != 4)
 		return say(buf, size, "only MEAN of a 4D input is supported");
@@ -287,20 +630,56 @@ static const char *mean_refusal(const opver_node *node, char *buf,
 	if (seen[0] || !seen[1] || !seen[2] || seen[3])
 		return say(buf, size,
 			   "only MEAN over axes 1 and 2 (height, width) is supported");
+	if (!is_8bit(node->inputs[0]))
+		return NULL;
+	ratio = scale_of(node->inputs[0]) / scale_of(node->outputs[0]);
+	if (ratio < 0x1.0p-8f || ratio >= 0x1.0p+8f)
+		return say(buf, size,
+			   "input to output scale %g: XNNPACK needs 2^-8 to 2^8",
+			   (double)ratio);
 	return NULL;
 }
 
-/* Every tensor float32 (but MEAN's and PAD's second input, and RESHAPE's
- * shape), present where required, of at most XP_MAX_DIMS dimensions. */
-static const char *tensor_refusal(const opver_node *node, char *buf,
+/* Whether input i of the node is an index operand (PAD's paddings, MEAN's
+ * axes, RESHAPE's shape), read in prepare rather than a value. */
+static bool is_index_input(const opver_node *node, int32_t i)
+{
+	return i == 1 && (node->op == OPVER_OP_PAD ||
+			  node->op == OPVER_OP_MEAN ||
+			  node->op == OPVER_OP_RESHAPE);
+}
+
+/* A value operand (or the output): of the signature's type, of at most
+ * XP_MAX_DIMS dimensions, not empty and, if 8-bit, quantized as XNNPACK
+ * takes it (a filter's scales are the op's check). */
+static const char *operand_refusal(const opver_tensor *t, uint32_t mask,
+				   const char *what, bool filter, char *buf,
+				   size_t size)
+{
+	if (mask != 0 && !opver_type_mask_has(mask, t->type))
+		return say(buf, size, "%s is not %s", what, type_word(mask));
+	if (t->rank > XP_MAX_DIMS)
+		return say(buf, size, "%s has more than %d dimensions", what,
+			   XP_MAX_DIMS);
+	/* XNNPACK refuses empty values when the runtime is created. */
+	if (opver_tensor_elements(t) == 0)
+		return say(buf, size, "%s is empty", what);
+	if (is_8bit(t) && !filter)
+		return quant_refusal(t, what, buf, size);
+	return NULL;
+}
+
+/* Every operand present where required and as the claim's signature
+ * `sig` types it. */
+static const char *tensor_refusal(const opver_node *node,
+				  const opver_type_signature *sig, char *buf,
 				  size_t size)
 {
-	bool indexed = node->op == OPVER_OP_PAD || node->op == OPVER_OP_MEAN ||
-		       node->op == OPVER_OP_RESHAPE;
-	int32_t required = node->op == OPVER_OP_CONV_2D ||
-			   node->op == OPVER_OP_DEPTHWISE_CONV_2D ||
-			   node->op == OPVER_OP_FULLY_CONNECTED ||
-			   node->op == OPVER_OP_ADD || node->op == OPVER_OP_MUL ||
+	bool weighted = node->op == OPVER_OP_CONV_2D ||
+			node->op == OPVER_OP_DEPTHWISE_CONV_2D ||
+			node->op == OPVER_OP_FULLY_CONNECTED;
+	int32_t required = weighted || node->op == OPVER_OP_ADD ||
+			   node->op == OPVER_OP_MUL ||
 			   node->op == OPVER_OP_SUB || node->op == OPVER_OP_PAD ||
 			   node->op == OPVER_OP_MEAN ? 2 : 1;
 
@@ -309,50 +688,46 @@ static const char *tensor_refusal(const opver_node *node, char *buf,
 			   (int)required);
 	for (int32_t i = 0; i < node->num_inputs; i++) {
 		const opver_tensor *t = node->inputs[i];
+		uint32_t mask = i < OPVER_SIGNATURE_INPUTS ? sig->inputs[i] : 0;
+		char what[24];
 
 		if (t == NULL && i >= required)
 			continue;
 		if (t == NULL)
 			return say(buf, size, "input %d missing", (int)i);
-		if (indexed && i == 1) {
-			if (node->op != OPVER_OP_RESHAPE &&
-			    t->type != OPVER_TYPE_INT32)
-				return say(buf, size, "input 1 is not int32");
+		snprintf(what, sizeof(what), "input %d", (int)i);
+		if (is_index_input(node, i)) {
+			if (mask != 0 && !opver_type_mask_has(mask, t->type))
+				return say(buf, size, "%s is not %s", what,
+					   type_word(mask));
 			continue;
 		}
-		if (!is_float32(t))
-			return say(buf, size, "input %d is not float32",
-				   (int)i);
-		if (t->rank > XP_MAX_DIMS)
-			return say(buf, size,
-				   "input %d has more than %d dimensions",
-				   (int)i, XP_MAX_DIMS);
-		/* XNNPACK refuses empty values when the runtime is
-		 * created. */
-		if (opver_tensor_elements(t) == 0)
-			return say(buf, size, "input %d is empty", (int)i);
+		if (operand_refusal(t, mask & ~OPVER_TYPE_BIT_ABSENT,
+				    what, weighted && i == 1, buf,
+				    size) != NULL)
+			return buf;
 	}
-	if (!is_float32(node->outputs[0]))
-		return say(buf, size, "output is not float32");
-	if (node->outputs[0]->rank > XP_MAX_DIMS)
-		return say(buf, size, "output has more than %d dimensions",
-			   XP_MAX_DIMS);
-	if (opver_tensor_elements(node->outputs[0]) == 0)
-		return say(buf, size, "output is empty");
-	return NULL;
+	return operand_refusal(node->outputs[0], sig->output, "output",
+			       false, buf, size);
 }
 
 const char *xp_refusal(const opver_node *node, char *buf, size_t size)
 {
-	const opver_delegate_op *claim = claim_of(node->op);
+	const opver_type_signature *sig = NULL;
+	const opver_delegate_op *claim = claim_of(node, &sig);
 	const char *why;
 
-	if (claim == NULL)
+	if (!has_claim(node->op))
 		return say(buf, size, "op not supported by this XNNPACK");
+	if (node->num_inputs < 1 || node->inputs[0] == NULL ||
+	    node->num_outputs < 1 || node->outputs[0] == NULL)
+		return say(buf, size, "needs an input and an output");
+	if (claim == NULL)
+		return types_refusal(node, buf, size);
 	if (node->resolved_version > claim->max_version)
 		return say(buf, size, "version %d above %d",
 			   (int)node->resolved_version, (int)claim->max_version);
-	why = tensor_refusal(node, buf, size);
+	why = tensor_refusal(node, sig, buf, size);
 	if (why != NULL)
 		return why;
 	switch (node->op) {
@@ -369,10 +744,18 @@ const char *xp_refusal(const opver_node *node, char *buf, size_t size)
 	case OPVER_OP_AVERAGE_POOL_2D:
 	case OPVER_OP_MAX_POOL_2D:
 		return pool_refusal(node, buf, size);
+	case OPVER_OP_RELU:
+	case OPVER_OP_RELU6:
+	case OPVER_OP_RELU_N1_TO_1:
+		return clamp_refusal(node, buf, size);
+	case OPVER_OP_LOGISTIC:
+		return logistic_refusal(node, buf, size);
 	case OPVER_OP_SOFTMAX:
 		return softmax_refusal(node, buf, size);
 	case OPVER_OP_PAD:
 		return pad_refusal(node, buf, size);
+	case OPVER_OP_RESHAPE:
+		return same_quant_refusal(node, buf, size);
 	case OPVER_OP_MEAN:
 		return mean_refusal(node, buf, size);
 	default:

@@ -1,7 +1,8 @@
 /*
  * claims.h - what the XNNPACK delegate runs: its typed claims (op, version
- * range, float32 signatures) and, per node, why it leaves a node to the
- * kernels when XNNPACK would not compute it as TensorFlow Lite does.
+ * range, float32, int8 and uint8 signatures) and, per node, why it leaves
+ * a node to the kernels when XNNPACK would not compute it as TensorFlow
+ * Lite does.
  */
 #ifndef OPVER_XNNPACK_CLAIMS_H
 #define OPVER_XNNPACK_CLAIMS_H
@@ -13,7 +14,7 @@
 /* Dimensions an XNNPACK value may have (XNN_MAX_TENSOR_DIMS). */
 #define XP_MAX_DIMS 6
 
-#define XP_NUM_CLAIMS 17
+#define XP_NUM_CLAIMS 43
 extern const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS];
 
 /*
@@ -22,6 +23,13 @@ extern const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS];
  * and returned.
  */
 const char *xp_refusal(const opver_node *node, char *buf, size_t size);
+
+/*
+ * Whether a 4D AVERAGE_POOL_2D's window is its whole input (one output
+ * pixel, no padding counted): XNNPACK's global average pooling, which
+ * TFLite's quantized average computes too, rounding ties otherwise.
+ */
+bool xp_is_global_pool(const opver_node *node);
 
 /* The output clamp of a fused activation; false for one XNNPACK lacks. */
 bool xp_activation_range(int32_t activation, float *min, float *max);

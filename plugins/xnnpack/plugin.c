@@ -3,10 +3,10 @@
  * claimed float32 nodes as one XNNPACK runtime (Debian's 2022 XNNPACK).
  * It has no kernels.  Options of its ini section:
  *
- *   threads = N   threads of XNNPACK's pthreadpool (1 by default: the
- *                 calling thread, no pool).  The partitions run while the
- *                 interpreter waits for them, so this pool and the core's
- *                 ([opver] threads) never compute at once.
+ *   threads = N   the most of the interpreter's threads ([opver] threads,
+ *                 opver-run --threads) XNNPACK's operators use; all of
+ *                 them by default.  XNNPACK runs on the core's pool
+ *                 (threadpool.h), never on one of its own.
  *
  * Nodes it leaves to the kernels are logged at info level with the reason
  * (opver-run --explain --log-level info).
@@ -22,11 +22,12 @@
 #define XP_MAX_THREADS 64
 
 typedef struct xp_plugin {
-	pthreadpool_t pool;     /* owned; NULL for one thread */
+	uint32_t threads;       /* the option; 0 when not given */
+	xp_event_names names;
 } xp_plugin;
 
 static opver_status parse_threads(const opver_context *ctx,
-				  const char *text, size_t *threads)
+				  const char *text, uint32_t *threads)
 {
 	char *end;
 	long n = strtol(text, &end, 10);
@@ -36,7 +37,7 @@ static opver_status parse_threads(const opver_context *ctx,
 			     XP_MAX_THREADS);
 		return OPVER_ERROR_CONFIG;
 	}
-	*threads = (size_t)n;
+	*threads = (uint32_t)n;
 	return OPVER_OK;
 }
 
@@ -59,7 +60,7 @@ static opver_status xp_init(const opver_context *ctx,
 			    const opver_option *options, uint32_t num_options,
 			    void **plugin_data)
 {
-	size_t threads = 1;
+	uint32_t threads = 0;
 	xp_plugin *xp;
 
 	for (uint32_t i = 0; i < num_options; i++) {
@@ -80,28 +81,25 @@ static opver_status xp_init(const opver_context *ctx,
 		OPVER_REPORT(ctx, "XNNPACK could not be initialized");
 		return OPVER_ERROR;
 	}
+	if (!xp_pool_serves_xnnpack())
+		OPVER_LOG(ctx, OPVER_LOG_INFO,
+			  "XNNPACK binds to another pthreadpool in this process: its operators run on the calling thread");
 	xp = ctx->host->allocate(ctx, sizeof(*xp));
-	if (xp == NULL)
-		goto nomem;
-	if (threads > 1) {
-		xp->pool = pthreadpool_create(threads);
-		if (xp->pool == NULL)
-			goto nomem;
+	if (xp == NULL) {
+		xnn_deinitialize();
+		return OPVER_ERROR_NOMEM;
 	}
+	xp->threads = threads;
+	xp_event_names_init(&xp->names);
 	*plugin_data = xp;
 	return OPVER_OK;
-nomem:
-	ctx->host->free_memory(ctx, xp);
-	xnn_deinitialize();
-	return OPVER_ERROR_NOMEM;
 }
 
 static void xp_fini(const opver_context *ctx, void *plugin_data)
 {
 	xp_plugin *xp = plugin_data;
 
-	if (xp->pool != NULL)
-		pthreadpool_destroy(xp->pool);
+	xp_event_names_free(ctx, &xp->names);
 	ctx->host->free_memory(ctx, xp);
 	xnn_deinitialize();
 }
@@ -144,9 +142,10 @@ static opver_status partition_prepare(const opver_context *ctx,
 				      void *partition_data,
 				      const opver_partition *partition)
 {
-	const xp_plugin *xp = ctx->plugin_data;
+	xp_plugin *xp = ctx->plugin_data;
 
-	return xp_partition_prepare(ctx, partition_data, partition, xp->pool);
+	return xp_partition_prepare(ctx, partition_data, partition,
+				    xp->threads, &xp->names);
 }
 
 static opver_status partition_invoke(const opver_context *ctx,

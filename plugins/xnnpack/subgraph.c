@@ -6,7 +6,9 @@
  * packs when it creates the runtime) over the mapped model, any other
  * constant over a copy XNN_EXTRA_BYTES longer, since XNNPACK's kernels
  * read past their operands' ends and the model may end at a page.
- * Every value keeps its tensor's shape.
+ * Every value keeps its tensor's shape and its type: float32, or int8 and
+ * uint8 with the tensor's scale and zero point (QC8 for an int8 filter
+ * with a scale per channel).
  */
 #include <math.h>
 #include <string.h>
@@ -68,6 +70,35 @@ static const void *static_data(builder *b, const opver_tensor *tensor,
 }
 
 /*
+ * Defines a value of `tensor`'s type: float32, or int8 and uint8 with
+ * their quantization (an int8 filter with a scale per channel is QC8).
+ * `dims` (the tensor's rank of them), `data`, `id` and `flags` as for
+ * xnn_define_tensor_value.
+ */
+static enum xnn_status define_typed(builder *b, const opver_tensor *tensor,
+				    const size_t *dims, const void *data,
+				    uint32_t id, uint32_t flags,
+				    uint32_t *id_out)
+{
+	const opver_quantization *q = &tensor->quant;
+	size_t rank = (size_t)tensor->rank;
+
+	if (tensor->type == OPVER_TYPE_INT8 && q->count > 1)
+		return xnn_define_channelwise_quantized_tensor_value(
+			b->subgraph, xnn_datatype_qcint8, q->scale, rank,
+			(size_t)q->axis, dims, data, id, flags, id_out);
+	if (tensor->type == OPVER_TYPE_INT8 ||
+	    tensor->type == OPVER_TYPE_UINT8)
+		return xnn_define_quantized_tensor_value(b->subgraph,
+			tensor->type == OPVER_TYPE_INT8 ? xnn_datatype_qint8 :
+							  xnn_datatype_quint8,
+			(int32_t)q->zero_point[0], q->scale[0], rank, dims,
+			data, id, flags, id_out);
+	return xnn_define_tensor_value(b->subgraph, xnn_datatype_fp32, rank,
+				       dims, data, id, flags, id_out);
+}
+
+/*
  * The value of `tensor`, defined on first use; `packed` when it is a
  * weight XNNPACK packs at runtime creation.  Weight values are not
  * remembered, so a constant that is also another node's operand gets its
@@ -93,9 +124,8 @@ static uint32_t define_value(builder *b, const opver_tensor *tensor,
 			return XNN_INVALID_VALUE_ID;
 	}
 	id = external_id(b->partition, t, &flags);
-	if (xnn_define_tensor_value(b->subgraph, xnn_datatype_fp32,
-				    (size_t)tensor->rank, dims, data, id,
-				    flags, &id) != xnn_status_success)
+	if (define_typed(b, tensor, dims, data, id, flags, &id) !=
+	    xnn_status_success)
 		return XNN_INVALID_VALUE_ID;
 	if (!packed)
 		b->ids[t] = id;
@@ -107,12 +137,56 @@ static uint32_t value(builder *b, const opver_tensor *tensor)
 	return define_value(b, tensor, false);
 }
 
-/* The value of weight input i (filter or bias), XNN_INVALID_VALUE_ID when
- * absent. */
-static uint32_t weight_value(builder *b, const opver_node *node, int32_t i)
+/* The value of the node's filter (input 1). */
+static uint32_t filter_value(builder *b, const opver_node *node)
 {
-	return i < node->num_inputs && node->inputs[i] != NULL ?
-		define_value(b, node->inputs[i], true) : XNN_INVALID_VALUE_ID;
+	return define_value(b, node->inputs[1], true);
+}
+
+/*
+ * The value of the node's bias (input 2), XNN_INVALID_VALUE_ID when
+ * absent.  An int32 bias is added to the accumulators as it is, as TFLite
+ * adds it; XNNPACK wants it typed with the scale input * filter (one per
+ * channel, QC8's int32, with a per-channel filter), whatever the model
+ * stores.
+ */
+static uint32_t bias_value(builder *b, const opver_node *node)
+{
+	const opver_tensor *bias = node->num_inputs > 2 ? node->inputs[2] :
+							   NULL;
+	const opver_quantization *filter = &node->inputs[1]->quant;
+	float in_scale;
+	float *scales;
+	size_t dims[1];
+	uint32_t id;
+
+	if (bias == NULL)
+		return XNN_INVALID_VALUE_ID;
+	if (bias->type != OPVER_TYPE_INT32)
+		return define_value(b, bias, true);
+	in_scale = node->inputs[0]->quant.scale[0];
+	dims[0] = (size_t)bias->dims[0];
+	if (filter->count == 1) {
+		if (xnn_define_quantized_tensor_value(b->subgraph,
+			    xnn_datatype_qint32, 0, in_scale * filter->scale[0],
+			    1, dims, bias->data, XNN_INVALID_VALUE_ID, 0,
+			    &id) != xnn_status_success)
+			return XNN_INVALID_VALUE_ID;
+		return id;
+	}
+	/* Owned by the interpreter: XNNPACK reads it when it creates the
+	 * runtime. */
+	scales = b->ctx->host->allocate_persistent(b->ctx, dims[0] *
+						   sizeof(*scales));
+	if (scales == NULL)
+		return XNN_INVALID_VALUE_ID;
+	for (size_t c = 0; c < dims[0]; c++)
+		scales[c] = in_scale * filter->scale[c];
+	if (xnn_define_channelwise_quantized_tensor_value(b->subgraph,
+		    xnn_datatype_qcint32, scales, 1, 0, dims, bias->data,
+		    XNN_INVALID_VALUE_ID, 0, &id) != xnn_status_success)
+		return XNN_INVALID_VALUE_ID;
+	return id;
 }
 
 /*
@@ -175,8 +249,8 @@ static enum xnn_status define_conv(builder *b, const opver_node *node,
 		(uint32_t)p.stride_height, (uint32_t)p.stride_width,
 		(uint32_t)p.dilation_height, (uint32_t)p.dilation_width,
 		groups, (size_t)filter[3], (size_t)filter[0] / groups,
-		min, max, in, weight_value(b, node, 1),
-		weight_value(b, node, 2), out, 0);
+		min, max, in, filter_value(b, node), bias_value(b, node),
+		out, 0);
 }
 
 static enum xnn_status define_depthwise(builder *b, const opver_node *node,
@@ -202,8 +276,8 @@ static enum xnn_status define_depthwise(builder *b, const opver_node *node,
 		(uint32_t)p.stride_height, (uint32_t)p.stride_width,
 		(uint32_t)p.dilation_height, (uint32_t)p.dilation_width,
 		(uint32_t)(filter[3] / channels), (size_t)channels,
-		min, max, in, weight_value(b, node, 1),
-		weight_value(b, node, 2), out, 0);
+		min, max, in, filter_value(b, node), bias_value(b, node),
+		out, 0);
 }
 
 static enum xnn_status define_fc(builder *b, const opver_node *node,
@@ -217,7 +291,7 @@ static enum xnn_status define_fc(builder *b, const opver_node *node,
 	/* Without keep_num_dims TFLite flattens the input to rows of the
 	 * weights' depth, as the flag makes XNNPACK do. */
 	return xnn_define_fully_connected(b->subgraph, min, max, in,
-		weight_value(b, node, 1), weight_value(b, node, 2), out,
+		filter_value(b, node), bias_value(b, node), out,
 		p.keep_num_dims ? 0 : XNN_FLAG_TENSORFLOW_RESHAPE_2D);
 }
 
@@ -251,6 +325,11 @@ static enum xnn_status define_pool(builder *b, const opver_node *node,
 	xp_activation_range(p.activation, &min, &max);
 	pad = window_padding(node, p.padding, p.filter_height, p.filter_width,
 			     p.stride_height, p.stride_width, 1, 1);
+	/* The only quantized average pooling of this XNNPACK. */
+	if (node->op == OPVER_OP_AVERAGE_POOL_2D &&
+	    node->inputs[0]->type != OPVER_TYPE_FLOAT32)
+		return xnn_define_global_average_pooling_2d(b->subgraph, min,
+							    max, in, out, 0);
 	if (node->op == OPVER_OP_AVERAGE_POOL_2D)
 		return xnn_define_average_pooling_2d(b->subgraph, pad.top,
 			pad.right, pad.bottom, pad.left,
@@ -330,6 +409,9 @@ static enum xnn_status define_node(builder *b, const opver_node *node)
 	case OPVER_OP_MEAN:
 		return xnn_define_global_average_pooling_2d(b->subgraph,
 			-INFINITY, INFINITY, in, out, 0);
+	case OPVER_OP_QUANTIZE:
+	case OPVER_OP_DEQUANTIZE:
+		return xnn_define_convert(b->subgraph, in, out, 0);
 	default:
 		return xnn_status_unsupported_parameter;
 	}
@@ -362,9 +444,50 @@ static opver_status boundary(const opver_context *ctx, xp_partition *xp,
 	return OPVER_OK;
 }
 
+/* The profile event name of each node's operator, in the partition's
+ * order, as XNNPACK runs them when it fuses none. */
+static opver_status name_operators(const opver_context *ctx,
+				   xp_partition *xp,
+				   const opver_partition *partition,
+				   xp_event_names *names)
+{
+	const char **node_names = ctx->host->allocate_persistent(ctx,
+		(size_t)partition->num_nodes * sizeof(*node_names));
+
+	if (node_names == NULL)
+		return OPVER_ERROR_NOMEM;
+	for (int32_t k = 0; k < partition->num_nodes; k++) {
+		node_names[k] = xp_event_name(ctx, names,
+			partition->graph->nodes[partition->nodes[k]]);
+		if (node_names[k] == NULL)
+			return OPVER_ERROR_NOMEM;
+	}
+	xp->node_names = node_names;
+	xp->num_nodes = (uint32_t)partition->num_nodes;
+	return OPVER_OK;
+}
+
+/*
+ * After the first invoke, which counted the runtime's operators: per node
+ * names when XNNPACK kept one operator per node, one shared name when it
+ * fused some (a node's clamp into its producer, say).
+ */
+static void name_events(xp_partition *xp)
+{
+	static const char *const fused[] = { "XNNPACK operators" };
+
+	if (xp->pool.operator == xp->num_nodes) {
+		xp->pool.names = xp->node_names;
+		xp->pool.num_names = xp->num_nodes;
+	} else {
+		xp->pool.names = fused;
+		xp->pool.num_names = 1;
+	}
+}
+
 opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 				  const opver_partition *partition,
-				  pthreadpool_t pool)
+				  uint32_t threads, xp_event_names *names)
 {
 	const opver_graph_view *graph = partition->graph;
 	builder b = { .ctx = ctx, .partition = partition };
@@ -400,8 +523,15 @@ opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 	status = boundary(ctx, xp, partition, b.ids);
 	if (status != OPVER_OK)
 		goto out;
+	status = name_operators(ctx, xp, partition, names);
+	if (status != OPVER_OK)
+		goto out;
+	xp->pool.threads = ctx->host->thread_count(ctx);
+	if (threads > 0 && threads < xp->pool.threads)
+		xp->pool.threads = threads;
 	status = OPVER_ERROR;
-	xs = xnn_create_runtime_v2(b.subgraph, pool, 0, &xp->runtime);
+	xs = xnn_create_runtime_v2(b.subgraph, xp_pool_serves_xnnpack() ?
+				   &xp->pool : NULL, 0, &xp->runtime);
 	if (xs != xnn_status_success) {
 		OPVER_REPORT(ctx, "XNNPACK could not create the runtime: status %d",
 			     (int)xs);
@@ -428,17 +558,23 @@ opver_status xp_partition_invoke(const opver_context *ctx, xp_partition *xp)
 			xp->external[e].data = xp->tensors[e]->data;
 			xp->set_up = false;
 		}
+	xp->pool.ctx = ctx;
+	xp->pool.operator = 0;
 	if (!xp->set_up) {
 		xs = xnn_setup_runtime(xp->runtime, xp->num_external,
 				       xp->external);
 		if (xs != xnn_status_success) {
 			OPVER_REPORT(ctx, "XNNPACK runtime setup failed: status %d",
 				     (int)xs);
+			xp->pool.ctx = NULL;
 			return OPVER_ERROR;
 		}
 		xp->set_up = true;
 	}
 	xs = xnn_invoke_runtime(xp->runtime);
+	xp->pool.ctx = NULL;
+	if (xp->pool.names == NULL)
+		name_events(xp);
 	if (xs != xnn_status_success) {
 		OPVER_REPORT(ctx, "XNNPACK runtime failed: status %d", (int)xs);
 		return OPVER_ERROR;

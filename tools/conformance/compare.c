@@ -1,6 +1,7 @@
 /* compare.c - output comparison and its one-line account of a mismatch. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
@@ -62,11 +63,21 @@ static void add_coordinates(cf_text *t, const opver_tensor *tensor, size_t i)
 	cf_text_add(t, "]");
 }
 
+/* An 8-bit element as a number. */
+static int32_t byte_at(const opver_tensor *t, size_t i)
+{
+	if (t->type == OPVER_TYPE_INT8)
+		return ((const int8_t *)t->data)[i];
+	return ((const uint8_t *)t->data)[i];
+}
+
 bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
-			double rtol, cf_text *why)
+			double rtol, int32_t steps, cf_text *why)
 {
 	size_t n, size, mismatches = 0, first = 0;
 	bool floats = want->type == OPVER_TYPE_FLOAT32;
+	bool bytes = want->type == OPVER_TYPE_INT8 ||
+		     want->type == OPVER_TYPE_UINT8;
 	double tolerance = 0;
 
 	if (got->type != want->type || got->bytes != want->bytes) {
@@ -91,6 +102,8 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 			double a = float_at(got, i), b = float_at(want, i);
 
 			same = (isnan(a) && isnan(b)) || fabs(a - b) <= tolerance;
+		} else if (bytes) {
+			same = abs(byte_at(got, i) - byte_at(want, i)) <= steps;
 		} else {
 			same = memcmp((const uint8_t *)got->data + i * size,
 				      (const uint8_t *)want->data + i * size,
@@ -110,6 +123,8 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 	cf_text_add(why, "; %zu of %zu elements differ", mismatches, n);
 	if (floats)
 		cf_text_add(why, " (tolerance %.3g)\n", tolerance);
+	else if (bytes && steps > 0)
+		cf_text_add(why, " (tolerance %d steps)\n", (int)steps);
 	else
 		cf_text_add(why, " (must match exactly)\n");
 	return false;

@@ -14,12 +14,13 @@
 /*
  * True when `got` (the plugin's) agrees with `want` (the reference's):
  * same type and size, and every FLOAT32 element within rtol * max(1,
- * max |want|) of the reference (NaN agreeing with NaN), every element of
- * another type bit for bit.  Otherwise appends to `why` one line with the
+ * max |want|) of the reference (NaN agreeing with NaN), every INT8 and
+ * UINT8 element within `steps` of it, every element of another type bit
+ * for bit.  Otherwise appends to `why` one line with the
  * first mismatching element (index, coordinates, both values), how many
  * differ and the tolerance.  Both tensors borrowed.
  */
 bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
-			double rtol, cf_text *why);
+			double rtol, int32_t steps, cf_text *why);
 
 #endif /* OPVER_CONFORMANCE_COMPARE_H */

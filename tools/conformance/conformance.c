@@ -6,6 +6,7 @@
  *
  *   opver-conformance [--reference PATH] [--op NAME] [--seed N] [--list]
  *                     [--tap[=FILE]] [--xml[=FILE]] [--rtol X]
+ *                     [--steps N]
  *                     [--timeout SECONDS] [--verbose] [--help] [--version]
  *                     PLUGIN.so
  *
@@ -43,6 +44,7 @@ static const char usage_text[] =
 	"  --tap[=FILE]      write TAP 13 to FILE (or stdout)\n"
 	"  --xml[=FILE]      write JUnit XML to FILE (or stdout)\n"
 	"  --rtol X          float tolerance: |out - ref| <= X * max(1, max|ref|)\n"
+	"  --steps N         int8/uint8 tolerance: |out - ref| <= N (default 0)\n"
 	"                    (default 1e-5); integer outputs must match exactly\n"
 	"  --timeout SECONDS kill a case (or the hygiene checks) that runs longer\n"
 	"                    (default 10; 0: no limit); it fails as timed out\n"
@@ -141,7 +143,18 @@ static bool write_to(const destination *d, const cf_report *report,
 }
 
 enum { OPT_REFERENCE = 256, OPT_OP, OPT_SEED, OPT_LIST, OPT_TAP, OPT_XML,
-       OPT_RTOL, OPT_TIMEOUT, OPT_VERBOSE, OPT_HELP, OPT_VERSION };
+       OPT_RTOL, OPT_STEPS, OPT_TIMEOUT, OPT_VERBOSE, OPT_HELP, OPT_VERSION };
+
+/* Steps of an 8-bit output, from 0 to 255. */
+static bool parse_steps(const char *text, int32_t *steps)
+{
+	uint64_t value;
+
+	if (!parse_seed(text, &value) || value > 255)
+		return false;
+	*steps = (int32_t)value;
+	return true;
+}
 
 /* Seconds, from 0 to a day. */
 static bool parse_timeout(const char *text, unsigned *timeout)
@@ -164,6 +177,7 @@ int main(int argc, char **argv)
 		{ "tap", optional_argument, NULL, OPT_TAP },
 		{ "xml", optional_argument, NULL, OPT_XML },
 		{ "rtol", required_argument, NULL, OPT_RTOL },
+		{ "steps", required_argument, NULL, OPT_STEPS },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -221,6 +235,12 @@ int main(int argc, char **argv)
 				return usage_error("--rtol: '%s' is not a finite number >= 0",
 						   optarg);
 			options.rtol_given = true;
+			break;
+		case OPT_STEPS:
+			if (!parse_steps(optarg, &options.steps))
+				return usage_error("--steps: '%s' is not a number from 0 to 255",
+						   optarg);
+			options.steps_given = true;
 			break;
 		case OPT_TIMEOUT:
 			if (!parse_timeout(optarg, &timeout))

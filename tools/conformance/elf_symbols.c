@@ -229,7 +229,8 @@ truncated:
 	return false;
 }
 
-/* Sorts every global symbol of .dynsym into exports and opver_* imports. */
+/* Sorts every global symbol of .dynsym into exports, pthreadpool's API
+ * and opver_* imports. */
 static bool elf_read_symbols(const elf_file *elf, cf_plugin_symbols *symbols,
 			     cf_elf_error *why)
 {
@@ -295,7 +296,10 @@ static bool elf_read_symbols(const elf_file *elf, cf_plugin_symbols *symbols,
 		    (shndx == SHN_ABS && type == STT_OBJECT && value == 0 &&
 		     size == 0))
 			continue;
-		list_add(&symbols->exports, name);
+		if (strncmp(name, "pthreadpool_", 12) == 0)
+			list_add(&symbols->pthreadpool, name);
+		else
+			list_add(&symbols->exports, name);
 	}
 	return true;
 }

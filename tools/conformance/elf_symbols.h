@@ -26,6 +26,10 @@ typedef struct cf_plugin_symbols {
 	cf_symbol_list exports; /* visible definitions besides the entry
 				   points */
 	cf_symbol_list imports; /* undefined opver_* */
+	/* Visible pthreadpool_* definitions: pthreadpool's API, which a
+	 * plugin running a pthreadpool-based library (XNNPACK) on the host's
+	 * threads serves to that library. */
+	cf_symbol_list pthreadpool;
 	bool has_entry;         /* defines opver_plugin_negotiate */
 	bool has_abi1_entry;    /* defines 1.x's opver_plugin_entry */
 } cf_plugin_symbols;

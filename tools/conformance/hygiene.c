@@ -177,6 +177,7 @@ static bool check_symbols(const char *path, cf_report *report)
 	cf_plugin_symbols symbols;
 	details exports = { .length = 0 }, imports = { .length = 0 };
 	cf_elf_error error;
+	cf_outcome outcome;
 	unsigned char *data;
 	size_t size = 0;
 
@@ -220,8 +221,13 @@ static bool check_symbols(const char *path, cf_report *report)
 		    "\nexported internals can clash with the host's or another plugin's symbols: build with -fvisibility=hidden (OPVER_PLUGIN_ENTRY marks the entry visible) or link with libtool's -export-symbols-regex '^%s$'",
 		    OPVER_PLUGIN_ENTRY_NAME);
 	}
-	record(report, CHECK_EXPORTS,
-	       exports.length > 0 ? CF_FAIL : CF_PASS, started, &exports);
+	outcome = exports.length > 0 ? CF_FAIL : CF_PASS;
+	if (symbols.pthreadpool.count > 0) {
+		say(&exports, "%sserves pthreadpool's API to the libraries it runs (the host's threads): ",
+		    outcome == CF_FAIL ? "\n" : "");
+		say_names(&exports, &symbols.pthreadpool);
+	}
+	record(report, CHECK_EXPORTS, outcome, started, &exports);
 
 	if (symbols.imports.count > 0) {
 		say(&imports, "imports %zu opver_* symbol%s: ",

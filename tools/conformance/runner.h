@@ -84,6 +84,11 @@ typedef struct cf_run_options {
 	 * output tensor.  rtol_given: reproduce lines repeat it. */
 	double rtol;
 	bool rtol_given;
+	/* INT8 and UINT8 outputs agree when |out - ref| <= steps (0: bit
+	 * for bit; a plugin that rescales once, in float, as XNNPACK does,
+	 * needs 1).  steps_given: reproduce lines repeat it. */
+	int32_t steps;
+	bool steps_given;
 	/* Write the cases, one line each, to list_out (borrowed) instead of
 	 * running them. */
 	bool list;

@@ -83,6 +83,8 @@ static void add_reproduce(cf_text *t, const cf_runner *r, int32_t op)
 		cf_text_add(t, " --reference %s", o->reference);
 	if (o->rtol_given)
 		cf_text_add(t, " --rtol %g", o->rtol);
+	if (o->steps_given)
+		cf_text_add(t, " --steps %d", (int)o->steps);
 	cf_text_add(t, " %s\n", o->plugin);
 }
 
@@ -141,7 +143,8 @@ static bool compare_every_output(const cf_runner *r, const running *k,
 		if (!cf_compare_outputs(opver_interpreter_output(vendor_it, i),
 					opver_interpreter_output(reference_it,
 								 i),
-					r->options->rtol, why))
+					r->options->rtol, r->options->steps,
+					why))
 			return false;
 		if (count > 1)
 			cf_text_clear(why);
