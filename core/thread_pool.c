@@ -1,6 +1,10 @@
-/* thread_pool.c - parallel_for's workers: one job at a time, tasks taken
+/*
+ * thread_pool.c - parallel_for's workers: one job at a time, tasks taken
  * from an atomic counter, a generation number to wake workers for each
- * job. */
+ * job.  Delegates run many jobs of a few microseconds each (one per XNNPACK
+ * operator), shorter than waking a sleeping thread: workers spin a while on
+ * the generation before they sleep, and the caller on the finished count.
+ */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -16,16 +20,28 @@ struct opver__pool {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;            /* a job or stop for the workers */
 	pthread_cond_t done;            /* a worker finished the job */
-	/* Guarded by lock. */
-	uint64_t generation;            /* bumped for every job */
-	uint32_t finished;              /* workers done with this job */
-	bool stopping;
+	/* Written under lock; read by spinning threads without it. */
+	atomic_uint_least64_t generation;       /* bumped for every job */
+	atomic_uint finished;                   /* workers done with this job */
+	atomic_bool stopping;
 	/* The current job; written before the generation is bumped. */
 	opver_task_fn fn;
 	void *arg;
 	uint32_t count;
 	atomic_uint next_task;
 };
+
+/* Polls of a spin before sleeping: some tens of microseconds. */
+#define SPIN_POLLS 4000
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
 
 /* Set on a thread while it runs tasks: parallel_for from a task runs
  * inline instead of waiting for itself. */
@@ -55,8 +71,13 @@ static void *worker_main(void *argument)
 	uint64_t seen = 0;
 
 	free(start);
-	pthread_mutex_lock(&pool->lock);
 	for (;;) {
+		for (int poll = 0; poll < SPIN_POLLS &&
+				   atomic_load(&pool->generation) == seen &&
+				   !atomic_load(&pool->stopping);
+		     poll++)
+			cpu_relax();
+		pthread_mutex_lock(&pool->lock);
 		while (!pool->stopping && pool->generation == seen)
 			pthread_cond_wait(&pool->wake, &pool->lock);
 		if (pool->stopping)
@@ -64,9 +85,12 @@ static void *worker_main(void *argument)
 		seen = pool->generation;
 		pthread_mutex_unlock(&pool->lock);
 		run_tasks(pool, thread);
-		pthread_mutex_lock(&pool->lock);
-		pool->finished++;
-		pthread_cond_signal(&pool->done);
+		/* The last one wakes a caller that stopped spinning. */
+		if (atomic_fetch_add(&pool->finished, 1) + 1 == pool->started) {
+			pthread_mutex_lock(&pool->lock);
+			pthread_cond_signal(&pool->done);
+			pthread_mutex_unlock(&pool->lock);
+		}
 	}
 	pthread_mutex_unlock(&pool->lock);
 	return NULL;
@@ -153,6 +177,10 @@ void opver__pool_run(opver__pool *pool, opver_task_fn fn, void *arg,
 
 	run_tasks(pool, 0);
 
+	for (int poll = 0; poll < SPIN_POLLS &&
+			   atomic_load(&pool->finished) < pool->started;
+	     poll++)
+		cpu_relax();
 	pthread_mutex_lock(&pool->lock);
 	while (pool->finished < pool->started)
 		pthread_cond_wait(&pool->done, &pool->lock);

@@ -2,8 +2,9 @@
  * threadpool.c - the pthreadpool_parallelize_*() functions XNNPACK calls,
  * run on the interpreter's threads (see threadpool.h).  Every variant is
  * a grid of up to six dimensions whose last one or two are cut into
- * tiles; one parallel_for task runs one tile (or one item of an untiled
- * grid), so uneven work balances as the core hands tasks out.  Like
+ * tiles (an untiled grid has tiles of one item); a parallel_for task runs
+ * a run of consecutive tiles, a few tasks per thread, so uneven work
+ * balances as the core hands tasks out.  Like
  * pthreadpool, the tasks run with denormals flushed when XNNPACK asks.
  */
 #include <pthread.h>
@@ -23,6 +24,9 @@
 #define XP_EXPORT __attribute__((visibility("default")))
 
 #define GRID_DIMS 6
+
+/* parallel_for tasks per thread an operator is cut into. */
+#define TASKS_PER_THREAD 4
 
 /* Which pthreadpool task signature a grid calls. */
 typedef enum grid_kind {
@@ -61,6 +65,8 @@ typedef struct grid {
 	size_t range[GRID_DIMS];
 	size_t tile[GRID_DIMS];         /* 1 for an untiled dimension */
 	size_t tiles[GRID_DIMS];        /* tiles along each dimension */
+	uint64_t count;                 /* tiles in all */
+	uint64_t per_task;              /* tiles per parallel_for task */
 	bool flush_denormals;
 } grid;
 
@@ -114,22 +120,18 @@ static void restore_fp(fp_state saved)
 }
 #endif
 
-/* Runs tile number `task` of the grid, in row-major order of tiles. */
-static void run_tile(void *arg, uint32_t task, uint32_t thread)
+/* Runs tile number `tile` of the grid, in row-major order of tiles. */
+static void run_tile(const grid *g, uint64_t tile)
 {
-	const grid *g = arg;
-	size_t at[GRID_DIMS], size[GRID_DIMS], rest = task;
-	fp_state saved = 0;
+	size_t at[GRID_DIMS], size[GRID_DIMS];
+	uint64_t rest = tile;
 
-	(void)thread;
 	for (uint32_t d = g->dims; d-- > 0;) {
 		at[d] = rest % g->tiles[d] * g->tile[d];
 		size[d] = g->range[d] - at[d] < g->tile[d] ?
 				  g->range[d] - at[d] : g->tile[d];
 		rest /= g->tiles[d];
 	}
-	if (g->flush_denormals)
-		saved = flush_denormals();
 	switch (g->kind) {
 	case GRID_1D:
 		g->fn.d1(g->context, at[0]);
@@ -171,6 +173,22 @@ static void run_tile(void *arg, uint32_t task, uint32_t thread)
 			   size[4], size[5]);
 		break;
 	}
+}
+
+/* A parallel_for task: a run of per_task consecutive tiles. */
+static void run_tiles(void *arg, uint32_t task, uint32_t thread)
+{
+	const grid *g = arg;
+	uint64_t first = (uint64_t)task * g->per_task;
+	uint64_t end = g->count - first < g->per_task ? g->count :
+						       first + g->per_task;
+	fp_state saved = 0;
+
+	(void)thread;
+	if (g->flush_denormals)
+		saved = flush_denormals();
+	for (uint64_t tile = first; tile < end; tile++)
+		run_tile(g, tile);
 	if (g->flush_denormals)
 		restore_fp(saved);
 }
@@ -192,17 +210,25 @@ static void called_here(void)
 static void run_grid(struct pthreadpool *pool, grid *g, uint32_t flags)
 {
 	const opver_context *ctx = pool != NULL ? pool->ctx : NULL;
-	uint64_t count = 1;
-	uint32_t event = 0;
+	uint32_t event = 0, tasks = 1;
 
 	called_here();
 	g->flush_denormals = (flags & PTHREADPOOL_FLAG_DISABLE_DENORMALS) != 0;
+	g->count = 1;
 	for (uint32_t d = 0; d < g->dims; d++) {
 		if (g->range[d] == 0)
 			return;
 		g->tiles[d] = (g->range[d] - 1) / g->tile[d] + 1;
-		count *= g->tiles[d];
+		g->count *= g->tiles[d];
 	}
+	/* Tasks of several tiles: the core hands tasks out from one shared
+	 * counter, which thousands of tiny tiles would make the bottleneck;
+	 * TASKS_PER_THREAD per thread still balance uneven tiles. */
+	if (ctx != NULL && pool->threads > 1)
+		tasks = g->count < (uint64_t)pool->threads * TASKS_PER_THREAD ?
+				(uint32_t)g->count :
+				pool->threads * TASKS_PER_THREAD;
+	g->per_task = (g->count - 1) / tasks + 1;
 	if (ctx != NULL) {
 		uint32_t op = pool->operator++;
 
@@ -211,12 +237,10 @@ static void run_grid(struct pthreadpool *pool, grid *g, uint32_t flags)
 				pool->names[op < pool->num_names ?
 					    op : pool->num_names - 1]);
 	}
-	if (ctx != NULL && pool->threads > 1 && count > 1 &&
-	    count <= UINT32_MAX)
-		ctx->host->parallel_for(ctx, run_tile, g, (uint32_t)count);
+	if (tasks > 1)
+		ctx->host->parallel_for(ctx, run_tiles, g, tasks);
 	else
-		for (uint64_t task = 0; task < count; task++)
-			run_tile(g, (uint32_t)task, 0);
+		run_tiles(g, 0, 0);
 	if (ctx != NULL)
 		ctx->host->profile_end(ctx, event);
 }
