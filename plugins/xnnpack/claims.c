@@ -5,7 +5,8 @@
  * each op's version range ending at the highest version whose features
  * XNNPACK computes for that type (float32: grouped CONV_2D is v6, dilated
  * DEPTHWISE_CONV_2D v2, FULLY_CONNECTED without bias v6, SUB broadcasting
- * above 4 dimensions v3, PAD above 4 dimensions v4).  Quantized nodes are
+ * above 4 dimensions v3, PAD above 4 dimensions v4; DIV, MAXIMUM,
+ * MINIMUM, SQUARED_DIFFERENCE and LEAKY_RELU are float32 only here).  Quantized nodes are
  * refused where XNNPACK's own checks would fail the runtime's creation
  * (scale ratios, zero points, empty clamps) or where it would compute
  * other than TFLite (rescaling ops it does not rescale).  Its 8-bit
@@ -112,6 +113,13 @@ CLAIM(mean_u8, MEAN, 1, 1, indexed_u8);
 CLAIM(quantize, QUANTIZE, 1, 1, quantize_8bit);
 CLAIM(dequantize_s8_claim, DEQUANTIZE, 1, 2, dequantize_s8);
 CLAIM(dequantize_u8_claim, DEQUANTIZE, 1, 1, dequantize_u8);
+/* Float32 only in this XNNPACK; above 4 dimensions (DIV v2, MAXIMUM and
+ * MINIMUM v3) it broadcasts up to its 6. */
+CLAIM(div, DIV, 1, 2, binary_f32);
+CLAIM(maximum, MAXIMUM, 1, 3, binary_f32);
+CLAIM(minimum, MINIMUM, 1, 3, binary_f32);
+CLAIM(squared_difference, SQUARED_DIFFERENCE, 1, 1, binary_f32);
+CLAIM(leaky_relu, LEAKY_RELU, 1, 1, unary_f32);
 
 const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS] = {
 	&conv_2d, &conv_2d_s8, &conv_2d_u8,
@@ -124,7 +132,8 @@ const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS] = {
 	&relu, &relu_8bit, &relu6, &relu6_s8, &relu6_u8, &relu_n1_to_1,
 	&logistic, &logistic_s8, &logistic_u8, &hard_swish, &pad,
 	&mean, &mean_s8, &mean_u8, &quantize, &dequantize_s8_claim,
-	&dequantize_u8_claim,
+	&dequantize_u8_claim, &div, &maximum, &minimum, &squared_difference,
+	&leaky_relu,
 };
 
 bool xp_activation_range(int32_t activation, float *min, float *max)
@@ -500,7 +509,7 @@ static const char *binary_scale_refusal(const opver_node *node, char *buf,
 static const char *binary_refusal(const opver_node *node, char *buf,
 				  size_t size)
 {
-	/* ADD, MUL and SUB share the activation field's place. */
+	/* ADD, MUL, SUB and DIV share the activation field's place. */
 	opver_mul_params p = OPVER_MUL_PARAMS_DEFAULTS;
 
 	opver_read_params(node, &p, sizeof(p));
@@ -740,6 +749,7 @@ const char *xp_refusal(const opver_node *node, char *buf, size_t size)
 	case OPVER_OP_ADD:
 	case OPVER_OP_MUL:
 	case OPVER_OP_SUB:
+	case OPVER_OP_DIV:
 		return binary_refusal(node, buf, size);
 	case OPVER_OP_AVERAGE_POOL_2D:
 	case OPVER_OP_MAX_POOL_2D:

@@ -298,19 +298,44 @@ static enum xnn_status define_fc(builder *b, const opver_node *node,
 static enum xnn_status define_binary(builder *b, const opver_node *node,
 				     uint32_t in, uint32_t out)
 {
-	/* ADD, MUL and SUB all start with the activation. */
+	/* ADD, MUL, SUB and DIV all start with the activation. */
 	opver_mul_params p = OPVER_MUL_PARAMS_DEFAULTS;
 	uint32_t in2 = value(b, node->inputs[1]);
 	float min, max;
 
+	if (in2 == XNN_INVALID_VALUE_ID)
+		return xnn_status_invalid_parameter;
 	opver_read_params(node, &p, sizeof(p));
 	xp_activation_range(p.activation, &min, &max);
-	if (node->op == OPVER_OP_ADD)
+	switch (node->op) {
+	case OPVER_OP_ADD:
 		return xnn_define_add2(b->subgraph, min, max, in, in2, out, 0);
-	if (node->op == OPVER_OP_MUL)
+	case OPVER_OP_MUL:
 		return xnn_define_multiply2(b->subgraph, min, max, in, in2,
 					    out, 0);
-	return xnn_define_subtract(b->subgraph, min, max, in, in2, out, 0);
+	case OPVER_OP_SUB:
+		return xnn_define_subtract(b->subgraph, min, max, in, in2, out,
+					   0);
+	case OPVER_OP_DIV:
+		return xnn_define_divide(b->subgraph, min, max, in, in2, out,
+					 0);
+	case OPVER_OP_MAXIMUM:
+		return xnn_define_maximum2(b->subgraph, in, in2, out, 0);
+	case OPVER_OP_MINIMUM:
+		return xnn_define_minimum2(b->subgraph, in, in2, out, 0);
+	default:
+		return xnn_define_squared_difference(b->subgraph, in, in2, out,
+						     0);
+	}
+}
+
+static enum xnn_status define_leaky_relu(builder *b, const opver_node *node,
+					  uint32_t in, uint32_t out)
+{
+	opver_leaky_relu_params p = OPVER_LEAKY_RELU_PARAMS_DEFAULTS;
+
+	opver_read_params(node, &p, sizeof(p));
+	return xnn_define_leaky_relu(b->subgraph, p.alpha, in, out, 0);
 }
 
 static enum xnn_status define_pool(builder *b, const opver_node *node,
@@ -386,7 +411,13 @@ static enum xnn_status define_node(builder *b, const opver_node *node)
 	case OPVER_OP_ADD:
 	case OPVER_OP_MUL:
 	case OPVER_OP_SUB:
+	case OPVER_OP_DIV:
+	case OPVER_OP_MAXIMUM:
+	case OPVER_OP_MINIMUM:
+	case OPVER_OP_SQUARED_DIFFERENCE:
 		return define_binary(b, node, in, out);
+	case OPVER_OP_LEAKY_RELU:
+		return define_leaky_relu(b, node, in, out);
 	case OPVER_OP_AVERAGE_POOL_2D:
 	case OPVER_OP_MAX_POOL_2D:
 		return define_pool(b, node, in, out);
