@@ -480,6 +480,8 @@ typedef enum rule_fact {
 	FACT_PARAM_SET,   /* the int32 parameter at byte `value` is nonzero */
 	FACT_PARAM_CLEAR, /* the parameter struct is there and that int32 is
 			   * 0: TFLite's "params && !params->field" */
+	FACT_INPUT_QUANTIZED, /* input `index` has a quantization table,
+			       * even an empty one: TFLite's input_quantized */
 } rule_fact;
 
 typedef struct rule_test {
@@ -503,6 +505,7 @@ typedef struct rule_row {
 #define RANK_NOT(i, n) { FACT_INPUT_RANK_NOT, i, n }
 #define ANY_RANK_ABOVE(n) { FACT_ANY_RANK_ABOVE, 0, n }
 #define PRESENT(i) { FACT_INPUT_PRESENT, i, 0 }
+#define QUANTIZED(i) { FACT_INPUT_QUANTIZED, i, 0 }
 #define BROADCAST { FACT_BROADCAST, 0, 0 }
 #define SET(params, field) { FACT_PARAM_SET, 0, offsetof(params, field) }
 #define CLEAR(params, field) \
@@ -698,6 +701,22 @@ static const rule_row rule_rows[] = {
 	    "asymmetric_quantize_inputs with int8 y and float x (hybrid)",
 	    IN(0, FLOAT32), IN(1, INT8), OUT(FLOAT32),
 	    SET(opver_batch_matmul_params, asymmetric_quantize_inputs)),
+	ROW(SIGN, 2, "int32 input", IN(0, INT32)),
+	/* TFLite reads ABS's input_quantized only for int16. */
+	ROW(ABS, 5, "int32 input", IN(0, INT32)),
+	ROW(ABS, 3, "quantized int16 input", IN(0, INT16), QUANTIZED(0)),
+	ROW(ABS, 4, "int16 input without quantization (integer abs)",
+	    IN(0, INT16)),
+	ROW(ABS, 2, "int8 input", IN(0, INT8)),
+	ROW(ABS, 2, "uint8 input", IN(0, UINT8)),
+	ROW(RSQRT, 3, "int16 input", IN(0, INT16)),
+	ROW(RSQRT, 2, "int8 input", IN(0, INT8)),
+	ROW(EXP, 2, "int8 input", IN(0, INT8)),
+	ROW(EXP, 2, "int16 input", IN(0, INT16)),
+	ROW(LOG, 2, "int8 input", IN(0, INT8)),
+	ROW(LOG, 2, "int16 input", IN(0, INT16)),
+	ROW(SQRT, 2, "int8 input", IN(0, INT8)),
+	ROW(SQRT, 2, "int16 input", IN(0, INT16)),
 };
 #define RULE_ROWS_END (rule_rows + sizeof(rule_rows) / sizeof(rule_rows[0]))
 
@@ -735,6 +754,8 @@ static bool test_holds(const opver__op_signature *sig, const rule_test *test)
 		       sig->inputs[test->index].type >= 0;
 	case FACT_BROADCAST:
 		return !same_shape(&in[0], &in[1]);
+	case FACT_INPUT_QUANTIZED:
+		return sig->inputs[test->index].has_quantization;
 	case FACT_PARAM_SET:
 	case FACT_PARAM_CLEAR:
 		return params_cover(sig, (size_t)test->value + sizeof(int32_t)) &&
@@ -757,6 +778,7 @@ static void tensors_read(const rule_test *test, int32_t *inputs,
 	case FACT_INPUT_TYPE:
 	case FACT_INPUT_RANK_ABOVE:
 	case FACT_INPUT_RANK_NOT:
+	case FACT_INPUT_QUANTIZED:
 		count = inputs;
 		break;
 	case FACT_BROADCAST:

@@ -236,6 +236,30 @@ extern const opver_kernel ref_softmax_uint8;
 extern const opver_kernel ref_softmax_int8_int16;
 extern const opver_kernel ref_softmax_uint8_int16;
 
+/* unary.c: float32 for every one-input math op, and integer kernels */
+extern const opver_kernel ref_abs_float32;
+extern const opver_kernel ref_abs_integer;
+extern const opver_kernel ref_neg_float32;
+extern const opver_kernel ref_neg_integer;
+extern const opver_kernel ref_sqrt_float32;
+extern const opver_kernel ref_rsqrt_float32;
+extern const opver_kernel ref_square_float32;
+extern const opver_kernel ref_exp_float32;
+extern const opver_kernel ref_log_float32;
+extern const opver_kernel ref_sin_float32;
+extern const opver_kernel ref_cos_float32;
+extern const opver_kernel ref_floor_float32;
+extern const opver_kernel ref_ceil_float32;
+extern const opver_kernel ref_round_float32;
+extern const opver_kernel ref_sign_float32;
+extern const opver_kernel ref_sign_integer;
+/* unary_quantized.c */
+extern const opver_kernel ref_abs_quantized;
+extern const opver_kernel ref_rsqrt_int8;
+extern const opver_kernel ref_sqrt_quantized;
+extern const opver_kernel ref_exp_lut8;
+extern const opver_kernel ref_log_lut8;
+
 /* squared_difference.c */
 extern const opver_kernel ref_squared_difference_float32;
 extern const opver_kernel ref_squared_difference_int32;

@@ -139,60 +139,6 @@ static opver_status l2_uint8_prepare(const opver_context *ctx,
 	return l2_quantized_prepare(ctx, node, OPVER_TYPE_UINT8, 128);
 }
 
-/*
- * 1 / sqrt(squares) as a Q0.31 multiplier and a (left) shift, as TFLite's
- * GetInvSqrtQuantizedMultiplierExp computes it with its reverse shift -1:
- * the input normalized to [2^27, 2^29) by pairs of bits, five gemmlowp
- * Newton-Raphson steps x = 1.5 x - (input / 2) x^3 in Q3.28, then times
- * sqrt(2) / 2.  0 and 1 give INT32_MAX and shift 0.
- */
-static void l2_inv_sqrt(int32_t squares, int32_t *multiplier, int *shift)
-{
-	const int32_t half_three = (1 << 28) + (1 << 27); /* 1.5 in Q3.28 */
-	int32_t input = squares, half_input, x = 1 << 28; /* 1 in Q3.28 */
-	int right = 11;
-	int pairs;
-
-	if (input <= 1) {
-		*multiplier = INT32_MAX;
-		*shift = 0;
-		return;
-	}
-	while (input >= (1 << 29)) {
-		input /= 4;
-		right++;
-	}
-	pairs = (ref_count_leading_zeros((uint32_t)input) - 1) / 2 - 1;
-	right -= pairs;
-	input <<= 2 * pairs;
-	half_input = ref_rounding_divide_by_pot(input >> 1, 1);
-	for (int i = 0; i < 5; i++) {
-		/* x^3: Q6 then Q9, rescaled to Q3 */
-		const int32_t x3 = ref_saturating_shift_left(
-			ref_saturating_rounding_doubling_high_mul(
-				ref_saturating_rounding_doubling_high_mul(x,
-									  x),
-				x),
-			6);
-		/* Both products are Q6; gemmlowp subtracts in int32. */
-		const int32_t difference = (int32_t)(
-			(uint32_t)ref_saturating_rounding_doubling_high_mul(
-				half_three, x) -
-			(uint32_t)ref_saturating_rounding_doubling_high_mul(
-				half_input, x3));
-
-		x = ref_saturating_shift_left(difference, 3);
-	}
-	/* Times sqrt(2) / 2 in Q0.31: stays Q3.28. */
-	x = ref_saturating_rounding_doubling_high_mul(x, 1518500250);
-	if (right < 0) {
-		x = (int32_t)((uint32_t)x << -right);
-		right = 0;
-	}
-	*multiplier = x;
-	*shift = -right;
-}
-
 /* Each row's multiplier and shift, then its elements rescaled. */
 static opver_status l2_int8_invoke(const opver_context *ctx, opver_node *node)
 {
@@ -213,7 +159,7 @@ static opver_status l2_int8_invoke(const opver_context *ctx, opver_node *node)
 			squares = (int32_t)((uint32_t)squares +
 					    (uint32_t)(v * v));
 		}
-		l2_inv_sqrt(squares, &multiplier, &shift);
+		ref_inv_sqrt_multiplier(squares, &multiplier, &shift);
 		for (size_t c = 0; c < d->depth; c++)
 			out[c] = (int8_t)ref_clamp_int32(
 				ref_multiply_by_quantized_multiplier(
@@ -242,7 +188,7 @@ static opver_status l2_uint8_invoke(const opver_context *ctx,
 			squares = (int32_t)((uint32_t)squares +
 					    (uint32_t)(v * v));
 		}
-		l2_inv_sqrt(squares, &multiplier, &shift);
+		ref_inv_sqrt_multiplier(squares, &multiplier, &shift);
 		/* TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp:
 		 * the shift is never positive here. */
 		for (size_t c = 0; c < d->depth; c++)

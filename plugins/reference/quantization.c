@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "fixed_point.h"
 #include "quantization.h"
 
 void ref_quantize_multiplier(double real, int32_t *multiplier, int *shift)
@@ -387,4 +388,52 @@ bool ref_checked_log2(float scale, int *log2)
 
 	*log2 = (int)rounded;
 	return fabsf(exact - rounded) < 1e-3f;
+}
+
+void ref_inv_sqrt_multiplier(int32_t squares, int32_t *multiplier,
+			     int *shift)
+{
+	const int32_t half_three = (1 << 28) + (1 << 27); /* 1.5 in Q3.28 */
+	int32_t input = squares, half_input, x = 1 << 28; /* 1 in Q3.28 */
+	int right = 11;
+	int pairs;
+
+	if (input <= 1) {
+		*multiplier = INT32_MAX;
+		*shift = 0;
+		return;
+	}
+	while (input >= (1 << 29)) {
+		input /= 4;
+		right++;
+	}
+	pairs = (ref_count_leading_zeros((uint32_t)input) - 1) / 2 - 1;
+	right -= pairs;
+	input <<= 2 * pairs;
+	half_input = ref_rounding_divide_by_pot(input >> 1, 1);
+	for (int i = 0; i < 5; i++) {
+		/* x^3: Q6 then Q9, rescaled to Q3 */
+		const int32_t x3 = ref_saturating_shift_left(
+			ref_saturating_rounding_doubling_high_mul(
+				ref_saturating_rounding_doubling_high_mul(x,
+									  x),
+				x),
+			6);
+		/* Both products are Q6; gemmlowp subtracts in int32. */
+		const int32_t difference = (int32_t)(
+			(uint32_t)ref_saturating_rounding_doubling_high_mul(
+				half_three, x) -
+			(uint32_t)ref_saturating_rounding_doubling_high_mul(
+				half_input, x3));
+
+		x = ref_saturating_shift_left(difference, 3);
+	}
+	/* Times sqrt(2) / 2 in Q0.31: stays Q3.28. */
+	x = ref_saturating_rounding_doubling_high_mul(x, 1518500250);
+	if (right < 0) {
+		x = (int32_t)((uint32_t)x << -right);
+		right = 0;
+	}
+	*multiplier = x;
+	*shift = -right;
 }

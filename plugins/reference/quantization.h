@@ -31,6 +31,15 @@
 void ref_quantize_multiplier(double real, int32_t *multiplier, int *shift);
 
 /*
+ * 1 / sqrt(x) as a Q0.31 multiplier and a (left) shift, as TFLite's
+ * GetInvSqrtQuantizedMultiplierExp computes it with its reverse shift -1
+ * (L2_NORMALIZATION, RSQRT): x normalized to [2^27, 2^29) by pairs of
+ * bits, five gemmlowp Newton-Raphson steps y = 1.5 y - (x / 2) y^3 in
+ * Q3.28, then times sqrt(2) / 2.  x of 0 or 1 gives INT32_MAX and shift 0.
+ */
+void ref_inv_sqrt_multiplier(int32_t x, int32_t *multiplier, int *shift);
+
+/*
  * The largest shift ref_quantize_multiplier() may give for the integer
  * rescales (ref_multiply_by_quantized_multiplier() shifts left by at most
  * 30 bits), so a rescale factor must be below about 2^30.
