@@ -487,6 +487,19 @@ static const cf_generator *const generators[] = {
 	&cf_resize_bilinear_cases,
 	&cf_resize_nearest_neighbor_cases,
 	&cf_transpose_conv_cases,
+	&cf_abs_cases,
+	&cf_ceil_cases,
+	&cf_cos_cases,
+	&cf_exp_cases,
+	&cf_floor_cases,
+	&cf_log_cases,
+	&cf_neg_cases,
+	&cf_round_cases,
+	&cf_rsqrt_cases,
+	&cf_sign_cases,
+	&cf_sin_cases,
+	&cf_sqrt_cases,
+	&cf_square_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

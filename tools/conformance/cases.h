@@ -325,6 +325,20 @@ extern const cf_generator cf_reduce_min_cases;        /* reduce */
 extern const cf_generator cf_reduce_prod_cases;       /* reduce */
 extern const cf_generator cf_arg_max_cases;           /* reduce */
 extern const cf_generator cf_arg_min_cases;           /* reduce */
+/* unary */
+extern const cf_generator cf_abs_cases;
+extern const cf_generator cf_ceil_cases;
+extern const cf_generator cf_cos_cases;
+extern const cf_generator cf_exp_cases;
+extern const cf_generator cf_floor_cases;
+extern const cf_generator cf_log_cases;
+extern const cf_generator cf_neg_cases;
+extern const cf_generator cf_round_cases;
+extern const cf_generator cf_rsqrt_cases;
+extern const cf_generator cf_sign_cases;
+extern const cf_generator cf_sin_cases;
+extern const cf_generator cf_sqrt_cases;
+extern const cf_generator cf_square_cases;
 /* movement */
 extern const cf_generator cf_concatenation_cases;
 extern const cf_generator cf_expand_dims_cases;
