@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <criterion/criterion.h>
 
@@ -320,7 +321,7 @@ Test(unary, int8_exp_by_hand)
 	static const int8_t in[] = { 0, 16, -16, -128, 80, 32 };
 	static const int8_t want[] = { -124, -117, -127, -128, 127, -98 };
 
-	kh_expect_int8s(run_quantized("exp_lut8", NULL, 0, OPVER_TYPE_INT8, in,
+	kh_expect_int8s(run_quantized("exp_lut", NULL, 0, OPVER_TYPE_INT8, in,
 				      6, 1.0f / 16, 0, 0.25f, -128),
 			want, 6);
 }
@@ -335,7 +336,7 @@ Test(unary, int8_log_by_hand)
 	static const int8_t in[] = { -128, -118, -101, -108, 127, -127 };
 	static const int8_t want[] = { -128, 0, 20, 14, 65, -46 };
 
-	kh_expect_int8s(run_quantized("log_lut8", NULL, 0, OPVER_TYPE_INT8, in,
+	kh_expect_int8s(run_quantized("log_lut", NULL, 0, OPVER_TYPE_INT8, in,
 				      6, 0.1f, -128, 0.05f, 0),
 			want, 6);
 }
@@ -356,9 +357,105 @@ Test(unary, int8_exp_every_input_matches_double)
 		cr_assert(fabs(frac - 0.5) > 1e-3, "input %d is a tie", i);
 		want[i] = (int8_t)fmin(round(steps) - 100, 127);
 	}
-	kh_expect_int8s(run_quantized("exp_lut8", NULL, 0, OPVER_TYPE_INT8, in,
+	kh_expect_int8s(run_quantized("exp_lut", NULL, 0, OPVER_TYPE_INT8, in,
 				      256, in_scale, 20, out_scale, -100),
 			want, 256);
+}
+
+/*
+ * The int16 tables (EXP, LOG, RSQRT) sample the function every 128 input
+ * steps and interpolate.  Runs kernel `name` on every int16 input from
+ * `first` to `last` (in_scale and out_scale, zero points 0); expects
+ * inputs below `exact_until` to give exactly `exact`, and those from
+ * `compare_from` on to lie within `tolerance` output steps of `f` in
+ * double, rounded and clamped to int16.  Returns the output of input 0
+ * when `first` <= 0.
+ */
+static int16_t expect_lut16(const char *name, double (*f)(double),
+			    float in_scale, float out_scale, int32_t first,
+			    int32_t last, int32_t exact_until, int16_t exact,
+			    int32_t compare_from, double tolerance)
+{
+	const int32_t count = last - first + 1;
+	int16_t *in = malloc((size_t)count * sizeof(*in));
+	const int16_t *out;
+
+	cr_assert_not_null(in);
+	for (int32_t i = 0; i < count; i++)
+		in[i] = (int16_t)(first + i);
+	out = run_quantized(name, NULL, 0, OPVER_TYPE_INT16, in, count,
+			    in_scale, 0, out_scale, 0)
+		      ->data;
+	free(in);
+	for (int32_t i = 0; i < count; i++) {
+		const int32_t q = first + i;
+		double want;
+
+		if (q < exact_until)
+			cr_expect_eq(out[i], exact, "%s q %d: got %d, want %d",
+				     name, q, out[i], exact);
+		if (q < compare_from)
+			continue;
+		want = fmin(fmax(round(f(in_scale * q) / out_scale), -32768),
+			    32767);
+		cr_expect(fabs(out[i] - want) <= tolerance,
+			  "%s q %d: got %d, want %g", name, q, out[i], want);
+	}
+	return first <= 0 ? out[-first] : 0;
+}
+
+static double reciprocal_sqrt(double x)
+{
+	return 1.0 / sqrt(x);
+}
+
+/*
+ * int16 EXP, x = q / 4096 in [-8, 8), output steps of 1/256: within 4
+ * steps of 256 e^x up to x = 4.  TFLite's 512 intervals span 65535 input
+ * steps, so its samples drift from the 128-step grid the lookup assumes
+ * (half a step at 0, 1.5 at the end), which adds to the interpolation
+ * error: about 3 steps near x = 3.  From x = 5 on, where 256 e^x is past
+ * int16 and the table is clamped, exactly 32767.
+ */
+Test(unary, int16_exp_table)
+{
+	expect_lut16("exp_lut", exp, 1.0f / 4096, 1.0f / 256, -32768, 16384,
+		     -32768, 0, -32768, 4.0);
+	expect_lut16("exp_lut", exp, 1.0f / 4096, 1.0f / 256, 20480, 32767,
+		     32768, 32767, 32768, 0.0);
+}
+
+/*
+ * int16 LOG, x = q / 256, output steps of 1/2048.  Inputs from -32768 to
+ * -129 give the lowest output, -32768: the table's samples there are all
+ * -32768 / 2048 (the lowest real output, for x <= 0).  From x = 16 on
+ * within 4 steps of 2048 ln x.  At 0 TFLite's midpoint correction, made
+ * for smooth functions, lifts the last low sample: its sample is
+ * round(-32768 x 65536 / 65535) = -32769, the next one (x = 0.498)
+ * -1427.0, the interpolated midpoint round((-1427.0 - 32769) / 2) =
+ * -17098 against ln(0.248) = -2855, so it is lowered by round(-14243 / 2)
+ * = -7122: -25647.
+ */
+Test(unary, int16_log_table)
+{
+	cr_expect_eq(expect_lut16("log_lut", log, 1.0f / 256, 1.0f / 2048,
+				  -32768, 32767, -128, -32768, 4096, 4.0),
+		     -25647);
+}
+
+/*
+ * int16 RSQRT, x = q / 256, output steps of 1/1024: from x = 4 on within
+ * 4 steps of 1024 / sqrt(x).  At 0, as for LOG: the sample for x <= 0 is
+ * the highest output, round(32767 x 65536 / 65535) = 32768, the next one
+ * (x = 0.498) 1451.1, the midpoint round((1451.1 + 32768) / 2) = 17110
+ * against 1024 / sqrt(0.248) = 2056, lowered by round(15054 / 2) = 7527:
+ * 25241.
+ */
+Test(unary, int16_rsqrt_table)
+{
+	cr_expect_eq(expect_lut16("rsqrt_lut16", reciprocal_sqrt, 1.0f / 256,
+				  1.0f / 1024, 0, 32767, 0, 0, 1024, 4.0),
+		     25241);
 }
 
 /* ---------------------------------------------------------- bad nodes */
@@ -388,6 +485,11 @@ Test(unary, below_the_domain_fails_at_invoke)
 					   output16)),
 		     OPVER_ERROR_INVALID_MODEL);
 	cr_expect(kh_error_contains(&h, "SQRT is only defined"), "%s",
+		  h.errors);
+	cr_assert_eq(kh_run(&h, unary_node("rsqrt_lut16", NULL, 0, input16,
+					   output16)),
+		     OPVER_ERROR_INVALID_MODEL);
+	cr_expect(kh_error_contains(&h, "input 'x16' element 1 is -1"), "%s",
 		  h.errors);
 }
 

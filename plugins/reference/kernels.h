@@ -256,9 +256,10 @@ extern const opver_kernel ref_sign_integer;
 /* unary_quantized.c */
 extern const opver_kernel ref_abs_quantized;
 extern const opver_kernel ref_rsqrt_int8;
+extern const opver_kernel ref_rsqrt_lut16;
 extern const opver_kernel ref_sqrt_quantized;
-extern const opver_kernel ref_exp_lut8;
-extern const opver_kernel ref_log_lut8;
+extern const opver_kernel ref_exp_lut;
+extern const opver_kernel ref_log_lut;
 
 /* squared_difference.c */
 extern const opver_kernel ref_squared_difference_float32;

@@ -31,6 +31,40 @@ void ref_lut8_fill(ref_lut8 *lut, int32_t type, float in_scale,
 	}
 }
 
+/* A float clamped to int16 and truncated, as TFLite's table entries. */
+static int16_t lut16_entry(float value)
+{
+	return (int16_t)fminf(fmaxf(value, -32768.0f), 32767.0f);
+}
+
+void ref_lut16_fill(int16_t *lut, float in_scale, float out_scale,
+		    ref_lut_transform f, const void *params)
+{
+	/* In float throughout, as TFLite computes it. */
+	const float in_min = in_scale * (float)INT16_MIN;
+	const float in_max = in_scale * (float)INT16_MAX;
+	const float out_range = out_scale * (float)INT16_MAX -
+				out_scale * (float)INT16_MIN;
+	const float inverse = 65536.0f / out_range;
+	const float step = (in_max - in_min) / (float)(REF_LUT16_SIZE - 1);
+	const float half_step = step / 2.0f;
+
+	for (int i = 0; i < REF_LUT16_SIZE - 1; i++) {
+		const float x = in_min + (float)i * step;
+		const float sample = roundf(f(x, params) * inverse);
+		const float next = f(in_min + (float)(i + 1) * step, params) *
+				   inverse;
+		const float midpoint =
+			roundf(f(x + half_step, params) * inverse);
+		const float interpolated = roundf((next + sample) / 2.0f);
+
+		lut[i] = lut16_entry(sample -
+				     roundf((interpolated - midpoint) / 2.0f));
+	}
+	lut[REF_LUT16_SIZE - 1] = lut16_entry(roundf(f(in_max, params) *
+						      inverse));
+}
+
 /*
  * TFLite's table of sigmoid(i / 24) for i = 0 .. 255, in 0.16 fixed point.
  * These are the values TFLite ships (sigmoid_table_uint16), not a

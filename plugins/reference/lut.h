@@ -44,6 +44,32 @@ static inline void ref_lut8_apply(const ref_lut8 *lut, const uint8_t *in,
 		out[i] = lut->entries[in[i]];
 }
 
+/* An int16 table: 512 intervals over the input's whole range and the
+ * value at its end. */
+#define REF_LUT16_SIZE 513
+
+/*
+ * Fills `lut` (REF_LUT16_SIZE entries) as TFLite's LUTPopulate for int16
+ * (EXP, LOG, RSQRT): f sampled in float at the start of each of 512
+ * intervals of the input's real range, the real output range mapped onto
+ * the 65536 int16 steps, each sample lowered by half the error linear
+ * interpolation makes at its interval's midpoint; the last entry is f at
+ * the range's end.  Zero points are TFLite's int16 ones, 0.
+ */
+void ref_lut16_fill(int16_t *lut, float in_scale, float out_scale,
+		    ref_lut_transform f, const void *params);
+
+/* `value`'s entry of an int16 table, interpolated between the two
+ * entries around it on its low 7 bits (TFLite's LUTLookup). */
+static inline int16_t ref_lut16_lookup(int16_t value, const int16_t *lut)
+{
+	const int32_t index = 256 + (value >> 7);
+	const int32_t offset = value & 0x7f;
+	const int16_t slope = (int16_t)(lut[index + 1] - lut[index]);
+
+	return (int16_t)(lut[index] + ((slope * offset + 64) >> 7));
+}
+
 /*
  * TFLite's int16 LOGISTIC and TANH for a general input scale: x is the
  * input in units of 1 / (3 * 4096) (about +-10.7 over +-2^17), and the

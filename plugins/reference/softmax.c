@@ -26,6 +26,7 @@
 
 #include "fixed_point.h"
 #include "kernels.h"
+#include "lut.h"
 #include "node_checks.h"
 #include "node_memory.h"
 #include "quantization.h"
@@ -54,7 +55,7 @@ typedef struct softmax_quantized_data {
 } softmax_quantized_data;
 
 /* Entries of an int16 lookup table: 512 intervals and their end. */
-enum { SOFTMAX_LUT_SIZE = 513 };
+enum { SOFTMAX_LUT_SIZE = REF_LUT16_SIZE };
 
 typedef struct softmax_int16_data {
 	ref_rows shape;
@@ -351,18 +352,6 @@ static void lut_fill(double (*f)(double), double min, double max,
 	table[SOFTMAX_LUT_SIZE - 1] = lut_entry(round(f(max) * 32768.0));
 }
 
-/* f(value) by linear interpolation in a table from lut_fill() whose range
- * is mapped onto int16: 128 input steps per interval (TFLite's
- * generic_int16_table_lookup, with its int16 wrap-around). */
-static inline int16_t lut_lookup(int16_t value, const int16_t *table)
-{
-	const int32_t index = 256 + (value >> 7);
-	const int32_t offset = value & 0x7f;
-	const int16_t slope = (int16_t)(table[index + 1] - table[index]);
-
-	return (int16_t)(table[index] + ((slope * offset + 64) >> 7));
-}
-
 static opver_status softmax_int16_prepare(const opver_context *ctx,
 					  opver_node *node)
 {
@@ -432,7 +421,7 @@ static inline int16_t softmax_int16_exp(const softmax_int16_data *data,
 			diff, data->diff_multiplier, data->diff_shift) +
 		32767;
 
-	return lut_lookup((int16_t)(recentred < INT16_MIN   ? INT16_MIN
+	return ref_lut16_lookup((int16_t)(recentred < INT16_MIN   ? INT16_MIN
 				    : recentred > INT16_MAX ? INT16_MAX
 							    : recentred),
 			  data->exp_table);
@@ -477,7 +466,7 @@ static opver_status softmax_int16_invoke(const opver_context *ctx,
 		shifted_sum = ref_rounding_divide_by_pot(
 			(int32_t)((uint32_t)sum << (headroom_plus_one - 1)), 14);
 		/* 98304 is 1 (65536) plus the recentring 32768. */
-		reciprocal = lut_lookup(
+		reciprocal = ref_lut16_lookup(
 			(int16_t)ref_clamp_int32(shifted_sum - 98304,
 						 INT16_MIN, INT16_MAX),
 			data->reciprocal_table);

@@ -17,16 +17,15 @@
  *   SQRT   int8 and int16 (version 2): sqrt of the dequantized input in
  *          float, divided by the output scale and truncated toward zero,
  *          plus the output zero point, clamped.
- *   EXP    int8 (version 2): a 256-entry table of exp (lut.h).
- *   LOG    int8 (version 2): a table of log, where inputs of 0 or less
- *          give the output's lowest value.
+ *   EXP    int8 and int16 (version 2): a table of exp (lut.h), of 256
+ *          entries for int8, of 513 interpolated ones for int16.
+ *   LOG    int8 and int16 (version 2): a table of log, where inputs of 0
+ *          or less give the output's lowest value.
+ *   RSQRT  int16 (version 3): a 513-entry table of 1 / sqrt, where 0
+ *          gives 32767 steps.
  *
  * SQRT and RSQRT are undefined below the input's zero point, and TFLite
  * fails at invoke on such an input; so does this plugin, naming it.
- *
- * Left out: TFLite's int16 EXP, LOG and RSQRT, which interpolate in a
- * 513-entry int16 table (TFLite 2.12 to 2.15); the wasm TFLite the tests
- * compare with has none of them but int16 EXP.
  */
 #include <math.h>
 
@@ -50,10 +49,14 @@ typedef struct rescale_data {
 	int32_t min, max;   /* the type's range */
 } rescale_data;
 
-typedef struct lut8_data {
-	ref_lut8 lut;
+typedef struct lut_data {
+	int32_t type;
 	size_t count;
-} lut8_data;
+	union {
+		ref_lut8 lut8;                  /* int8 */
+		int16_t lut16[REF_LUT16_SIZE]; /* int16 */
+	} table;
+} lut_data;
 
 /* TFLite's RSQRT keeps 1 / sqrt(s) as an integer scaled by 2^20. */
 #define RSQRT_SHIFT 20
@@ -175,14 +178,35 @@ static opver_status sqrt_invoke(const opver_context *ctx, opver_node *node)
 	return status;
 }
 
-static opver_status lut8_invoke(const opver_context *ctx, opver_node *node)
+static opver_status lut_invoke(const opver_context *ctx, opver_node *node)
 {
-	const lut8_data *data = node->op_data;
+	const lut_data *d = node->op_data;
+	const int16_t *input = node->inputs[0]->data;
+	int16_t *output = node->outputs[0]->data;
 
 	(void)ctx;
-	ref_lut8_apply(&data->lut, node->inputs[0]->data,
-		       node->outputs[0]->data, data->count);
+	if (d->type == OPVER_TYPE_INT8) {
+		ref_lut8_apply(&d->table.lut8, node->inputs[0]->data,
+			       node->outputs[0]->data, d->count);
+		return OPVER_OK;
+	}
+	for (size_t i = 0; i < d->count; i++)
+		output[i] = ref_lut16_lookup(input[i], d->table.lut16);
 	return OPVER_OK;
+}
+
+/* int16 RSQRT: TFLite's domain check, then the table. */
+static opver_status rsqrt_lut16_invoke(const opver_context *ctx,
+				       opver_node *node)
+{
+	const lut_data *d = node->op_data;
+	const rescale_data domain = { .type = OPVER_TYPE_INT16,
+				      .count = d->count };
+	opver_status status = check_domain(ctx, node, &domain, "RSQRT");
+
+	if (status == OPVER_OK)
+		status = lut_invoke(ctx, node);
+	return status;
 }
 
 /* ------------------------------------------------------------- manifest */
@@ -191,7 +215,9 @@ static opver_status abs_prepare(const opver_context *ctx, opver_node *node);
 static opver_status rsqrt_prepare(const opver_context *ctx,
 				  opver_node *node);
 static opver_status sqrt_prepare(const opver_context *ctx, opver_node *node);
-static opver_status lut8_prepare(const opver_context *ctx, opver_node *node);
+static opver_status lut_prepare(const opver_context *ctx, opver_node *node);
+static opver_status rsqrt_lut16_prepare(const opver_context *ctx,
+					opver_node *node);
 
 #define QUANTIZED_SIGNATURE(types) \
 	OPVER_SIGNATURE(OPVER_INPUTS(types), OPVER_OUTPUT(types))
@@ -211,8 +237,12 @@ QUANTIZED_KERNEL(rsqrt, int8, "rsqrt", RSQRT, 3, OPVER_T(INT8),
 		 rescale_data, rsqrt);
 QUANTIZED_KERNEL(sqrt, quantized, "sqrt", SQRT, 2,
 		 OPVER_T(INT8) | OPVER_T(INT16), rescale_data, sqrt);
-QUANTIZED_KERNEL(exp, lut8, "exp", EXP, 2, OPVER_T(INT8), lut8_data, lut8);
-QUANTIZED_KERNEL(log, lut8, "log", LOG, 2, OPVER_T(INT8), lut8_data, lut8);
+QUANTIZED_KERNEL(rsqrt, lut16, "rsqrt", RSQRT, 3, OPVER_T(INT16), lut_data,
+		 rsqrt_lut16);
+QUANTIZED_KERNEL(exp, lut, "exp", EXP, 2, OPVER_T(INT8) | OPVER_T(INT16),
+		 lut_data, lut);
+QUANTIZED_KERNEL(log, lut, "log", LOG, 2, OPVER_T(INT8) | OPVER_T(INT16),
+		 lut_data, lut);
 
 /* -------------------------------------------------------------- prepare */
 
@@ -313,11 +343,17 @@ static opver_status sqrt_prepare(const opver_context *ctx, opver_node *node)
 		     node->op_data);
 }
 
-/* TFLite's LOG table function: log, and for inputs of 0 or less the
- * output's lowest real value (`params`, a float). */
+/* TFLite's table functions; `params`, a float, is what LOG gives for
+ * inputs of 0 or less (the output's lowest value) and RSQRT for 0 (the
+ * output's highest). */
 static float log_or_lowest(float x, const void *params)
 {
 	return x <= 0.0f ? *(const float *)params : logf(x);
+}
+
+static float rsqrt_or_highest(float x, const void *params)
+{
+	return x <= 0.0f ? *(const float *)params : 1.0f / sqrtf(x);
 }
 
 static float exponential(float x, const void *params)
@@ -326,22 +362,54 @@ static float exponential(float x, const void *params)
 	return expf(x);
 }
 
-static opver_status lut8_prepare(const opver_context *ctx, opver_node *node)
+/* The table of `f` for the node's input and output quantization `q`. */
+static void lut_fill(lut_data *d, const opver_node *node,
+		     const ref_activation_quant *q, ref_lut_transform f,
+		     const float *param)
+{
+	d->type = node->inputs[0]->type;
+	d->count = opver_tensor_elements(node->inputs[0]);
+	if (d->type == OPVER_TYPE_INT8)
+		ref_lut8_fill(&d->table.lut8, OPVER_TYPE_INT8, q->input_scale,
+			      q->input_zero, q->output_scale, q->output_zero,
+			      f, param);
+	else
+		ref_lut16_fill(d->table.lut16, q->input_scale,
+			       q->output_scale, f, param);
+}
+
+static opver_status lut_prepare(const opver_context *ctx, opver_node *node)
 {
 	const bool log = node->op == OPVER_OP_LOG;
-	lut8_data *data = node->op_data;
 	ref_activation_quant q;
 	opver_status status;
 	float lowest;
 
-	status = check(ctx, node, log ? &ref_log_lut8 : &ref_exp_lut8,
+	status = check(ctx, node, log ? &ref_log_lut : &ref_exp_lut,
 		       log ? "LOG" : "EXP", false, &q, NULL);
 	if (status != OPVER_OK)
 		return status;
-	lowest = (float)(INT8_MIN - q.output_zero) * q.output_scale;
-	ref_lut8_fill(&data->lut, OPVER_TYPE_INT8, q.input_scale, q.input_zero,
-		      q.output_scale, q.output_zero,
-		      log ? log_or_lowest : exponential, &lowest);
-	data->count = opver_tensor_elements(node->inputs[0]);
+	lowest = (float)((node->inputs[0]->type == OPVER_TYPE_INT8
+				  ? INT8_MIN
+				  : INT16_MIN) -
+			 q.output_zero) *
+		 q.output_scale;
+	lut_fill(node->op_data, node, &q, log ? log_or_lowest : exponential,
+		 &lowest);
+	return OPVER_OK;
+}
+
+static opver_status rsqrt_lut16_prepare(const opver_context *ctx,
+					opver_node *node)
+{
+	ref_activation_quant q;
+	opver_status status;
+	float highest;
+
+	status = check(ctx, node, &ref_rsqrt_lut16, "RSQRT", false, &q, NULL);
+	if (status != OPVER_OK)
+		return status;
+	highest = (float)INT16_MAX * q.output_scale;
+	lut_fill(node->op_data, node, &q, rsqrt_or_highest, &highest);
 	return OPVER_OK;
 }

@@ -9,11 +9,11 @@
  * Inputs stay where TFLite defines the result:
  *   - SQRT, RSQRT and LOG on float32 take inputs in [0.05, 8] (SQRT from
  *     0), away from NaN and infinities, which compare badly;
- *   - int8 and int16 SQRT and int8 RSQRT fail at invoke below the input's
- *     zero point (as TFLite does), so their inputs start at it; RSQRT's
- *     zero point itself (x = 0) gives the type's maximum;
- *   - int8 LOG's inputs reach below the zero point, where TFLite's table
- *     gives the lowest output;
+ *   - int8 and int16 SQRT and RSQRT fail at invoke below the input's zero
+ *     point (as TFLite does), so their inputs start at it; RSQRT's zero
+ *     point itself (x = 0) gives the type's maximum;
+ *   - int8 and int16 LOG's inputs reach below the zero point, where
+ *     TFLite's table gives the lowest output;
  *   - ROUND, FLOOR and CEIL get ties and integers as their first values
  *     (-2.5, -0.5, 0.5, 1.5, 2.5, -3, 4), ROUND's ties going to even.
  * int8 ABS keeps the input's quantization on rank 1 (TFLite's path
@@ -50,12 +50,11 @@ static unary_kinds kinds_of(int32_t op)
 		return (unary_kinds){ 3, { KIND(FLOAT32), PLAIN(INT32),
 					   PLAIN(INT64) } };
 	case OPVER_OP_SQRT:
-		return (unary_kinds){ 3, { KIND(FLOAT32), KIND(INT8),
-					   KIND(INT16) } };
 	case OPVER_OP_RSQRT:
 	case OPVER_OP_EXP:
 	case OPVER_OP_LOG:
-		return (unary_kinds){ 2, { KIND(FLOAT32), KIND(INT8) } };
+		return (unary_kinds){ 3, { KIND(FLOAT32), KIND(INT8),
+					   KIND(INT16) } };
 	case OPVER_OP_SIGN:
 		return (unary_kinds){ 2, { KIND(FLOAT32), PLAIN(INT32) } };
 	default:
@@ -151,6 +150,41 @@ static bool int8_case(cf_case *c, int32_t input, int32_t output, int32_t rank,
 	}
 }
 
+/* Quantized int16 scales and values, by op: ABS over the whole range,
+ * SQRT and RSQRT from 0; EXP's x in about +-3 to +-13, LOG's +-30 to
+ * +-130 (its inputs of 0 or less give the lowest output). */
+static bool int16_case(cf_case *c, int32_t input, int32_t output,
+		       cf_rng *rng)
+{
+	float in_lo = 1e-4f, in_hi = 4e-4f, out_lo = 1e-4f, out_hi = 4e-4f;
+
+	switch (c->op) {
+	case OPVER_OP_EXP:
+		out_lo = 1e-3f;
+		out_hi = 2e-3f;
+		break;
+	case OPVER_OP_LOG:
+		in_lo = 1e-3f;
+		in_hi = 4e-3f;
+		break;
+	case OPVER_OP_RSQRT:
+		in_lo = out_lo = 1e-3f;
+		in_hi = out_hi = 4e-3f;
+		break;
+	default:
+		break;
+	}
+	return cf_case_quantize(c, input, cf_rng_float(rng, in_lo, in_hi),
+				0) &&
+	       cf_case_quantize(c, output, cf_rng_float(rng, out_lo, out_hi),
+				0) &&
+	       cf_case_fill(c, input, rng,
+			    c->op == OPVER_OP_SQRT || c->op == OPVER_OP_RSQRT
+				    ? 0
+				    : -32768,
+			    32767, false);
+}
+
 /* Variant: kind, then rank. */
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
@@ -176,14 +210,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 			return cf_case_fill(c, input, rng, -32768, 32767,
 					    false);
 		}
-		/* SQRT from 0; ABS over the whole range. */
-		return cf_case_quantize(c, input,
-					cf_rng_float(rng, 1e-4f, 4e-4f), 0) &&
-		       cf_case_quantize(c, output,
-					cf_rng_float(rng, 1e-4f, 4e-4f), 0) &&
-		       cf_case_fill(c, input, rng,
-				    c->op == OPVER_OP_SQRT ? 0 : -32768, 32767,
-				    false);
+		return int16_case(c, input, output, rng);
 	default: /* INT32 and INT64, away from INT32_MIN, whose ABS and
 		  * NEG overflow int32 */
 		return cf_case_fill(c, input, rng, -2147483647.0,
@@ -201,10 +228,10 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 UNARY_CASES(cf_abs_cases, ABS, 5);
 UNARY_CASES(cf_neg_cases, NEG, 3);
 UNARY_CASES(cf_sqrt_cases, SQRT, 3);
-UNARY_CASES(cf_rsqrt_cases, RSQRT, 2);
+UNARY_CASES(cf_rsqrt_cases, RSQRT, 3);
 UNARY_CASES(cf_square_cases, SQUARE, 1);
-UNARY_CASES(cf_exp_cases, EXP, 2);
-UNARY_CASES(cf_log_cases, LOG, 2);
+UNARY_CASES(cf_exp_cases, EXP, 3);
+UNARY_CASES(cf_log_cases, LOG, 3);
 UNARY_CASES(cf_sin_cases, SIN, 1);
 UNARY_CASES(cf_cos_cases, COS, 1);
 UNARY_CASES(cf_floor_cases, FLOOR, 1);
