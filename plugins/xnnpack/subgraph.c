@@ -512,6 +512,7 @@ static void choose_event_names(xp_partition *xp)
 		xp->pool.names = fused;
 		xp->pool.num_names = 1;
 	}
+	xp->events_named = true;
 }
 
 opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
@@ -591,7 +592,7 @@ opver_status xp_partition_invoke(const opver_context *ctx, xp_partition *xp)
 	xp->pool.operator = 0;
 	xs = xnn_invoke_runtime(xp->runtime);
 	xp->pool.ctx = NULL;
-	if (xp->pool.names == NULL)
+	if (!xp->events_named)
 		choose_event_names(xp);
 	if (xs != xnn_status_success) {
 		OPVER_REPORT(ctx, "XNNPACK runtime failed: status %d", (int)xs);

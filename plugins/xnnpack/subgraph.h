@@ -25,6 +25,9 @@ typedef struct xp_partition {
 	 * events of its operators, named once the first invoke has counted
 	 * the operators. */
 	struct pthreadpool pool;
+	/* Whether the pool's event names are chosen (after the first
+	 * invoke). */
+	bool events_named;
 	/* A profile event name per node (num_nodes): persistent memory,
 	 * naming strings of the plugin's event names. */
 	uint32_t num_nodes;
