@@ -18,7 +18,6 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "fixed_point.h"
 #include "kernels.h"
 #include "node_checks.h"
 #include "quantization.h"

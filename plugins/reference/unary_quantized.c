@@ -21,8 +21,8 @@
  *          entries for int8, of 513 interpolated ones for int16.
  *   LOG    int8 and int16 (version 2): a table of log, where inputs of 0
  *          or less give the output's lowest value.
- *   RSQRT  int16 (version 3): a 513-entry table of 1 / sqrt, where 0
- *          gives 32767 steps.
+ *   RSQRT  int16 (version 3): a 513-entry table of 1 / sqrt, whose
+ *          samples at x <= 0 are the output's highest value.
  *
  * SQRT and RSQRT are undefined below the input's zero point, and TFLite
  * fails at invoke on such an input; so does this plugin, naming it.
