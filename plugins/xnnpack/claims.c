@@ -750,25 +750,34 @@ static const char *prelu_refusal(const opver_node *node, char *buf,
 bool xp_deconv_axis_of(int32_t padding, int32_t in, int32_t kernel,
 		       int32_t stride, int32_t out, xp_deconv_axis *axis)
 {
-	int64_t total = 0, end;
+	int64_t total = 0, end, windows;
 
+	/* The convolution over the output: its windows and padding. */
 	if (padding == OPVER_PADDING_SAME) {
-		int64_t windows = ((int64_t)out + stride - 1) / stride;
-
+		windows = ((int64_t)out + stride - 1) / stride;
 		total = (windows - 1) * stride + kernel - out;
 		if (total < 0)
 			total = 0;
+	} else {
+		windows = out >= kernel ? (out - kernel) / stride + 1 : 0;
 	}
 	axis->before = (uint32_t)(total / 2);
-	/* What the scattered input reaches past the output's end. */
+	/* What the scattered input reaches past the output's end: from
+	 * (1 - stride) to the padding after, when windows is the input's
+	 * size. */
 	end = ((int64_t)in - 1) * stride + kernel - axis->before - out;
 	axis->after = end > 0 ? (uint32_t)end : 0;
 	axis->adjustment = end < 0 ? (uint32_t)-end : 0;
-	return end > -(int64_t)stride;
+	return windows == in;
 }
 
-/* TRANSPOSE_CONV from constant output_shape, filter and bias, whose
- * output the deconvolution gives exactly (xp_deconv_axis_of). */
+/*
+ * TRANSPOSE_CONV from constant output_shape, filter and bias, with an
+ * output whose convolution gives back the input's size: TFLite's
+ * optimized kernel (col2im over that convolution's windows) computes other
+ * outputs wrongly, its reference kernel and XNNPACK as a cropped scatter,
+ * so only these are TFLite's whichever kernel it runs.
+ */
 static const char *transpose_conv_refusal(const opver_node *node, char *buf,
 					  size_t size)
 {
@@ -807,7 +816,9 @@ static const char *transpose_conv_refusal(const opver_node *node, char *buf,
 	    !xp_deconv_axis_of(p.padding, in->dims[2], filter->dims[2],
 			       p.stride_width, out->dims[2], &cols))
 		return say(buf, size,
-			   "output_shape extends the output by a stride or more past the input's reach");
+			   "output_shape %dx%d does not convolve back to the input's %dx%d: TFLite's kernels disagree there",
+			   (int)out->dims[1], (int)out->dims[2],
+			   (int)in->dims[1], (int)in->dims[2]);
 	return range_refusal(p.activation, out, buf, size);
 }
 

@@ -45,8 +45,9 @@ typedef struct xp_deconv_axis {
 	uint32_t before, after, adjustment;
 } xp_deconv_axis;
 
-/* False when XNNPACK cannot give that size (an output longer than the
- * scattered input by a stride or more). */
+/* False when the convolution over the output (TFLite's padding) does
+ * not give `in` windows: an output_shape TFLite's optimized kernel
+ * computes otherwise than its reference kernel. */
 bool xp_deconv_axis_of(int32_t padding, int32_t in, int32_t kernel,
 		       int32_t stride, int32_t out, xp_deconv_axis *axis);
 
