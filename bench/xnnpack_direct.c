@@ -209,6 +209,16 @@ static opver_status partition_prepare(const opver_context *ctx,
 	return status == OPVER_OK ? own_buffers(ctx, p) : status;
 }
 
+static opver_status partition_bind_memory(const opver_context *ctx,
+					  void *partition_data,
+					  const opver_partition *partition)
+{
+	direct_partition *p = partition_data;
+
+	(void)partition;
+	return xp_partition_bind(ctx, &p->xp);
+}
+
 /* The interpreter's one invoke, whose boundary values the direct runs
  * start from and must reproduce. */
 static opver_status partition_invoke(const opver_context *ctx,
@@ -241,6 +251,7 @@ static const opver_delegate delegate = {
 	.free = partition_free,
 	.prepare = partition_prepare,
 	.invoke = partition_invoke,
+	.bind_memory = partition_bind_memory,
 };
 
 static const opver_plugin plugin = {
