@@ -9,9 +9,10 @@
  * MINIMUM, SQUARED_DIFFERENCE and LEAKY_RELU are float32 only here, as
  * are RESIZE_BILINEAR, v3 with half_pixel_centers, DEPTH_TO_SPACE, PRELU,
  * ELU and TRANSPOSE_CONV, v3 with a bias and v4 with a fused
- * activation).  Quantized nodes are refused where XNNPACK's own checks would fail the runtime's creation
- * (scale ratios, zero points, empty clamps) or where it would compute
- * other than TFLite (rescaling ops it does not rescale).  Its 8-bit
+ * activation).  Quantized nodes are refused where XNNPACK's own checks
+ * would fail the runtime's creation (scale ratios, zero points, empty
+ * clamps) or where it would compute other than TFLite (rescaling ops it
+ * does not rescale).  Its 8-bit
  * results are TFLite's within one step: it rescales once, in float.
  * This XNNPACK (Debian's 2022 snapshot) has no CONCATENATION node and no
  * quantized SOFTMAX, HARD_SWISH or LEAKY_RELU, so those stay on the
