@@ -39,7 +39,8 @@ static int32_t byte_at(const opver_tensor *t, size_t i)
 }
 
 bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
-			double rtol, int32_t steps, cf_text *why)
+			double rtol, int32_t steps, cf_text *why,
+			size_t *first_out)
 {
 	size_t n, size, mismatches = 0, first = 0;
 	bool floats = want->type == OPVER_TYPE_FLOAT32;
@@ -47,6 +48,7 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 		     want->type == OPVER_TYPE_UINT8;
 	double tolerance = 0;
 
+	*first_out = 0;
 	if (got->type != want->type || got->bytes != want->bytes) {
 		cf_text_add(why, "mismatch: the plugin's output is %s of %zu bytes, the reference's %s of %zu bytes\n",
 			    opver_type_name(got->type), got->bytes,
@@ -81,6 +83,7 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 	}
 	if (mismatches == 0)
 		return true;
+	*first_out = first;
 	cf_text_add(why, "mismatch: output element %zu ", first);
 	add_coordinates(why, want, first);
 	cf_text_add(why, ": plugin ");

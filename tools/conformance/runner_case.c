@@ -18,6 +18,7 @@
 #include "model_builder.h"
 #include "runner_internal.h"
 #include "text.h"
+#include "window.h"
 
 /* A case being run: its generated content, model and description. */
 typedef struct running {
@@ -148,13 +149,15 @@ static bool run_on(cf_side *s, const running *k, opver_model *model,
 }
 
 /* Whether every output of the case agrees; `why` names the first that
- * does not, for nodes with several. */
+ * does not, for nodes with several, and for spatial ops the padding and
+ * the window of its first differing element. */
 static bool compare_every_output(const cf_runner *r, const running *k,
 				 opver_interpreter *vendor_it,
 				 opver_interpreter *reference_it, cf_text *why)
 {
 	int32_t outputs[CF_MAX_NODE_OUTPUTS];
 	const int32_t count = cf_case_outputs(&k->c, outputs);
+	size_t first;
 
 	for (int32_t i = 0; i < count; i++) {
 		if (count > 1)
@@ -163,8 +166,10 @@ static bool compare_every_output(const cf_runner *r, const running *k,
 					opver_interpreter_output(reference_it,
 								 i),
 					r->options->rtol, r->options->steps,
-					why))
+					why, &first)) {
+			cf_describe_window(why, &k->c, first);
 			return false;
+		}
 		if (count > 1)
 			cf_text_clear(why);
 	}
