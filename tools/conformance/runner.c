@@ -7,8 +7,8 @@
  * load it, and each case's messages are collected for its failure
  * details.  Cases are attributed by the core's own
  * binding (opver_node_info): a case belongs to the vendor kernel or
- * delegate that the resolver chose for it, and only cases whose stored
- * version is at least what the core's rules require are kept.
+ * delegate that the resolver chose for it, at its stored version, even
+ * one below what the core's rules require of it.
  *
  * This file loads the plugins and runs each op's cases; one case is
  * runner_case.c's, what the cases exercised runner_coverage.c's.
@@ -104,6 +104,10 @@ static int load(cf_runner *r)
 		goto out;
 	only_reference.library = reference;
 	status = CF_EXIT_LOAD;
+	/* A case stored below the version its types or parameters require
+	 * is computed as at the required version: what a kernel binding it
+	 * must do. */
+	r->reference.strict_versions = true;
 	if (!cf_start_runtime(&r->reference, &only_reference, 1))
 		goto out;
 	if (cf_find_plugin(r->reference.runtime, REFERENCE) < 0) {

@@ -7,9 +7,13 @@
  * leaves still run) and the reference into runtime B.  For every builtin
  * op the plugin's kernels or delegate declare, every version they declare
  * and every case of the op's generator, the case is written at that
- * version and bound in A; a case the core's rules allow at that version
- * and a vendor kernel (or the delegate) binds is run on A and B with the
- * same inputs and the outputs compared.  A delegate is also shown the
+ * version and bound in A; a case a vendor kernel (or the delegate) binds
+ * is run on A and B with the same inputs and the outputs compared.  That
+ * includes cases stored below the version the core's rules require of
+ * their types or parameters (models store int8 ops at v1-v2): B, the
+ * reference, resolves them at the required version, and a kernel whose
+ * range takes the stored version must compute them alike; one that
+ * refuses them leaves that version out of its range.  A delegate is also shown the
  * versions from 1 to one above its typed claims' highest: a claim the
  * core rejects (outside the claims' versions or types) fails.
  */
