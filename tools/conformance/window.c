@@ -30,7 +30,7 @@ static bool axes(const cf_case *c, axis *height, axis *width,
 		 opver_padding *padding, bool *transposed)
 {
 	const cf_tensor_desc *out = &c->tensors[c->output];
-	const cf_tensor_desc *in = &c->tensors[c->inputs[0]];
+	const cf_tensor_desc *in = NULL;
 	int32_t filter_height, filter_width;
 
 	*transposed = false;
@@ -42,6 +42,7 @@ static bool axes(const cf_case *c, axis *height, axis *width,
 		const cf_tensor_desc *f = &c->tensors[c->inputs[1]];
 		bool conv = c->op == OPVER_OP_CONV_2D;
 
+		in = &c->tensors[c->inputs[0]];
 		filter_height = f->dims[1];
 		filter_width = f->dims[2];
 		*padding = conv ? c->params.conv.padding :
@@ -59,6 +60,7 @@ static bool axes(const cf_case *c, axis *height, axis *width,
 	case OPVER_OP_AVERAGE_POOL_2D:
 	case OPVER_OP_MAX_POOL_2D:
 	case OPVER_OP_L2_POOL_2D:
+		in = &c->tensors[c->inputs[0]];
 		filter_height = c->params.pool.filter_height;
 		filter_width = c->params.pool.filter_width;
 		*padding = c->params.pool.padding;
