@@ -474,6 +474,25 @@ opver_status opver__delegation_prepare(opver__delegation *delegation)
 	return OPVER_OK;
 }
 
+opver_status opver__delegation_bind_memory(opver__delegation *delegation)
+{
+	for (size_t i = 0; i < delegation->count; i++) {
+		opver__partition *partition = &delegation->partitions[i];
+		const opver_delegate *delegate = &partition->plugin->delegate;
+		opver_status status;
+
+		if (delegate->bind_memory == NULL)
+			continue;
+		status = delegate->bind_memory(&partition->call.context,
+					       partition->data,
+					       &partition->view);
+		if (status != OPVER_OK)
+			return opver__call_failed(&partition->call,
+						  "bind_memory", status);
+	}
+	return OPVER_OK;
+}
+
 opver_status opver__delegation_fetch(opver__delegation *delegation,
 				     int32_t tensor,
 				     const opver__plugin *reader)

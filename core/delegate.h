@@ -98,6 +98,10 @@ opver_status opver__delegation_build(const opver__plugin *const *plugins,
  * reported and returned as OPVER_ERROR_PLUGIN. */
 opver_status opver__delegation_prepare(opver__delegation *delegation);
 
+/* Calls bind_memory of every partition whose delegate has it, once the
+ * tensors have their memory; a failure is reported as for prepare. */
+opver_status opver__delegation_bind_memory(opver__delegation *delegation);
+
 /*
  * Makes tensor `tensor`'s data current for a reader: a kernel or the
  * application (`reader` NULL) or a partition of plugin `reader`.  Copies

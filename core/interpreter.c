@@ -473,6 +473,8 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 		status = prepare_all(it);
 	if (status == OPVER_OK)
 		status = plan_arena(it, !given.prepare_only);
+	if (status == OPVER_OK && !given.prepare_only)
+		status = opver__delegation_bind_memory(&it->delegation);
 	if (status != OPVER_OK) {
 		if (status == OPVER_ERROR_NOMEM && !it->nomem_reported)
 			opver__error(&runtime->reporter,

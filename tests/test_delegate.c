@@ -2,8 +2,9 @@
  * dependency order (not only runs of consecutive nodes), a claim outside
  * the delegate's typed claims is rejected and that node falls back to a
  * kernel, copies happen only at the boundary with kernels (buffer
- * handles), and results are those of the model, for any subset of nodes a
- * delegate claims (a property over seeded random claims). */
+ * handles), bind_memory comes once tensors have memory, and results are
+ * those of the model, for any subset of nodes a delegate claims (a
+ * property over seeded random claims). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,6 +172,66 @@ Test(delegate, tensors_kept_by_the_delegate_are_copied_only_for_others)
 		cr_assert_eq(device->copies_to_device, 2 * run);
 	}
 	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(delegate, bind_memory_comes_once_tensors_have_memory_before_the_first_invoke)
+{
+	opver_runtime *runtime = fixture_runtime(DELEGATE_SECTION KERNEL_SECTION, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	test_counters *npu = fixture_stats("delegate");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(npu->memory_binds, 2, "one per partition at creation");
+	cr_assert_eq(npu->binds_without_memory, 0);
+	for (int run = 1; run <= 3; run++)
+		cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(npu->partition_invokes, 6);
+	cr_assert_eq(npu->memory_binds, 2, "memory did not move: no new bind");
+	cr_assert_eq(npu->invokes_off_bound_memory, 0);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(delegate, a_prepare_only_interpreter_has_no_memory_to_bind)
+{
+	opver_runtime *runtime = fixture_runtime(DELEGATE_SECTION KERNEL_SECTION, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	test_counters *npu = fixture_stats("delegate");
+	opver_interpreter_options options;
+	opver_interpreter *it;
+
+	opver_interpreter_options_init(&options);
+	options.prepare_only = 1;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model, &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	cr_assert_eq(npu->partition_inits, 2);
+	cr_assert_eq(npu->memory_binds, 0);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+Test(delegate, a_failing_bind_memory_fails_creation_and_says_which)
+{
+	opver_runtime *runtime = fixture_runtime(DELEGATE_SECTION "fail = bind_memory\n"
+						 KERNEL_SECTION, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	test_counters *npu = fixture_stats("delegate");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_ERROR_PLUGIN);
+	cr_assert_null(it);
+	cr_assert(messages_line_has(&captured, "error:", "the device cannot map this memory",
+				    NULL),
+		  "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "error:", "bind_memory failed", NULL),
+		  "%s", captured.text);
+	cr_assert_eq(npu->memory_binds, 1, "creation stops at the first failure");
+	cr_assert_eq(npu->partition_frees, 2, "what was made is undone");
 	opver_model_close(model);
 	opver_runtime_destroy(runtime);
 }

@@ -3,7 +3,8 @@
  * the services test plugin: parallel_for on the interpreter's pool (its
  * size from the config, the options and opver-run), arena scratch, names,
  * persistent memory through a cached services table, and profile events;
- * plus a plugin built against the frozen 2.0 headers running a model.
+ * plus plugins built against the frozen 2.0 and 2.1 headers running a
+ * model.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -195,6 +196,42 @@ Test(services, benchmark_shows_profile_events_under_their_node)
 	cr_assert_not_null(strstr(r.out, "\n      triple "), "%s", r.out);
 	cr_assert_not_null(strstr(r.out, "\n        scratch "), "%s", r.out);
 	spawn_free(&r);
+}
+
+/* The 2.1 delegate computes from the memory bind_memory showed it: four
+ * ADD_ONE nodes, one partition, so y = x + 4 only if the core bound it
+ * to the memory it then reads and writes. */
+Test(services, frozen_abi_2_1_delegate_runs_a_model_on_bound_memory)
+{
+	opver_runtime *runtime = fixture_runtime(
+		"[plugin.frozen]\nlibrary = " TEST_PLUGIN_DIR "/frozen_abi21.so\n",
+		&captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	opver_interpreter *it;
+	opver_node_info info;
+	float *x;
+	const float *y;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	x = opver_interpreter_input(it, 0)->data;
+	for (int run = 1; run <= 2; run++) {
+		for (int i = 0; i < 4; i++)
+			x[i] = (float)(i * run) * 0.5f;
+		cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+			     captured.text);
+		y = opver_interpreter_output(it, 0)->data;
+		for (int i = 0; i < 4; i++)
+			cr_assert_float_eq(y[i], (float)(i * run) * 0.5f + 4.0f,
+					   0, "run %d, element %d", run, i);
+	}
+	for (size_t n = 0; n < 4; n++) {
+		cr_assert_eq(opver_interpreter_node_info(it, n, &info), OPVER_OK);
+		cr_assert_str_eq(info.delegate, "bound_2_1", "node %zu", n);
+	}
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
 }
 
 Test(services, frozen_abi_2_0_plugin_runs_a_model)

@@ -4,7 +4,8 @@
  * goldens and agree with the reference plugin alone; its int8 models meet
  * their goldens within a step more than the corpus allows, agree within
  * one step with the reference built to rescale once, and have every
- * convolution and fully connected node on the delegate; --explain shows the
+ * convolution and fully connected node on the delegate, as has the uint8
+ * MobileNet bench/mobilenet_uint8 writes; --explain shows the
  * partitions and, at info level, why a node stays on the kernels;
  * opver-conformance passes on it (its AVERAGE_POOL_2D, CONV_2D and
  * DEPTHWISE_CONV_2D cases with a stride above the window fail without the
@@ -444,6 +445,66 @@ Test(xnnpack, quantized_filter_nodes_run_on_the_delegate)
 		spawn_free(&r);
 	}
 	unlink(config);
+}
+
+/* bench/mobilenet_uint8's model: every convolution on the delegate, and
+ * logits (output 0, uint8) within one step of the reference built to
+ * rescale once, over 28 layers. */
+Test(xnnpack, uint8_mobilenet_runs_on_the_delegate)
+{
+	char with[] = "/tmp/opver-xnnpack-XXXXXX";
+	char without[] = "/tmp/opver-xnnpack-XXXXXX";
+	char model[] = "/tmp/opver-mobilenet-XXXXXX";
+	char input[] = "/tmp/opver-mobilenet-in-XXXXXX";
+	char got_path[] = "/tmp/opver-xnnpack-out-XXXXXX";
+	char want_path[] = "/tmp/opver-xnnpack-ref-XXXXXX";
+	const char *generate[] = { MOBILENET_UINT8, model, input, NULL };
+	const char *explain[] = { OPVER_RUN, "--config", with, "--explain",
+				  model, NULL };
+	spawn_result r;
+	int filters = 0;
+	size_t n, m;
+	uint8_t *got, *want;
+
+	require_plugin();
+	write_config(with, true, "");
+	write_config_with(without, SINGLE_ROUNDING, false, "");
+	close(mkstemp(model));
+	close(mkstemp(input));
+	close(mkstemp(got_path));
+	close(mkstemp(want_path));
+	spawn_run(&r, generate);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	spawn_free(&r);
+	spawn_run(&r, explain);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	for (char *line = strtok(r.out, "\n"); line != NULL;
+	     line = strtok(NULL, "\n")) {
+		if (!is_filter_node(line))
+			continue;
+		filters++;
+		cr_expect(strstr(line, "delegate xnnpack") != NULL, "%s", line);
+	}
+	cr_expect_eq(filters, 28);
+	spawn_free(&r);
+	run_model(with, model, input, got_path);
+	run_model(without, model, input, want_path);
+	got = (uint8_t *)read_bytes(got_path, &n);
+	want = (uint8_t *)read_bytes(want_path, &m);
+	cr_assert_eq(n, m);
+	cr_assert_eq(n, 1001);
+	for (size_t k = 0; k < n; k++)
+		cr_expect_leq(abs(got[k] - want[k]), 1,
+			      "logit %zu is %d, the reference's %d", k, got[k],
+			      want[k]);
+	free(got);
+	free(want);
+	unlink(with);
+	unlink(without);
+	unlink(model);
+	unlink(input);
+	unlink(got_path);
+	unlink(want_path);
 }
 
 Test(xnnpack, explain_shows_partitions_and_reasons)

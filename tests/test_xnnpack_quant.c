@@ -13,11 +13,18 @@
  * fused (it runs as a node of its own, correct but slower), one with a
  * positive zero point is.  The models here cover both, so that a fusion
  * that goes wrong (another XNNPACK build) fails.
+ *
+ * Boundary tensors: XNNPACK reads and writes them where the core put them
+ * (bind_memory), so the delegate has no copy hooks and sets no buffer
+ * handles; partitions on either side of a kernel exchange tensors in place.
  */
 #include <criterion/criterion.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <opver/plugin.h>
 
 #include "conformance/model_builder.h"
 #include "runtime_fixture.h"
@@ -250,6 +257,76 @@ Test(xnnpack_quant, versions_above_the_claim_stay_on_the_kernels)
 {
 	require_plugin();
 	average_pool(OPVER_TYPE_UINT8, 2, 3, 2, 3, 2, 0x0);
+}
+
+/* Declines: the plugin must load here. */
+static const opver_plugin *no_decline(const opver_negotiation *n,
+				      const char *format, ...)
+{
+	(void)n;
+	cr_assert_fail("the XNNPACK plugin declined: %s", format);
+	return NULL;
+}
+
+/* int8 RESHAPEs: the first and last stay at one scale and go to the
+ * delegate, the middle one rescales and stays on a kernel, so the model
+ * runs as two partitions and a kernel between them. */
+Test(xnnpack_quant, partitions_around_a_kernel_share_tensors_without_copies)
+{
+	static const float scale_a[1] = { 0.1f }, scale_b[1] = { 0.2f };
+	static const int64_t zero[1] = { -7 };
+	static const int32_t shape[2] = { 6, 5 };
+	const cf_tensor_desc tensors[5] = {
+		{ .type = OPVER_TYPE_INT8, .rank = 2, .dims = { 6, 5 },
+		  .quantized = true, .num_scales = 1, .scales = scale_a,
+		  .zero_points = zero },
+		{ .type = OPVER_TYPE_INT8, .rank = 2, .dims = { 6, 5 },
+		  .quantized = true, .num_scales = 1, .scales = scale_a,
+		  .zero_points = zero },
+		{ .type = OPVER_TYPE_INT8, .rank = 2, .dims = { 6, 5 },
+		  .quantized = true, .num_scales = 1, .scales = scale_b,
+		  .zero_points = zero },
+		{ .type = OPVER_TYPE_INT8, .rank = 2, .dims = { 6, 5 },
+		  .quantized = true, .num_scales = 1, .scales = scale_b,
+		  .zero_points = zero },
+		{ .type = OPVER_TYPE_INT32, .rank = 1, .dims = { 2 },
+		  .data = shape, .data_size = sizeof(shape) },
+	};
+	const cf_opcode_desc code = { OPVER_OP_RESHAPE, 1 };
+	const opver_reshape_params reshape = { .num_dims = 2,
+					       .dims = { 6, 5 } };
+	const int32_t in0[2] = { 0, 4 }, in1[2] = { 1, 4 }, in2[2] = { 2, 4 };
+	const int32_t out0[1] = { 1 }, out1[1] = { 2 }, out2[1] = { 3 };
+	const cf_operator_desc nodes[3] = {
+		{ 0, in0, 2, out0, 1, &reshape },
+		{ 0, in1, 2, out1, 1, &reshape },
+		{ 0, in2, 2, out2, 1, &reshape },
+	};
+	const cf_model_desc desc = { tensors, 5, &code, 1, nodes, 3,
+				     in0, 1, out2, 1 };
+	const opver_negotiation negotiation = {
+		.struct_size = sizeof(negotiation),
+		.host_abi_major = OPVER_ABI_MAJOR,
+		.host_abi_minor = OPVER_ABI_MINOR,
+		.decline = no_decline,
+	};
+	opver_plugin_entry_fn entry;
+	const opver_plugin *plugin;
+	void *library;
+
+	require_plugin();
+	compare(&desc, 0x5, 0);
+	/* Nothing for the core to copy through: no hook to copy with. */
+	library = dlopen(XNNPACK_PLUGIN, RTLD_NOW | RTLD_LOCAL);
+	cr_assert_not_null(library, "%s", dlerror());
+	*(void **)&entry = dlsym(library, OPVER_PLUGIN_ENTRY_NAME);
+	cr_assert_not_null(entry);
+	plugin = entry(&negotiation);
+	cr_assert_not_null(plugin->delegate);
+	cr_assert_null(plugin->delegate->copy_to_device);
+	cr_assert_null(plugin->delegate->copy_from_handle);
+	cr_assert_not_null(plugin->delegate->bind_memory);
+	dlclose(library);
 }
 
 /* int8 `op` (RESHAPE or MUL, whose second input is the first) from

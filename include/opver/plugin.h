@@ -1,5 +1,5 @@
 /*
- * opver/plugin.h - plugin ABI 2.0.  The only header a plugin includes.
+ * opver/plugin.h - plugin ABI 2.1.  The only header a plugin includes.
  *
  * A plugin is a shared object exporting one function,
  * opver_plugin_negotiate(), that is told the host's ABI version and returns
@@ -452,8 +452,20 @@ typedef struct opver_delegate {
 	opver_status (*copy_from_handle)(const opver_context *ctx,
 					 void *partition_data, uint64_t handle,
 					 opver_tensor *tensor);
+	/*
+	 * Optional, ABI 2.1.  Called once per partition after the core has
+	 * given every tensor its memory, before the first invoke: the
+	 * partition's inputs' and outputs' data pointers are final, so a
+	 * delegate binds its runtime or device to them here instead of in
+	 * invoke.  Called again, before the next invoke, whenever the core
+	 * moves that memory.  An interpreter created with prepare_only never
+	 * gets it.
+	 */
+	opver_status (*bind_memory)(const opver_context *ctx,
+				    void *partition_data,
+				    const opver_partition *partition);
 } opver_delegate;
-OPVER_ABI_ENDS_AT(opver_delegate, copy_from_handle);
+OPVER_ABI_ENDS_AT(opver_delegate, bind_memory);
 
 /*
  * The plugin descriptor.  Returned by the entry point; must stay valid until

@@ -12,12 +12,15 @@
 
 #include <opver/plugin.h>
 
+typedef struct xp_named_node xp_named_node;
+
 typedef struct xp_event_names {
 	pthread_mutex_t lock;
-	/* count strings, each owned (allocate), in an owned array of
-	 * capacity. */
-	char **names;
-	size_t count, capacity;
+	/* By node index: the names given to that index, one per op (models
+	 * differ), each entry owned (allocate); an owned array of
+	 * `capacity` list heads. */
+	xp_named_node **by_node;
+	size_t capacity;
 } xp_event_names;
 
 void xp_event_names_init(xp_event_names *names);

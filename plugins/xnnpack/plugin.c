@@ -1,7 +1,7 @@
 /*
  * plugin.c - opver-plugin-xnnpack: a delegate running each partition of
- * claimed float32 nodes as one XNNPACK runtime (Debian's 2022 XNNPACK).
- * It has no kernels.  Options of its ini section:
+ * claimed nodes (float32, int8, uint8) as one XNNPACK runtime (Debian's 2022
+ * XNNPACK).  It has no kernels.  Options of its ini section:
  *
  *   threads = N   the most of the interpreter's threads ([opver] threads,
  *                 opver-run --threads) XNNPACK's operators use; all of
@@ -157,6 +157,14 @@ static opver_status partition_prepare(const opver_context *ctx,
 	return xp_partition_prepare(ctx, p, partition, &p->pool);
 }
 
+static opver_status partition_bind_memory(const opver_context *ctx,
+					  void *partition_data,
+					  const opver_partition *partition)
+{
+	(void)partition;
+	return xp_partition_bind(ctx, partition_data);
+}
+
 static opver_status partition_invoke(const opver_context *ctx,
 				     void *partition_data,
 				     const opver_partition *partition)
@@ -175,6 +183,7 @@ static const opver_delegate delegate = {
 	.free = partition_free,
 	.prepare = partition_prepare,
 	.invoke = partition_invoke,
+	.bind_memory = partition_bind_memory,
 };
 
 static const opver_plugin plugin = {

@@ -512,6 +512,7 @@ static void choose_event_names(xp_partition *xp)
 		xp->pool.names = fused;
 		xp->pool.num_names = 1;
 	}
+	xp->events_named = true;
 }
 
 opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
@@ -568,34 +569,30 @@ out:
 	return status;
 }
 
+opver_status xp_partition_bind(const opver_context *ctx, xp_partition *xp)
+{
+	enum xnn_status xs;
+
+	for (uint32_t e = 0; e < xp->num_external; e++)
+		xp->external[e].data = xp->tensors[e]->data;
+	xs = xnn_setup_runtime(xp->runtime, xp->num_external, xp->external);
+	if (xs != xnn_status_success) {
+		OPVER_REPORT(ctx, "XNNPACK runtime setup failed: status %d",
+			     (int)xs);
+		return OPVER_ERROR;
+	}
+	return OPVER_OK;
+}
+
 opver_status xp_partition_invoke(const opver_context *ctx, xp_partition *xp)
 {
 	enum xnn_status xs;
 
-	/* Boundary tensors live in the core's arena, which is planned after
-	 * prepare: the runtime is set up on the first invoke and again only
-	 * if the arena has moved. */
-	for (uint32_t e = 0; e < xp->num_external; e++)
-		if (xp->external[e].data != xp->tensors[e]->data) {
-			xp->external[e].data = xp->tensors[e]->data;
-			xp->set_up = false;
-		}
 	xp->pool.ctx = ctx;
 	xp->pool.operator = 0;
-	if (!xp->set_up) {
-		xs = xnn_setup_runtime(xp->runtime, xp->num_external,
-				       xp->external);
-		if (xs != xnn_status_success) {
-			OPVER_REPORT(ctx, "XNNPACK runtime setup failed: status %d",
-				     (int)xs);
-			xp->pool.ctx = NULL;
-			return OPVER_ERROR;
-		}
-		xp->set_up = true;
-	}
 	xs = xnn_invoke_runtime(xp->runtime);
 	xp->pool.ctx = NULL;
-	if (xp->pool.names == NULL)
+	if (!xp->events_named)
 		choose_event_names(xp);
 	if (xs != xnn_status_success) {
 		OPVER_REPORT(ctx, "XNNPACK runtime failed: status %d", (int)xs);

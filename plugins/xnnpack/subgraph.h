@@ -1,8 +1,8 @@
 /*
  * subgraph.h - one partition as one XNNPACK runtime: the subgraph is
- * defined and the runtime created in prepare; invoke points the runtime at
- * the partition's boundary tensors (again only when their addresses have
- * changed) and runs it.
+ * defined and the runtime created in prepare, the runtime is pointed at the
+ * partition's boundary tensors once the core has placed them (bind_memory),
+ * and invoke only runs it.
  */
 #ifndef OPVER_XNNPACK_SUBGRAPH_H
 #define OPVER_XNNPACK_SUBGRAPH_H
@@ -21,12 +21,13 @@ typedef struct xp_partition {
 	uint32_t num_external;
 	opver_tensor **tensors;
 	struct xnn_external_value *external;
-	/* Whether external[] holds the tensors' current addresses. */
-	bool set_up;
 	/* The runtime's pool: the interpreter's threads and the profile
 	 * events of its operators, named once the first invoke has counted
 	 * the operators. */
 	struct pthreadpool pool;
+	/* Whether the pool's event names are chosen (after the first
+	 * invoke). */
+	bool events_named;
 	/* A profile event name per node (num_nodes): persistent memory,
 	 * naming strings of the plugin's event names. */
 	uint32_t num_nodes;
@@ -48,6 +49,9 @@ opver_status xp_partition_name_events(const opver_context *ctx,
 opver_status xp_partition_prepare(const opver_context *ctx, xp_partition *xp,
 				  const opver_partition *partition,
 				  pthreadpool_t pool);
+/* Sets the runtime up on the boundary tensors' current memory. */
+opver_status xp_partition_bind(const opver_context *ctx, xp_partition *xp);
+/* Runs the runtime as xp_partition_bind last set it up. */
 opver_status xp_partition_invoke(const opver_context *ctx, xp_partition *xp);
 /* Releases what prepare created; xp itself stays the caller's. */
 void xp_partition_release(const opver_context *ctx, xp_partition *xp);

@@ -10,9 +10,12 @@
  * an output to the tensor (copy_from_handle) only when something else
  * reads it: a kernel or the application.  Counts every callback in
  * test_stats; stats.h's copies_from_device counts copy_from_handle, 2.0's
- * successor of 1.0's copy_from_device.  Not thread-safe: the partitions
- * alive are one list for the whole plugin.
+ * successor of 1.0's copy_from_device.  bind_memory records where the
+ * partition's tensors are, and invoke checks they are still there; the
+ * option `fail = bind_memory` makes bind_memory fail.  Not thread-safe:
+ * the partitions alive are one list for the whole plugin.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "common.h"
@@ -27,6 +30,10 @@ typedef struct npu_partition {
 	const opver_partition *view;    /* the core's; valid until free */
 	/* Each output's value on the device, under its buffer handle. */
 	float *memory[MAX_HELD];
+	/* Input 0's and output 0's data at the last bind_memory; the
+	 * core's. */
+	const void *bound_input;
+	const void *bound_output;
 	struct npu_partition *next;
 } npu_partition;
 
@@ -125,6 +132,26 @@ static opver_status partition_prepare(const opver_context *ctx,
 	return OPVER_OK;
 }
 
+static opver_status partition_bind_memory(const opver_context *ctx,
+					  void *partition_data,
+					  const opver_partition *partition)
+{
+	npu_partition *p = partition_data;
+	const bool *fail = ctx->plugin_data;
+
+	test_stats.memory_binds++;
+	if (partition->inputs[0]->data == NULL ||
+	    partition->outputs[0]->data == NULL)
+		test_stats.binds_without_memory++;
+	p->bound_input = partition->inputs[0]->data;
+	p->bound_output = partition->outputs[0]->data;
+	if (*fail) {
+		OPVER_REPORT(ctx, "the device cannot map this memory");
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	return OPVER_OK;
+}
+
 /* Where tensor t's value is: on the device when a partition holds it,
  * else at its data. */
 static float *value_of(const opver_tensor *t)
@@ -140,8 +167,12 @@ static opver_status partition_invoke(const opver_context *ctx,
 				     void *partition_data,
 				     const opver_partition *partition)
 {
+	const npu_partition *p = partition_data;
+
 	(void)ctx;
-	(void)partition_data;
+	if (partition->inputs[0]->data != p->bound_input ||
+	    partition->outputs[0]->data != p->bound_output)
+		test_stats.invokes_off_bound_memory++;
 	for (int32_t i = 0; i < partition->num_nodes; i++) {
 		const opver_node *node =
 			partition->graph->nodes[partition->nodes[i]];
@@ -179,6 +210,27 @@ static opver_status copy_from_handle(const opver_context *ctx,
 	return OPVER_OK;
 }
 
+/* Whether bind_memory fails: the option `fail = bind_memory`. */
+static bool fail_bind_memory;
+
+static opver_status plugin_init(const opver_context *ctx,
+				const opver_option *options,
+				uint32_t num_options, void **plugin_data)
+{
+	fail_bind_memory = false;
+	for (uint32_t i = 0; i < num_options; i++) {
+		if (strcmp(options[i].key, "fail") != 0 ||
+		    strcmp(options[i].value, "bind_memory") != 0) {
+			OPVER_REPORT(ctx, "unknown option %s = %s",
+				     options[i].key, options[i].value);
+			return OPVER_ERROR_INVALID_ARGUMENT;
+		}
+		fail_bind_memory = true;
+	}
+	*plugin_data = &fail_bind_memory;
+	return OPVER_OK;
+}
+
 static const opver_type_signature float_to_float[] = {
 	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(FLOAT32)),
 			OPVER_OUTPUT(OPVER_T(FLOAT32))),
@@ -203,6 +255,7 @@ static const opver_delegate delegate = {
 	.invoke = partition_invoke,
 	.copy_to_device = copy_to_device,
 	.copy_from_handle = copy_from_handle,
+	.bind_memory = partition_bind_memory,
 };
 
 static const opver_plugin test_plugin = {
@@ -210,6 +263,7 @@ static const opver_plugin test_plugin = {
 	.name = "test_npu",
 	.vendor = "opver tests",
 	.version = "1",
+	.init = plugin_init,
 	.delegate = &delegate,
 };
 

@@ -19,6 +19,12 @@ typedef struct test_counters {
 	int copies_from_device;
 	/* Node count of each partition initialized, in order. */
 	int partition_sizes[8];
+	/* Delegate bind_memory calls; those that found a partition tensor
+	 * without memory; invokes whose tensors were not where the last
+	 * bind_memory saw them. */
+	int memory_binds;
+	int binds_without_memory;
+	int invokes_off_bound_memory;
 } test_counters;
 
 #define TEST_STATS_SYMBOL "test_stats"
