@@ -21,6 +21,8 @@
 #define CRASHING_SUITE "RESHAPE/crashing_reshape_float32"
 #define HANGING_SUITE "RESHAPE/hanging_reshape_int32"
 #define WRONG_RELU6 TEST_PLUGIN_DIR "/wrong_relu6.so"
+#define WRONG_PADDING TEST_PLUGIN_DIR "/wrong_padding.so"
+#define OLD_FC TEST_PLUGIN_DIR "/old_fc.so"
 #define ABI10 TEST_PLUGIN_DIR "/abi10.so"
 #define DECLINES TEST_PLUGIN_DIR "/declines.so"
 

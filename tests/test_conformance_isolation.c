@@ -106,8 +106,10 @@ Test(conformance, a_crashing_kernel_fails_its_case_and_the_run_goes_on)
 	cr_assert(report != NULL);
 	cr_assert(strstr(report, "    tensors: float32") != NULL);
 	cr_assert(strstr(report, "    case seed: 0x") != NULL);
-	cr_assert(strstr(report, "    reproduce: opver-conformance --op RESHAPE --seed 1 --reference "
-				 REFERENCE_PLUGIN " " CRASHING_KERNEL "\n") != NULL,
+	cr_assert(strstr(report, "    reproduce: opver-conformance --case RESHAPE:v") != NULL,
+		  "%.3000s", report);
+	cr_assert(strstr(report, " --seed 1 --reference " REFERENCE_PLUGIN " "
+				 CRASHING_KERNEL "\n") != NULL,
 		  "%.3000s", report);
 	/* Nothing is lost or run twice across the child processes. */
 	assert_each_case_once(r.out);

@@ -29,7 +29,8 @@ Test(conformance, reference_plugin_passes_against_itself, .timeout = 900)
 }
 
 /* Every dilated case fails, with the op, version, dilation, seed and a
- * command reproducing it; every undilated one passes. */
+ * command reproducing it, at v2 and stored at v1 (below the v2 dilation
+ * requires: the kernel's range takes v1); every undilated one passes. */
 Test(conformance, wrong_depthwise_fails_with_a_precise_report)
 {
 	spawn_result r;
@@ -40,7 +41,9 @@ Test(conformance, wrong_depthwise_fails_with_a_precise_report)
 	cr_assert_gt(lines_starting(r.out, "PASS DEPTHWISE_CONV_2D/wrong_depthwise_float32: v2 "), 0);
 	cr_assert_gt(lines_starting(r.out, "FAIL DEPTHWISE_CONV_2D/wrong_depthwise_float32: v2 "), 0,
 		     "%s", r.out);
-	cr_assert_eq(lines_starting(r.out, "FAIL DEPTHWISE_CONV_2D/wrong_depthwise_float32: v1 "), 0);
+	cr_assert_gt(lines_starting(r.out, "FAIL DEPTHWISE_CONV_2D/wrong_depthwise_float32: v1 "), 0);
+	cr_assert(strstr(r.out, "    op: DEPTHWISE_CONV_2D version 1 (the rules require v2: dilation ") != NULL,
+		  "%.3000s", r.out);
 	/* Outcome by dilation: PASS and FAIL lines hold "dilation=WxH". */
 	for (const char *line = r.out; line != NULL && *line != '\0';) {
 		const char *end = strchr(line, '\n');
@@ -67,8 +70,11 @@ Test(conformance, wrong_depthwise_fails_with_a_precise_report)
 		  "%.3000s", r.out);
 	cr_assert(strstr(r.out, "    case seed: 0x") != NULL);
 	cr_assert(strstr(r.out, "    mismatch: output element ") != NULL);
-	cr_assert(strstr(r.out, "    reproduce: opver-conformance --op DEPTHWISE_CONV_2D --seed 1 --reference "
-				REFERENCE_PLUGIN " " WRONG_DEPTHWISE "\n") != NULL,
+	cr_assert(strstr(r.out, "    case: DEPTHWISE_CONV_2D:v2:") != NULL);
+	cr_assert(strstr(r.out, "    reproduce: opver-conformance --case DEPTHWISE_CONV_2D:v2:") != NULL,
+		  "%.3000s", r.out);
+	cr_assert(strstr(r.out, " --seed 1 --reference " REFERENCE_PLUGIN " "
+				WRONG_DEPTHWISE "\n") != NULL,
 		  "%.3000s", r.out);
 	cr_assert(strstr(r.out, "total: ") != NULL);
 	spawn_free(&r);
@@ -137,18 +143,15 @@ Test(conformance, delegate_claims_outside_its_typed_claims_fail)
 	spawn_free(&r);
 }
 
-/* The reproduce line of a failure, run as printed, fails the same case. */
-Test(conformance, reproduce_line_reproduces_the_failure)
+/* --op with the seed of a failure fails the same case again. */
+Test(conformance, op_and_seed_reproduce_the_failure)
 {
-	char first_failure[1024], line[4096];
+	char first_failure[1024];
 	spawn_result r, again;
 
 	conformance(&r, "--seed", "42", WRONG_DEPTHWISE, NULL);
 	assert_status(&r, 1);
 	cr_assert(find_line(r.out, "FAIL DEPTHWISE_CONV_2D/", first_failure, sizeof(first_failure)));
-	cr_assert(find_line(r.out, "    reproduce: ", line, sizeof(line)));
-	cr_assert_str_eq(line, "    reproduce: opver-conformance --op DEPTHWISE_CONV_2D --seed 42 --reference "
-			       REFERENCE_PLUGIN " " WRONG_DEPTHWISE);
 	conformance(&again, "--op", "DEPTHWISE_CONV_2D", "--seed", "42", WRONG_DEPTHWISE, NULL);
 	assert_status(&again, 1);
 	cr_assert(strstr(again.out, first_failure) != NULL, "%s not in:\n%.3000s",
@@ -291,4 +294,43 @@ Test(conformance, add_and_mul_cases_reach_rank_6)
 		cr_assert_gt(seen[6], 0, "%s: no rank-6 case", ops[o]);
 		spawn_free(&r);
 	}
+}
+
+/* Cases stored below the version their types require (int8 CONV_2D at
+ * v1-2, as models store them) run on every kernel whose range takes that
+ * version: the reference passes them. */
+Test(conformance, cases_below_the_required_version_run)
+{
+	spawn_result r;
+
+	conformance(&r, "--verbose", "--op", "CONV_2D", REFERENCE_PLUGIN, NULL);
+	assert_status(&r, 0);
+	cr_assert_gt(lines_starting(r.out, "PASS CONV_2D/conv_2d_int8: v1 int8,"), 0,
+		     "%.3000s", r.out);
+	cr_assert_gt(lines_starting(r.out, "PASS CONV_2D/conv_2d_int8: v2 int8,"), 0);
+	cr_assert_eq(lines_starting(r.out, "SKIP CONV_2D/conv_2d_int8: v"), 0,
+		     "%.3000s", r.out);
+	cr_assert_eq(lines_starting(r.out, "FAIL "), 0);
+	spawn_free(&r);
+}
+
+/* A kernel written before FULLY_CONNECTED v4 whose range (v1-3) takes
+ * int8 models stored at v1-3 but computes nothing: those cases, once
+ * skipped, fail, saying which version the rules require. */
+Test(conformance, a_kernel_taking_low_stored_versions_must_compute_them)
+{
+	spawn_result r;
+
+	conformance(&r, "--op", "FULLY_CONNECTED", OLD_FC, NULL);
+	assert_status(&r, 1);
+	for (int v = 1; v <= 3; v++) {
+		char prefix[64];
+
+		snprintf(prefix, sizeof(prefix),
+			 "FAIL FULLY_CONNECTED/old_fc_int8: v%d int8,", v);
+		cr_assert_gt(lines_starting(r.out, prefix), 0, "%.3000s", r.out);
+	}
+	cr_assert(strstr(r.out, "    op: FULLY_CONNECTED version 1 (the rules require v4: ") != NULL,
+		  "%.3000s", r.out);
+	spawn_free(&r);
 }

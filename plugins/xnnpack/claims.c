@@ -6,10 +6,13 @@
  * XNNPACK computes for that type (float32: grouped CONV_2D is v6, dilated
  * DEPTHWISE_CONV_2D v2, FULLY_CONNECTED without bias v6, SUB broadcasting
  * above 4 dimensions v3, PAD above 4 dimensions v4; DIV, MAXIMUM,
- * MINIMUM, SQUARED_DIFFERENCE and LEAKY_RELU are float32 only here).  Quantized nodes are
- * refused where XNNPACK's own checks would fail the runtime's creation
- * (scale ratios, zero points, empty clamps) or where it would compute
- * other than TFLite (rescaling ops it does not rescale).  Its 8-bit
+ * MINIMUM, SQUARED_DIFFERENCE and LEAKY_RELU are float32 only here, as
+ * are RESIZE_BILINEAR, v3 with half_pixel_centers, DEPTH_TO_SPACE, PRELU,
+ * ELU and TRANSPOSE_CONV, v3 with a bias and v4 with a fused
+ * activation).  Quantized nodes are refused where XNNPACK's own checks
+ * would fail the runtime's creation (scale ratios, zero points, empty
+ * clamps) or where it would compute other than TFLite (rescaling ops it
+ * does not rescale).  Its 8-bit
  * results are TFLite's within one step: it rescales once, in float.
  * This XNNPACK (Debian's 2022 snapshot) has no CONCATENATION node and no
  * quantized SOFTMAX, HARD_SWISH or LEAKY_RELU, so those stay on the
@@ -60,6 +63,10 @@ SIGNATURES(dequantize_s8,
 	   OPVER_SIGNATURE(OPVER_INPUTS(S8), OPVER_OUTPUT(F32)));
 SIGNATURES(dequantize_u8,
 	   OPVER_SIGNATURE(OPVER_INPUTS(U8), OPVER_OUTPUT(F32)));
+/* TRANSPOSE_CONV: output_shape, filter, input and an optional bias. */
+SIGNATURES(transpose_conv_f32,
+	   OPVER_SIGNATURE(OPVER_INPUTS(I32, F32, F32, BIAS(F32)),
+			   OPVER_OUTPUT(F32)));
 
 #define CLAIM(var, op, min, max, types)              \
 	static const opver_delegate_op var = {       \
@@ -120,6 +127,14 @@ CLAIM(maximum, MAXIMUM, 1, 3, binary_f32);
 CLAIM(minimum, MINIMUM, 1, 3, binary_f32);
 CLAIM(squared_difference, SQUARED_DIFFERENCE, 1, 1, binary_f32);
 CLAIM(leaky_relu, LEAKY_RELU, 1, 1, unary_f32);
+/* Float32 only too: RESIZE_BILINEAR's v2 is int8 (its float32 nodes are
+ * computed alike), v3 half_pixel_centers; TRANSPOSE_CONV's v2 an int8
+ * filter, v3 a bias, v4 a fused activation. */
+CLAIM(resize_bilinear, RESIZE_BILINEAR, 1, 3, indexed_f32);
+CLAIM(depth_to_space, DEPTH_TO_SPACE, 1, 1, unary_f32);
+CLAIM(prelu, PRELU, 1, 1, binary_f32);
+CLAIM(elu, ELU, 1, 1, unary_f32);
+CLAIM(transpose_conv, TRANSPOSE_CONV, 1, 4, transpose_conv_f32);
 
 const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS] = {
 	&conv_2d, &conv_2d_s8, &conv_2d_u8,
@@ -133,8 +148,14 @@ const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS] = {
 	&logistic, &logistic_s8, &logistic_u8, &hard_swish, &pad,
 	&mean, &mean_s8, &mean_u8, &quantize, &dequantize_s8_claim,
 	&dequantize_u8_claim, &div, &maximum, &minimum, &squared_difference,
-	&leaky_relu,
+	&leaky_relu, &resize_bilinear, &depth_to_space, &prelu, &elu,
+	&transpose_conv,
 };
+
+int32_t xp_value_input(const opver_node *node)
+{
+	return node->op == OPVER_OP_TRANSPOSE_CONV ? 2 : 0;
+}
 
 bool xp_activation_range(int32_t activation, float *min, float *max)
 {
@@ -186,12 +207,13 @@ static const char *type_word(uint32_t mask)
 	return NULL;
 }
 
-/* The claim for the node's op whose signature takes its first input's and
- * its output's types, with that signature in *sig; NULL when none. */
+/* The claim for the node's op whose signature takes its value input's
+ * and its output's types, with that signature in *sig; NULL when none. */
 static const opver_delegate_op *claim_of(const opver_node *node,
 					 const opver_type_signature **sig)
 {
-	const opver_tensor *in = node->num_inputs > 0 ? node->inputs[0] : NULL;
+	int32_t v = xp_value_input(node);
+	const opver_tensor *in = node->num_inputs > v ? node->inputs[v] : NULL;
 	const opver_tensor *out = node->num_outputs > 0 ? node->outputs[0] :
 							    NULL;
 
@@ -204,7 +226,7 @@ static const opver_delegate_op *claim_of(const opver_node *node,
 			continue;
 		for (uint32_t s = 0; s < claim->num_signatures; s++) {
 			*sig = &claim->signatures[s];
-			if (opver_type_mask_has((*sig)->inputs[0], in->type) &&
+			if (opver_type_mask_has((*sig)->inputs[v], in->type) &&
 			    opver_type_mask_has((*sig)->output, out->type))
 				return claim;
 		}
@@ -215,7 +237,8 @@ static const opver_delegate_op *claim_of(const opver_node *node,
 static const char *types_refusal(const opver_node *node, char *buf,
 				 size_t size)
 {
-	int32_t in = node->inputs[0]->type, out = node->outputs[0]->type;
+	int32_t in = node->inputs[xp_value_input(node)]->type;
+	int32_t out = node->outputs[0]->type;
 	const char *in_word = opver_type_mask_has(F32 | S8 | U8, in) ?
 		type_word(OPVER_TYPE_BIT(in)) : NULL;
 	const char *out_word = opver_type_mask_has(F32 | S8 | U8, out) ?
@@ -649,13 +672,190 @@ static const char *mean_refusal(const opver_node *node, char *buf,
 	return NULL;
 }
 
+/* XNNPACK's resize takes sizes below 2^24. */
+#define XP_MAX_RESIZE 16777215
+
+/*
+ * RESIZE_BILINEAR of a 4D input to the constant size.  XNNPACK samples at
+ * y * scale (XNN_FLAG_TENSORFLOW_LEGACY_MODE), at y * scale with corners
+ * aligned (XNN_FLAG_ALIGN_CORNERS, the scale (in - 1) / (out - 1) but for
+ * one output, as TFLite) or at pixel centres clamped to the input (no
+ * flag), where TFLite's neighbours clamp to the same pixel; it has no
+ * half-pixel sampling with aligned corners.
+ */
+static const char *resize_refusal(const opver_node *node, char *buf,
+				  size_t size)
+{
+	opver_resize_bilinear_params p = OPVER_RESIZE_BILINEAR_PARAMS_DEFAULTS;
+	const opver_tensor *sizes = node->inputs[1];
+	const opver_tensor *out = node->outputs[0];
+	const int32_t *hw = sizes->data;
+
+	if (node->inputs[0]->rank != 4 || out->rank != 4)
+		return say(buf, size, "input and output must be 4D");
+	if (!sizes->is_constant || hw == NULL ||
+	    opver_tensor_elements(sizes) != 2)
+		return say(buf, size, "size must be a constant of 2 elements");
+	if (hw[0] != out->dims[1] || hw[1] != out->dims[2])
+		return say(buf, size, "size %dx%d is not the output's",
+			   (int)hw[0], (int)hw[1]);
+	if (hw[0] > XP_MAX_RESIZE || hw[1] > XP_MAX_RESIZE ||
+	    node->inputs[0]->dims[1] > XP_MAX_RESIZE ||
+	    node->inputs[0]->dims[2] > XP_MAX_RESIZE)
+		return say(buf, size, "sizes of 2^24 or more");
+	opver_read_params(node, &p, sizeof(p));
+	if (p.align_corners && p.half_pixel_centers)
+		return say(buf, size,
+			   "align_corners with half_pixel_centers: XNNPACK has no such sampling");
+	return NULL;
+}
+
+static const char *depth_to_space_refusal(const opver_node *node, char *buf,
+					  size_t size)
+{
+	opver_space_depth_params p = OPVER_SPACE_DEPTH_PARAMS_DEFAULTS;
+	const opver_tensor *in = node->inputs[0], *out = node->outputs[0];
+
+	opver_read_params(node, &p, sizeof(p));
+	if (in->rank != 4 || out->rank != 4)
+		return say(buf, size, "input and output must be 4D");
+	if (p.block_size < 2)
+		return say(buf, size, "block_size %d: XNNPACK needs 2 or more",
+			   (int)p.block_size);
+	if (in->dims[3] % ((int64_t)p.block_size * p.block_size) != 0 ||
+	    (int64_t)in->dims[1] * p.block_size != out->dims[1] ||
+	    (int64_t)in->dims[2] * p.block_size != out->dims[2])
+		return say(buf, size, "output is not the input's blocks");
+	return NULL;
+}
+
+/* XNNPACK's PReLU reads one static slope per channel (the input's last
+ * dimension): alpha [C] or [1, ..., 1, C], of no more dimensions than the
+ * input. */
+static const char *prelu_refusal(const opver_node *node, char *buf,
+				 size_t size)
+{
+	const opver_tensor *in = node->inputs[0], *alpha = node->inputs[1];
+
+	if (!alpha->is_constant || alpha->data == NULL)
+		return say(buf, size, "alpha must be constant for XNNPACK");
+	if (in->rank < 1 || alpha->rank < 1 || alpha->rank > in->rank ||
+	    alpha->dims[alpha->rank - 1] != in->dims[in->rank - 1] ||
+	    opver_tensor_elements(alpha) !=
+		    (size_t)alpha->dims[alpha->rank - 1])
+		return say(buf, size,
+			   "alpha is not one slope per channel ([C] or [1, ..., C])");
+	return NULL;
+}
+
+bool xp_deconv_axis_of(int32_t padding, int32_t in, int32_t kernel,
+		       int32_t stride, int32_t out, xp_deconv_axis *axis)
+{
+	int64_t total = 0, end, windows;
+
+	/* The convolution over the output: its windows and padding. */
+	if (padding == OPVER_PADDING_SAME) {
+		windows = ((int64_t)out + stride - 1) / stride;
+		total = (windows - 1) * stride + kernel - out;
+		if (total < 0)
+			total = 0;
+	} else {
+		windows = out >= kernel ? (out - kernel) / stride + 1 : 0;
+	}
+	axis->before = (uint32_t)(total / 2);
+	/* What the scattered input reaches past the output's end: from
+	 * (1 - stride) to the padding after, when windows is the input's
+	 * size. */
+	end = ((int64_t)in - 1) * stride + kernel - axis->before - out;
+	axis->after = end > 0 ? (uint32_t)end : 0;
+	axis->adjustment = end < 0 ? (uint32_t)-end : 0;
+	return windows == in;
+}
+
+/*
+ * TRANSPOSE_CONV from constant output_shape, filter and bias, with an
+ * output whose convolution gives back the input's size: TFLite's
+ * optimized kernel (col2im over that convolution's windows) computes other
+ * outputs wrongly, its reference kernel and XNNPACK as a cropped scatter,
+ * so only these are TFLite's whichever kernel it runs.
+ */
+static const char *transpose_conv_refusal(const opver_node *node, char *buf,
+					  size_t size)
+{
+	opver_transpose_conv_params p = OPVER_TRANSPOSE_CONV_PARAMS_DEFAULTS;
+	const opver_tensor *shape = node->inputs[0], *filter = node->inputs[1];
+	const opver_tensor *in = node->inputs[2], *out = node->outputs[0];
+	const opver_tensor *bias = node->num_inputs > 3 ? node->inputs[3] :
+							   NULL;
+	const int32_t *dims = shape->data;
+	xp_deconv_axis rows, cols;
+
+	if (!shape->is_constant || dims == NULL ||
+	    opver_tensor_elements(shape) != 4)
+		return say(buf, size,
+			   "output_shape must be a constant of 4 elements");
+	if (!filter->is_constant || (bias != NULL && !bias->is_constant))
+		return say(buf, size,
+			   "filter and bias must be constant for XNNPACK");
+	if (in->rank != 4 || filter->rank != 4 || out->rank != 4)
+		return say(buf, size, "input, filter and output must be 4D");
+	for (int d = 0; d < 4; d++)
+		if (dims[d] != out->dims[d])
+			return say(buf, size,
+				   "output_shape is not the output's shape");
+	if (filter->dims[3] != in->dims[3] || filter->dims[0] != out->dims[3] ||
+	    in->dims[0] != out->dims[0] ||
+	    (bias != NULL && opver_tensor_elements(bias) !=
+				     (size_t)out->dims[3]))
+		return say(buf, size,
+			   "filter, bias and output do not fit the input");
+	opver_read_params(node, &p, sizeof(p));
+	if (p.stride_height < 1 || p.stride_width < 1)
+		return say(buf, size, "stride below 1");
+	if (!xp_deconv_axis_of(p.padding, in->dims[1], filter->dims[1],
+			       p.stride_height, out->dims[1], &rows) ||
+	    !xp_deconv_axis_of(p.padding, in->dims[2], filter->dims[2],
+			       p.stride_width, out->dims[2], &cols))
+		return say(buf, size,
+			   "output_shape %dx%d does not convolve back to the input's %dx%d: TFLite's kernels disagree there",
+			   (int)out->dims[1], (int)out->dims[2],
+			   (int)in->dims[1], (int)in->dims[2]);
+	return range_refusal(p.activation, out, buf, size);
+}
+
+/* How many inputs the op needs. */
+static int32_t required_inputs(int32_t op)
+{
+	switch (op) {
+	case OPVER_OP_TRANSPOSE_CONV:
+		return 3;
+	case OPVER_OP_CONV_2D:
+	case OPVER_OP_DEPTHWISE_CONV_2D:
+	case OPVER_OP_FULLY_CONNECTED:
+	case OPVER_OP_ADD:
+	case OPVER_OP_MUL:
+	case OPVER_OP_SUB:
+	case OPVER_OP_PAD:
+	case OPVER_OP_MEAN:
+	case OPVER_OP_RESIZE_BILINEAR:
+	case OPVER_OP_PRELU:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
 /* Whether input i of the node is an index operand (PAD's paddings, MEAN's
- * axes, RESHAPE's shape), read in prepare rather than a value. */
+ * axes, RESHAPE's shape, RESIZE_BILINEAR's size, TRANSPOSE_CONV's
+ * output_shape), read in prepare rather than a value. */
 static bool is_index_input(const opver_node *node, int32_t i)
 {
+	if (node->op == OPVER_OP_TRANSPOSE_CONV)
+		return i == 0;
 	return i == 1 && (node->op == OPVER_OP_PAD ||
 			  node->op == OPVER_OP_MEAN ||
-			  node->op == OPVER_OP_RESHAPE);
+			  node->op == OPVER_OP_RESHAPE ||
+			  node->op == OPVER_OP_RESIZE_BILINEAR);
 }
 
 /* A value operand (or the output): of the signature's type, of at most
@@ -687,10 +887,7 @@ static const char *tensor_refusal(const opver_node *node,
 	bool weighted = node->op == OPVER_OP_CONV_2D ||
 			node->op == OPVER_OP_DEPTHWISE_CONV_2D ||
 			node->op == OPVER_OP_FULLY_CONNECTED;
-	int32_t required = weighted || node->op == OPVER_OP_ADD ||
-			   node->op == OPVER_OP_MUL ||
-			   node->op == OPVER_OP_SUB || node->op == OPVER_OP_PAD ||
-			   node->op == OPVER_OP_MEAN ? 2 : 1;
+	int32_t required = required_inputs(node->op);
 
 	if (node->num_inputs < required || node->num_outputs != 1)
 		return say(buf, size, "needs %d inputs and 1 output",
@@ -723,14 +920,16 @@ static const char *tensor_refusal(const opver_node *node,
 const char *xp_refusal(const opver_node *node, char *buf, size_t size)
 {
 	const opver_type_signature *sig = NULL;
-	const opver_delegate_op *claim = claim_of(node, &sig);
+	const opver_delegate_op *claim;
+	int32_t v = xp_value_input(node);
 	const char *why;
 
 	if (!has_claim(node->op))
 		return say(buf, size, "op not supported by this XNNPACK");
-	if (node->num_inputs < 1 || node->inputs[0] == NULL ||
+	if (node->num_inputs <= v || node->inputs[v] == NULL ||
 	    node->num_outputs < 1 || node->outputs[0] == NULL)
 		return say(buf, size, "needs an input and an output");
+	claim = claim_of(node, &sig);
 	if (claim == NULL)
 		return types_refusal(node, buf, size);
 	if (node->resolved_version > claim->max_version)
@@ -768,6 +967,14 @@ const char *xp_refusal(const opver_node *node, char *buf, size_t size)
 		return same_quant_refusal(node, buf, size);
 	case OPVER_OP_MEAN:
 		return mean_refusal(node, buf, size);
+	case OPVER_OP_RESIZE_BILINEAR:
+		return resize_refusal(node, buf, size);
+	case OPVER_OP_DEPTH_TO_SPACE:
+		return depth_to_space_refusal(node, buf, size);
+	case OPVER_OP_PRELU:
+		return prelu_refusal(node, buf, size);
+	case OPVER_OP_TRANSPOSE_CONV:
+		return transpose_conv_refusal(node, buf, size);
 	default:
 		return NULL;
 	}

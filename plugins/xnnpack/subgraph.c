@@ -394,9 +394,82 @@ static enum xnn_status define_pad(builder *b, const opver_node *node,
 					      in, out, 0);
 }
 
+static enum xnn_status define_resize(builder *b, const opver_node *node,
+				     uint32_t in, uint32_t out)
+{
+	opver_resize_bilinear_params p = OPVER_RESIZE_BILINEAR_PARAMS_DEFAULTS;
+	const int32_t *dims = node->outputs[0]->dims;
+	uint32_t flags = 0;
+
+	opver_read_params(node, &p, sizeof(p));
+	/* No flag: half-pixel centres (claims.c refuses them with aligned
+	 * corners). */
+	if (p.align_corners)
+		flags = XNN_FLAG_ALIGN_CORNERS;
+	else if (!p.half_pixel_centers)
+		flags = XNN_FLAG_TENSORFLOW_LEGACY_MODE;
+	return xnn_define_static_resize_bilinear_2d(b->subgraph,
+		(size_t)dims[1], (size_t)dims[2], in, out, flags);
+}
+
+static enum xnn_status define_depth_to_space(builder *b,
+					     const opver_node *node,
+					     uint32_t in, uint32_t out)
+{
+	opver_space_depth_params p = OPVER_SPACE_DEPTH_PARAMS_DEFAULTS;
+
+	opver_read_params(node, &p, sizeof(p));
+	return xnn_define_depth_to_space(b->subgraph, in, out,
+					 (uint32_t)p.block_size, 0);
+}
+
+static enum xnn_status define_prelu(builder *b, const opver_node *node,
+				    uint32_t in, uint32_t out)
+{
+	/* The slopes, [C] or [1, ..., C]: XNNPACK packs their C floats. */
+	uint32_t slope = define_value(b, node->inputs[1], true);
+
+	if (slope == XNN_INVALID_VALUE_ID)
+		return xnn_status_invalid_parameter;
+	return xnn_define_prelu(b->subgraph, in, slope, out, 0);
+}
+
+/* TRANSPOSE_CONV: filter [O, KH, KW, I], as XNNPACK's deconvolution takes
+ * it, and the optional bias (input 3), both packed. */
+static enum xnn_status define_transpose_conv(builder *b,
+					     const opver_node *node,
+					     uint32_t in, uint32_t out)
+{
+	opver_transpose_conv_params p = OPVER_TRANSPOSE_CONV_PARAMS_DEFAULTS;
+	const int32_t *filter = node->inputs[1]->dims;
+	const int32_t *in_dims = node->inputs[2]->dims;
+	const int32_t *out_dims = node->outputs[0]->dims;
+	uint32_t bias = XNN_INVALID_VALUE_ID;
+	xp_deconv_axis rows, cols;
+	float min, max;
+
+	opver_read_params(node, &p, sizeof(p));
+	xp_activation_range(p.activation, &min, &max);
+	xp_deconv_axis_of(p.padding, in_dims[1], filter[1], p.stride_height,
+			  out_dims[1], &rows);
+	xp_deconv_axis_of(p.padding, in_dims[2], filter[2], p.stride_width,
+			  out_dims[2], &cols);
+	if (node->num_inputs > 3 && node->inputs[3] != NULL) {
+		bias = define_value(b, node->inputs[3], true);
+		if (bias == XNN_INVALID_VALUE_ID)
+			return xnn_status_invalid_parameter;
+	}
+	return xnn_define_deconvolution_2d(b->subgraph, rows.before,
+		cols.after, rows.after, cols.before, rows.adjustment,
+		cols.adjustment, (uint32_t)filter[1], (uint32_t)filter[2],
+		(uint32_t)p.stride_height, (uint32_t)p.stride_width, 1, 1, 1,
+		(size_t)filter[3], (size_t)filter[0], min, max, in,
+		filter_value(b, node), bias, out, 0);
+}
+
 static enum xnn_status define_node(builder *b, const opver_node *node)
 {
-	uint32_t in = value(b, node->inputs[0]);
+	uint32_t in = value(b, node->inputs[xp_value_input(node)]);
 	uint32_t out = value(b, node->outputs[0]);
 
 	if (in == XNN_INVALID_VALUE_ID || out == XNN_INVALID_VALUE_ID)
@@ -443,6 +516,17 @@ static enum xnn_status define_node(builder *b, const opver_node *node)
 	case OPVER_OP_QUANTIZE:
 	case OPVER_OP_DEQUANTIZE:
 		return xnn_define_convert(b->subgraph, in, out, 0);
+	case OPVER_OP_RESIZE_BILINEAR:
+		return define_resize(b, node, in, out);
+	case OPVER_OP_DEPTH_TO_SPACE:
+		return define_depth_to_space(b, node, in, out);
+	case OPVER_OP_PRELU:
+		return define_prelu(b, node, in, out);
+	case OPVER_OP_ELU:
+		/* TFLite's ELU has alpha 1. */
+		return xnn_define_elu(b->subgraph, 1.0f, in, out, 0);
+	case OPVER_OP_TRANSPOSE_CONV:
+		return define_transpose_conv(b, node, in, out);
 	default:
 		return xnn_status_unsupported_parameter;
 	}

@@ -5,44 +5,11 @@
 #include <string.h>
 
 #include "compare.h"
+#include "describe.h"
 
 static float float_at(const opver_tensor *t, size_t i)
 {
 	return ((const float *)t->data)[i];
-}
-
-/* Element i as the type spells it: a number for FLOAT32 and the integer
- * types, the bytes in hex (memory order) for any other. */
-static void add_value(cf_text *t, const opver_tensor *tensor, size_t i)
-{
-	const uint8_t *bytes = tensor->data;
-	size_t size = opver_type_size(tensor->type);
-
-	switch (tensor->type) {
-	case OPVER_TYPE_FLOAT32:
-		cf_text_add(t, "%.9g", (double)float_at(tensor, i));
-		return;
-	case OPVER_TYPE_INT8:
-		cf_text_add(t, "%d", ((const int8_t *)bytes)[i]);
-		return;
-	case OPVER_TYPE_UINT8:
-		cf_text_add(t, "%u", ((const uint8_t *)bytes)[i]);
-		return;
-	case OPVER_TYPE_INT16:
-		cf_text_add(t, "%d", ((const int16_t *)bytes)[i]);
-		return;
-	case OPVER_TYPE_INT32:
-		cf_text_add(t, "%" PRId32, ((const int32_t *)bytes)[i]);
-		return;
-	case OPVER_TYPE_INT64:
-		cf_text_add(t, "%" PRId64, ((const int64_t *)bytes)[i]);
-		return;
-	default:
-		cf_text_add(t, "0x");
-		for (size_t b = 0; b < size; b++)
-			cf_text_add(t, "%02x", bytes[i * size + b]);
-		return;
-	}
 }
 
 /* "[0,2,1,5]": flat index i of a tensor, as coordinates. */
@@ -72,7 +39,8 @@ static int32_t byte_at(const opver_tensor *t, size_t i)
 }
 
 bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
-			double rtol, int32_t steps, cf_text *why)
+			double rtol, int32_t steps, cf_text *why,
+			size_t *first_out)
 {
 	size_t n, size, mismatches = 0, first = 0;
 	bool floats = want->type == OPVER_TYPE_FLOAT32;
@@ -80,6 +48,7 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 		     want->type == OPVER_TYPE_UINT8;
 	double tolerance = 0;
 
+	*first_out = 0;
 	if (got->type != want->type || got->bytes != want->bytes) {
 		cf_text_add(why, "mismatch: the plugin's output is %s of %zu bytes, the reference's %s of %zu bytes\n",
 			    opver_type_name(got->type), got->bytes,
@@ -114,12 +83,13 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 	}
 	if (mismatches == 0)
 		return true;
+	*first_out = first;
 	cf_text_add(why, "mismatch: output element %zu ", first);
 	add_coordinates(why, want, first);
 	cf_text_add(why, ": plugin ");
-	add_value(why, got, first);
+	cf_describe_element(why, got->type, got->data, first);
 	cf_text_add(why, ", reference ");
-	add_value(why, want, first);
+	cf_describe_element(why, want->type, want->data, first);
 	cf_text_add(why, "; %zu of %zu elements differ", mismatches, n);
 	if (floats)
 		cf_text_add(why, " (tolerance %.3g)\n", tolerance);

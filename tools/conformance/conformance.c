@@ -4,13 +4,15 @@
  * JUnit XML.  The command line and exit statuses are a contract (README,
  * opver-conformance(1)):
  *
- *   opver-conformance [--reference PATH] [--op NAME] [--seed N] [--list]
+ *   opver-conformance [--reference PATH] [--op NAME] [--case ID]
+ *                     [--seed N] [--list]
  *                     [--tap[=FILE]] [--xml[=FILE]] [--rtol X]
  *                     [--steps N]
  *                     [--timeout SECONDS] [--verbose] [--help] [--version]
  *                     PLUGIN.so
  *
- *   0 every check passed, 1 a check failed, 2 usage error, 3 the plugin or
+ *   0 every check passed, 1 a check failed, 2 usage error (a --case the
+ *   plugin does not run included), 3 the plugin or
  *   the reference plugin cannot be loaded (the failed hygiene checks then
  *   go to stderr, and no report is written).
  */
@@ -39,6 +41,9 @@ static const char usage_text[] =
 	"\n"
 	"  --reference PATH  the reference plugin (default " OPVER_PLUGIN_DIR "/reference.so)\n"
 	"  --op NAME         only the op NAME (e.g. DEPTHWISE_CONV_2D)\n"
+	"  --case ID         only the case ID (OP:vVERSION:VARIANT.REPETITION, as\n"
+	"                    failure reports name it) of the run seed; with\n"
+	"                    --verbose, print its inputs and both outputs\n"
 	"  --seed N          run seed (default 1); the same seed, the same cases\n"
 	"  --list            list the cases, one line each, without running them\n"
 	"  --tap[=FILE]      write TAP 13 to FILE (or stdout)\n"
@@ -142,7 +147,7 @@ static bool write_to(const destination *d, const cf_report *report,
 	return true;
 }
 
-enum { OPT_REFERENCE = 256, OPT_OP, OPT_SEED, OPT_LIST, OPT_TAP, OPT_XML,
+enum { OPT_REFERENCE = 256, OPT_OP, OPT_CASE, OPT_SEED, OPT_LIST, OPT_TAP, OPT_XML,
        OPT_RTOL, OPT_STEPS, OPT_TIMEOUT, OPT_VERBOSE, OPT_HELP, OPT_VERSION };
 
 /* Steps of an 8-bit output, from 0 to 255. */
@@ -172,6 +177,7 @@ int main(int argc, char **argv)
 	static const struct option long_options[] = {
 		{ "reference", required_argument, NULL, OPT_REFERENCE },
 		{ "op", required_argument, NULL, OPT_OP },
+		{ "case", required_argument, NULL, OPT_CASE },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "tap", optional_argument, NULL, OPT_TAP },
@@ -192,6 +198,9 @@ int main(int argc, char **argv)
 		.list_out = stdout,
 	};
 	destination tap = { 0 }, xml = { 0 };
+	const char *case_id = NULL;
+	int32_t op = -1;
+	char why[256];
 	bool verbose = false;
 	unsigned timeout = CF_DEFAULT_TIMEOUT;
 	cf_report *report;
@@ -209,10 +218,13 @@ int main(int argc, char **argv)
 			options.reference_given = true;
 			break;
 		case OPT_OP:
-			options.op = parse_op(optarg);
-			if (options.op < 0)
+			op = parse_op(optarg);
+			if (op < 0)
 				return usage_error("--op: '%s' is not a builtin op name such as DEPTHWISE_CONV_2D",
 						   optarg);
+			break;
+		case OPT_CASE:
+			case_id = optarg;
 			break;
 		case OPT_SEED:
 			if (!parse_seed(optarg, &options.seed))
@@ -267,6 +279,19 @@ int main(int argc, char **argv)
 	if (to_stdout(&tap) && to_stdout(&xml))
 		return usage_error("--tap and --xml cannot both write to stdout");
 	options.plugin = argv[optind];
+	options.op = op;
+	if (case_id != NULL) {
+		if (!cf_parse_case_id(case_id, &options, why, sizeof(why)))
+			return usage_error("--case: %s", why);
+		if (op >= 0 && op != options.op)
+			return usage_error("--case %s is a case of %s, not of --op %s",
+					   case_id, opver_op_name(options.op),
+					   opver_op_name(op));
+	}
+	/* A machine format on stdout moves the summary to stderr. */
+	summary = to_stdout(&tap) || to_stdout(&xml) ? stderr : stdout;
+	if (options.one_case && verbose && !options.list)
+		options.dump_out = summary;
 
 	report = cf_report_new();
 	if (report == NULL) {
@@ -289,8 +314,6 @@ int main(int argc, char **argv)
 		cf_report_free(report);
 		return status;
 	}
-	/* A machine format on stdout moves the summary to stderr. */
-	summary = to_stdout(&tap) || to_stdout(&xml) ? stderr : stdout;
 	cf_report_write_human(report, summary, verbose);
 	if (!write_to(&tap, report, cf_report_write_tap) ||
 	    !write_to(&xml, report, cf_report_write_junit))

@@ -5,8 +5,7 @@
 
 #include "describe.h"
 
-/* "float32" for FLOAT32: the spelling of case lines. */
-static void add_type(cf_text *t, int32_t type)
+void cf_describe_type(cf_text *t, int32_t type)
 {
 	for (const char *p = opver_type_name(type); *p != '\0'; p++)
 		cf_text_add(t, "%c", *p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
@@ -28,10 +27,10 @@ void cf_describe_signature(cf_text *t, const cf_case *c)
 		if (c->inputs[i] < 0)
 			cf_text_add(t, "omitted");
 		else
-			add_type(t, c->tensors[c->inputs[i]].type);
+			cf_describe_type(t, c->tensors[c->inputs[i]].type);
 	}
 	cf_text_add(t, "->");
-	add_type(t, c->tensors[c->output].type);
+	cf_describe_type(t, c->tensors[c->output].type);
 	for (int32_t i = 0; i < c->num_inputs; i++) {
 		cf_text_add(t, " ");
 		if (c->inputs[i] < 0)
@@ -43,18 +42,17 @@ void cf_describe_signature(cf_text *t, const cf_case *c)
 	add_shape(t, &c->tensors[c->output]);
 }
 
-static void add_quantization(cf_text *t, const char *what,
-			     const cf_tensor_desc *tensor)
+/* The tensor's quantization parameters, without a newline. */
+static void add_quantization_values(cf_text *t, const cf_tensor_desc *tensor)
 {
 	float lo, hi;
 
-	cf_text_add(t, "  %s: ", what);
 	if (tensor->num_scales == 0) {
-		cf_text_add(t, "quantization table without parameters\n");
+		cf_text_add(t, "quantization table without parameters");
 		return;
 	}
 	if (tensor->num_scales == 1) {
-		cf_text_add(t, "scale %.9g zero point %" PRId64 "\n",
+		cf_text_add(t, "scale %.9g zero point %" PRId64,
 			    (double)tensor->scales[0], tensor->zero_points[0]);
 		return;
 	}
@@ -63,9 +61,73 @@ static void add_quantization(cf_text *t, const char *what,
 		lo = fminf(lo, tensor->scales[i]);
 		hi = fmaxf(hi, tensor->scales[i]);
 	}
-	cf_text_add(t, "%" PRId32 " scales along dimension %" PRId32 " (%.9g .. %.9g), zero point %" PRId64 "\n",
+	cf_text_add(t, "%" PRId32 " scales along dimension %" PRId32 " (%.9g .. %.9g), zero point %" PRId64,
 		    tensor->num_scales, tensor->quantized_dimension,
 		    (double)lo, (double)hi, tensor->zero_points[0]);
+}
+
+static void add_quantization(cf_text *t, const char *what,
+			     const cf_tensor_desc *tensor)
+{
+	cf_text_add(t, "  %s: ", what);
+	add_quantization_values(t, tensor);
+	cf_text_add(t, "\n");
+}
+
+void cf_describe_tensor(cf_text *t, const cf_tensor_desc *tensor)
+{
+	cf_describe_type(t, tensor->type);
+	cf_text_add(t, " ");
+	add_shape(t, tensor);
+	if (tensor->quantized) {
+		cf_text_add(t, " ");
+		add_quantization_values(t, tensor);
+	}
+}
+
+void cf_describe_element(cf_text *t, int32_t type, const void *data, size_t i)
+{
+	const uint8_t *bytes = data;
+	size_t size = opver_type_size(type);
+
+	switch (type) {
+	case OPVER_TYPE_FLOAT32:
+		cf_text_add(t, "%.9g", (double)((const float *)data)[i]);
+		return;
+	case OPVER_TYPE_INT8:
+		cf_text_add(t, "%d", ((const int8_t *)data)[i]);
+		return;
+	case OPVER_TYPE_UINT8:
+		cf_text_add(t, "%u", bytes[i]);
+		return;
+	case OPVER_TYPE_INT16:
+		cf_text_add(t, "%d", ((const int16_t *)data)[i]);
+		return;
+	case OPVER_TYPE_INT32:
+		cf_text_add(t, "%" PRId32, ((const int32_t *)data)[i]);
+		return;
+	case OPVER_TYPE_INT64:
+		cf_text_add(t, "%" PRId64, ((const int64_t *)data)[i]);
+		return;
+	default:
+		cf_text_add(t, "0x");
+		for (size_t b = 0; b < size; b++)
+			cf_text_add(t, "%02x", bytes[i * size + b]);
+		return;
+	}
+}
+
+void cf_describe_values(cf_text *t, const char *indent, int32_t type,
+			const void *data, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		cf_text_add(t, "%s", i % 8 == 0 ? indent : " ");
+		cf_describe_element(t, type, data, i);
+		if (i % 8 == 7 || i + 1 == count)
+			cf_text_add(t, "\n");
+	}
+	if (count == 0)
+		cf_text_add(t, "%s(empty)\n", indent);
 }
 
 void cf_describe_quantization(cf_text *t, const cf_case *c)

@@ -18,4 +18,20 @@ void cf_describe_signature(cf_text *t, const cf_case *c);
  * the scales), or "  none". */
 void cf_describe_quantization(cf_text *t, const cf_case *c);
 
+/* Appends "float32" for FLOAT32: the spelling of case lines. */
+void cf_describe_type(cf_text *t, int32_t type);
+
+/* Appends a tensor's type, shape and quantization: "int8 [1,5,6,3]
+ * scale 0.02 zero point -3". */
+void cf_describe_tensor(cf_text *t, const cf_tensor_desc *tensor);
+
+/* Appends element i of `data` (of an opver_type) as the type spells it: a
+ * number for FLOAT32 and the integer types, the bytes in hex (memory
+ * order) for any other. */
+void cf_describe_element(cf_text *t, int32_t type, const void *data, size_t i);
+
+/* Appends `count` elements of `data`, `indent` before each line of 8. */
+void cf_describe_values(cf_text *t, const char *indent, int32_t type,
+			const void *data, size_t count);
+
 #endif /* OPVER_CONFORMANCE_DESCRIBE_H */

@@ -7,17 +7,19 @@
  * load it, and each case's messages are collected for its failure
  * details.  Cases are attributed by the core's own
  * binding (opver_node_info): a case belongs to the vendor kernel or
- * delegate that the resolver chose for it, and only cases whose stored
- * version is at least what the core's rules require are kept.
+ * delegate that the resolver chose for it, at its stored version, even
+ * one below what the core's rules require of it.
  *
  * This file loads the plugins and runs each op's cases; one case is
  * runner_case.c's, what the cases exercised runner_coverage.c's.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <opver/opver.h>
 
@@ -26,9 +28,6 @@
 #include "runner_internal.h"
 #include "runtimes.h"
 #include "text.h"
-
-/* Each case variant is drawn this many times, with different seeds. */
-#define REPETITIONS 2
 
 /* Writes sections for the vendor (and reference, below the vendor's
  * lowest kernel priority, when the vendor has a delegate) and starts A. */
@@ -105,6 +104,10 @@ static int load(cf_runner *r)
 		goto out;
 	only_reference.library = reference;
 	status = CF_EXIT_LOAD;
+	/* A case stored below the version its types or parameters require
+	 * is computed as at the required version: what a kernel binding it
+	 * must do. */
+	r->reference.strict_versions = true;
 	if (!cf_start_runtime(&r->reference, &only_reference, 1))
 		goto out;
 	if (cf_find_plugin(r->reference.runtime, REFERENCE) < 0) {
@@ -149,6 +152,94 @@ void cf_add_result(cf_runner *r, const char *suite, const char *name,
 		r->out_of_memory = true;
 }
 
+/* --case: the one case, when the vendor declares its version (lo to
+ * hi); r->case_ran says whether the vendor ran it. */
+static bool run_one_case(cf_runner *r, const cf_generator *g, int32_t lo,
+			 int32_t hi)
+{
+	const cf_run_options *o = r->options;
+	cf_case_result result = CF_CASE_DONE;
+
+	if (o->case_version < lo || o->case_version > hi) {
+		fprintf(stderr, "opver-conformance: --case: %s declares no version %" PRId32 " of %s\n",
+			o->plugin, o->case_version, opver_op_name(o->op));
+		return true;
+	}
+	result = cf_run_case(r, g, o->case_version, o->case_variant,
+			     o->case_repetition);
+	if (result == CF_CASE_NOT_A_VERSION)
+		fprintf(stderr, "opver-conformance: --case: version %" PRId32 " is not a TFLite version of %s\n",
+			o->case_version, opver_op_name(o->op));
+	else if (result == CF_CASE_DONE && !r->case_ran)
+		fprintf(stderr, "opver-conformance: --case: %s does not run this case (another plugin's kernel binds it, or none does)\n",
+			o->plugin);
+	return result != CF_CASE_NO_MEMORY && !r->out_of_memory;
+}
+
+void cf_add_case_id(cf_text *t, int32_t op, int32_t version, int32_t variant,
+		    int32_t repetition)
+{
+	cf_text_add(t, "%s:v%" PRId32 ":%" PRId32 ".%" PRId32,
+		    opver_op_name(op), version, variant, repetition);
+}
+
+/* A decimal number from 0 to INT32_MAX at *p, which it moves past. */
+static bool parse_number(const char **p, int32_t *value)
+{
+	int64_t n = 0;
+
+	if (**p < '0' || **p > '9')
+		return false;
+	for (; **p >= '0' && **p <= '9'; (*p)++) {
+		n = n * 10 + (**p - '0');
+		if (n > INT32_MAX)
+			return false;
+	}
+	*value = (int32_t)n;
+	return true;
+}
+
+bool cf_parse_case_id(const char *text, cf_run_options *options, char *why,
+		      size_t size)
+{
+	const char *colon = strchr(text, ':');
+	const cf_generator *g = NULL;
+	const char *p;
+	int32_t op = -1;
+
+	for (int32_t o = 0; colon != NULL && o <= OPVER_OP_COMPLEX; o++)
+		if (o != OPVER_OP_CUSTOM &&
+		    strlen(opver_op_name(o)) == (size_t)(colon - text) &&
+		    strncasecmp(opver_op_name(o), text, (size_t)(colon - text)) == 0)
+			op = o;
+	p = colon != NULL ? colon + 1 : NULL;
+	if (op < 0 || *p++ != 'v' ||
+	    !parse_number(&p, &options->case_version) || *p++ != ':' ||
+	    !parse_number(&p, &options->case_variant) || *p++ != '.' ||
+	    !parse_number(&p, &options->case_repetition) || *p != '\0' ||
+	    options->case_version < 1) {
+		snprintf(why, size, "'%s' is not a case ID such as CONV_2D:v3:17.1 (OP:vVERSION:VARIANT.REPETITION)",
+			 text);
+		return false;
+	}
+	g = cf_generator_for(op);
+	if (g == NULL) {
+		snprintf(why, size, "'%s': opver-conformance has no cases for %s",
+			 text, opver_op_name(op));
+		return false;
+	}
+	if (options->case_variant >= g->num_variants ||
+	    options->case_repetition >= CF_REPETITIONS) {
+		snprintf(why, size, "'%s': no such case: %s has variants 0 to %" PRId32 " and repetitions 0 to %d",
+			 text, opver_op_name(op), g->num_variants - 1,
+			 CF_REPETITIONS - 1);
+		return false;
+	}
+	options->op = op;
+	options->one_case = true;
+	return true;
+}
+
 /* Every case of one op at every version the vendor declares for it. */
 static bool run_op(cf_runner *r, int32_t op)
 {
@@ -175,9 +266,11 @@ static bool run_op(cf_runner *r, int32_t op)
 	}
 	if (hi > VERSION_LIMIT)
 		hi = VERSION_LIMIT;
+	if (r->options->one_case)
+		return run_one_case(r, g, lo, hi);
 	for (int32_t v = lo; g != NULL && v <= hi && first_invalid == 0; v++)
 		for (int32_t variant = 0; variant < g->num_variants; variant++)
-			for (int32_t rep = 0; rep < REPETITIONS; rep++) {
+			for (int32_t rep = 0; rep < CF_REPETITIONS; rep++) {
 				cf_case_result result =
 					cf_run_case(r, g, v, variant, rep);
 
@@ -253,7 +346,8 @@ int cf_run(const cf_run_options *options, cf_report *report)
 		skip_custom(&r);
 	if (r.out_of_memory)
 		goto nomem;
-	status = CF_EXIT_PASS;
+	status = options->one_case && !r.case_ran ? CF_EXIT_USAGE :
+						    CF_EXIT_PASS;
 	goto out;
 nomem:
 	fprintf(stderr, "opver-conformance: out of memory\n");

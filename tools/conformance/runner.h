@@ -7,9 +7,13 @@
  * leaves still run) and the reference into runtime B.  For every builtin
  * op the plugin's kernels or delegate declare, every version they declare
  * and every case of the op's generator, the case is written at that
- * version and bound in A; a case the core's rules allow at that version
- * and a vendor kernel (or the delegate) binds is run on A and B with the
- * same inputs and the outputs compared.  A delegate is also shown the
+ * version and bound in A; a case a vendor kernel (or the delegate) binds
+ * is run on A and B with the same inputs and the outputs compared.  That
+ * includes cases stored below the version the core's rules require of
+ * their types or parameters (models store int8 ops at v1-v2): B, the
+ * reference, resolves them at the required version, and a kernel whose
+ * range takes the stored version must compute them alike; one that
+ * refuses them leaves that version out of its range.  A delegate is also shown the
  * versions from 1 to one above its typed claims' highest: a claim the
  * core rejects (outside the claims' versions or types) fails.
  */
@@ -21,6 +25,7 @@
 #include <stdio.h>
 
 #include "report.h"
+#include "text.h"
 
 /* Exit statuses of opver-conformance. */
 enum {
@@ -29,6 +34,9 @@ enum {
 	CF_EXIT_USAGE = 2,      /* bad command line */
 	CF_EXIT_LOAD = 3        /* a plugin cannot be loaded */
 };
+
+/* Each case variant is drawn this many times, with different seeds. */
+#define CF_REPETITIONS 2
 
 /* Default relative tolerance for float outputs. */
 #define CF_DEFAULT_RTOL 1e-5
@@ -95,14 +103,37 @@ typedef struct cf_run_options {
 	FILE *list_out;
 	/* NULL, or borrowed: see cf_run_hooks. */
 	const cf_run_hooks *hooks;
+	/* --case: only the case of `op` at case_version, case_variant and
+	 * case_repetition (cf_parse_case_id()). */
+	bool one_case;
+	int32_t case_version;
+	int32_t case_variant;
+	int32_t case_repetition;
+	/* With one_case, NULL or borrowed: where the case's inputs and both
+	 * sides' outputs are written once it ran (--verbose). */
+	FILE *dump_out;
 } cf_run_options;
+
+/*
+ * A case's ID, "OP:vVERSION:VARIANT.REPETITION" (CONV_2D:v3:17.1): with
+ * the run seed it names one case of one run.  cf_add_case_id() appends
+ * it; cf_parse_case_id() reads it into options' op and case_* fields,
+ * false with the reason in why[size] when it is malformed or names no
+ * case of any generator (an op without cases, a variant or repetition
+ * past the generator's).
+ */
+void cf_add_case_id(cf_text *t, int32_t op, int32_t version, int32_t variant,
+		    int32_t repetition);
+bool cf_parse_case_id(const char *text, cf_run_options *options, char *why,
+		      size_t size);
 
 /*
  * Loads the plugins, then lists the cases or runs them, adding a result
  * per check to `report` (borrowed).  Returns CF_EXIT_PASS when the cases
  * ran (the report says how they went), CF_EXIT_LOAD when the plugin or
  * the reference cannot be loaded, CF_EXIT_FAIL when the run could not be
- * completed (out of memory); it has then said why on stderr.
+ * completed (out of memory), CF_EXIT_USAGE when the plugin runs no case
+ * of that ID (one_case); it has then said why on stderr.
  */
 int cf_run(const cf_run_options *options, cf_report *report);
 

@@ -18,11 +18,14 @@
 #include "model_builder.h"
 #include "runner_internal.h"
 #include "text.h"
+#include "window.h"
 
 /* A case being run: its generated content, model and description. */
 typedef struct running {
 	int32_t op;
 	int32_t version;
+	int32_t variant;
+	int32_t repetition;
 	uint64_t seed;
 	cf_case c;
 	int32_t graph_inputs[CF_MAX_NODE_INPUTS];
@@ -43,6 +46,15 @@ static double seconds_since(const struct timespec *start)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - start->tv_sec) +
 	       (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* The case's ID and seeds. */
+static void add_case_seed(cf_text *t, const cf_runner *r, const running *k)
+{
+	cf_text_add(t, "case: ");
+	cf_add_case_id(t, k->op, k->version, k->variant, k->repetition);
+	cf_text_add(t, "\ncase seed: 0x%016" PRIx64 " (run seed %" PRIu64 ")\n",
+		    k->seed, r->options->seed);
 }
 
 /* What every failure's details say of its case: op, version and why,
@@ -68,17 +80,17 @@ static void add_case_details(cf_text *t, const cf_runner *r, const running *k)
 	cf_text_add(t, "\nquantization:\n");
 	cf_describe_quantization(t, c);
 	cf_text_add(t, "params: %s\n", c->params_text);
-	cf_text_add(t, "case seed: 0x%016" PRIx64 " (run seed %" PRIu64 ")\n",
-		    k->seed, o->seed);
+	add_case_seed(t, r, k);
 }
 
-/* The command line that runs the failing case again. */
-static void add_reproduce(cf_text *t, const cf_runner *r, int32_t op)
+/* The command line that runs the failing case, and only it, again. */
+static void add_reproduce(cf_text *t, const cf_runner *r, const running *k)
 {
 	const cf_run_options *o = r->options;
 
-	cf_text_add(t, "reproduce: opver-conformance --op %s --seed %" PRIu64,
-		    opver_op_name(op), o->seed);
+	cf_text_add(t, "reproduce: opver-conformance --case ");
+	cf_add_case_id(t, k->op, k->version, k->variant, k->repetition);
+	cf_text_add(t, " --seed %" PRIu64, o->seed);
 	if (o->reference_given)
 		cf_text_add(t, " --reference %s", o->reference);
 	if (o->rtol_given)
@@ -86,6 +98,15 @@ static void add_reproduce(cf_text *t, const cf_runner *r, int32_t op)
 	if (o->steps_given)
 		cf_text_add(t, " --steps %d", (int)o->steps);
 	cf_text_add(t, " %s\n", o->plugin);
+}
+
+static size_t tensor_elements(const cf_tensor_desc *desc)
+{
+	size_t n = 1;
+
+	for (int32_t d = 0; d < desc->rank; d++)
+		n *= (size_t)desc->dims[d];
+	return n;
 }
 
 /* Copies the case's input values into the interpreter's inputs. */
@@ -96,10 +117,9 @@ static bool set_inputs(opver_interpreter *it, const running *k)
 	for (int32_t i = 0; i < k->num_graph_inputs; i++) {
 		const cf_tensor_desc *desc = &k->c.tensors[k->graph_inputs[i]];
 		opver_tensor *tensor = opver_interpreter_input(it, (size_t)i);
-		size_t bytes = opver_type_size(desc->type);
+		size_t bytes = opver_type_size(desc->type) *
+			       tensor_elements(desc);
 
-		for (int32_t d = 0; d < desc->rank; d++)
-			bytes *= (size_t)desc->dims[d];
 		if (tensor == NULL || tensor->bytes != bytes)
 			return false;
 		/* An empty tensor has no data to copy (nor a pointer). */
@@ -129,13 +149,15 @@ static bool run_on(cf_side *s, const running *k, opver_model *model,
 }
 
 /* Whether every output of the case agrees; `why` names the first that
- * does not, for nodes with several. */
+ * does not, for nodes with several, and for spatial ops the padding and
+ * the window of its first differing element. */
 static bool compare_every_output(const cf_runner *r, const running *k,
 				 opver_interpreter *vendor_it,
 				 opver_interpreter *reference_it, cf_text *why)
 {
 	int32_t outputs[CF_MAX_NODE_OUTPUTS];
 	const int32_t count = cf_case_outputs(&k->c, outputs);
+	size_t first;
 
 	for (int32_t i = 0; i < count; i++) {
 		if (count > 1)
@@ -144,12 +166,75 @@ static bool compare_every_output(const cf_runner *r, const running *k,
 					opver_interpreter_output(reference_it,
 								 i),
 					r->options->rtol, r->options->steps,
-					why))
+					why, &first)) {
+			cf_describe_window(why, &k->c, first);
 			return false;
+		}
 		if (count > 1)
 			cf_text_clear(why);
 	}
 	return true;
+}
+
+/* One side's outputs: each in its type, and its values. */
+static void dump_outputs(cf_text *t, const char *side, opver_interpreter *it)
+{
+	for (size_t i = 0; it != NULL && i < opver_interpreter_output_count(it);
+	     i++) {
+		const opver_tensor *out = opver_interpreter_output(it, i);
+
+		cf_text_add(t, "%s output %zu: ", side, i);
+		cf_describe_type(t, out->type);
+		cf_text_add(t, " [");
+		for (int32_t d = 0; d < out->rank; d++)
+			cf_text_add(t, "%s%" PRId32, d ? "," : "", out->dims[d]);
+		cf_text_add(t, "]\n");
+		cf_describe_values(t, "    ", out->type, out->data,
+				   opver_tensor_elements(out));
+	}
+}
+
+/* --case --verbose: the case's node inputs (graph inputs and constants)
+ * and each side's outputs (NULL: the side did not run). */
+static void dump_case(const cf_runner *r, const running *k,
+		      opver_interpreter *vendor_it,
+		      opver_interpreter *reference_it)
+{
+	const cf_case *c = &k->c;
+	cf_text t = { 0 };
+
+	if (r->options->dump_out == NULL)
+		return;
+	add_case_seed(&t, r, k);
+	cf_text_add(&t, "params: %s\n", c->params_text);
+	for (int32_t i = 0; i < c->num_inputs; i++) {
+		const cf_tensor_desc *in;
+		const void *data;
+
+		cf_text_add(&t, "input %" PRId32 ": ", i);
+		if (c->inputs[i] < 0) {
+			cf_text_add(&t, "omitted\n");
+			continue;
+		}
+		in = &c->tensors[c->inputs[i]];
+		data = in->data != NULL ? in->data : c->values[c->inputs[i]];
+		cf_describe_tensor(&t, in);
+		cf_text_add(&t, in->data != NULL ? " (constant)\n" : "\n");
+		if (data != NULL)
+			cf_describe_values(&t, "    ", in->type, data,
+					   in->data != NULL ?
+						   in->data_size /
+							   opver_type_size(in->type) :
+						   tensor_elements(in));
+	}
+	cf_text_add(&t, "output: ");
+	cf_describe_tensor(&t, &c->tensors[c->output]);
+	cf_text_add(&t, "\n");
+	dump_outputs(&t, "plugin", vendor_it);
+	dump_outputs(&t, "reference", reference_it);
+	fputs(cf_text_get(&t), r->options->dump_out);
+	fflush(r->options->dump_out);
+	cf_text_free(&t);
 }
 
 /* Runs a bound case on both sides and records the comparison. */
@@ -166,6 +251,12 @@ static void compare_case(cf_runner *r, running *k, opver_model *vendor_model)
 	if (opver_model_open_memory(r->reference.runtime, k->bytes, k->size,
 				    &reference_model) != OPVER_OK ||
 	    !run_on(&r->reference, k, reference_model, &reference_it)) {
+		/* Stored below the version its types or parameters need,
+		 * which the reference lacks: nothing says what it computes,
+		 * and the vendor's kernel, whose range ends below it too
+		 * (the reference's ranges are TFLite's), is not checked. */
+		if (k->node.required_version > k->version)
+			goto out;
 		cf_text_add(&details, "the reference plugin cannot run this case:\n%s",
 			    cf_text_get(&r->reference.log));
 		outcome = CF_SKIP;
@@ -179,7 +270,7 @@ static void compare_case(cf_runner *r, running *k, opver_model *vendor_model)
 		add_case_details(&details, r, k);
 		cf_text_add(&details, "the plugin failed to run a node it binds:\n%s",
 			    cf_text_get(&r->vendor.log));
-		add_reproduce(&details, r, k->op);
+		add_reproduce(&details, r, k);
 		goto exercised;
 	}
 	if (compare_every_output(r, k, vendor_it, reference_it, &why)) {
@@ -190,9 +281,11 @@ static void compare_case(cf_runner *r, running *k, opver_model *vendor_model)
 		if (r->vendor.log.used > 0)
 			cf_text_add(&details, "plugin log:\n%s",
 				    cf_text_get(&r->vendor.log));
-		add_reproduce(&details, r, k->op);
+		add_reproduce(&details, r, k);
 	}
 exercised:
+	if (r->options->one_case && !r->replaying)
+		dump_case(r, k, vendor_it, reference_it);
 	if (k->kernel != NULL) {
 		k->kernel->exercised[k->version] = true;
 		k->kernel->input_types |=
@@ -204,6 +297,7 @@ record:
 	cf_add_result(r, cf_text_get(&k->suite), cf_text_get(&k->name), outcome,
 		      seconds_since(&k->start),
 		      outcome == CF_PASS ? NULL : cf_text_get(&details));
+out:
 	if (details.failed || why.failed)
 		r->out_of_memory = true;
 	cf_text_free(&details);
@@ -293,7 +387,7 @@ static void check_claims(cf_runner *r, running *k)
 		describe_rejection(&details, r, k);
 		cf_text_add(&details, "core: %s", log);
 		add_case_details(&details, r, k);
-		add_reproduce(&details, r, k->op);
+		add_reproduce(&details, r, k);
 		cf_add_result(r, cf_text_get(&suite), cf_text_get(&k->name),
 			      CF_FAIL, seconds_since(&k->start),
 			      cf_text_get(&details));
@@ -348,10 +442,9 @@ static void record_crash(cf_runner *r, running *k, const cf_crash *crash)
 	} else {
 		cf_text_add(&details, "op: %s version %" PRId32 ", while the delegate's claims bound it\n",
 			    opver_op_name(k->op), k->version);
-		cf_text_add(&details, "case seed: 0x%016" PRIx64 " (run seed %" PRIu64 ")\n",
-			    k->seed, r->options->seed);
+		add_case_seed(&details, r, k);
 	}
-	add_reproduce(&details, r, k->op);
+	add_reproduce(&details, r, k);
 	if (!cf_report_add(r->report, cf_text_get(&k->suite),
 			   cf_text_get(&k->name), CF_FAIL, crash->seconds,
 			   cf_text_get(&details)) || details.failed)
@@ -385,7 +478,8 @@ cf_case_result cf_run_case(cf_runner *r, const cf_generator *g, int32_t version,
 	opver_interpreter *it = NULL;
 	opver_model *model = NULL;
 	cf_case_result result = CF_CASE_DONE;
-	running k = { .op = g->op, .version = version };
+	running k = { .op = g->op, .version = version, .variant = variant,
+		      .repetition = repetition };
 	char error[256];
 	cf_rng rng;
 
@@ -447,8 +541,6 @@ cf_case_result cf_run_case(cf_runner *r, const cf_generator *g, int32_t version,
 		internal_error(r, &k, "the case's model cannot be bound");
 		goto out;
 	}
-	if (k.node.required_version > version)
-		goto out;
 	if (!o->list)
 		check_claims(r, &k);
 	if (k.node.plugin == NULL || strcmp(k.node.plugin, VENDOR) != 0)
@@ -463,6 +555,7 @@ cf_case_result cf_run_case(cf_runner *r, const cf_generator *g, int32_t version,
 		cf_text_add(&k.suite, "%s/%s", opver_op_name(g->op),
 			    k.node.kernel);
 	}
+	r->case_ran = true;
 	if (k.kernel != NULL)
 		cf_note_required(&k.kernel->lowest_required,
 				 k.node.required_version);

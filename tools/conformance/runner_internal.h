@@ -65,6 +65,8 @@ typedef struct cf_runner {
 	bool replaying;
 	/* ... and it crashed once bound: no plugin code runs but binding. */
 	bool replaying_crash;
+	/* --case: the vendor bound the case (and ran it, unless listing). */
+	bool case_ran;
 } cf_runner;
 
 /* runner.c */

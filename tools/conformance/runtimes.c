@@ -111,6 +111,7 @@ bool cf_start_runtime(cf_side *s, const cf_section *sections, size_t count)
 	options.log = collect_log;
 	options.log_user_data = &s->log;
 	options.log_level = OPVER_LOG_WARNING;
+	options.strict_versions = s->strict_versions;
 	status = opver_runtime_create(&options, &s->runtime);
 	unlink(path);
 	if (status != OPVER_OK) {

@@ -19,6 +19,10 @@
 typedef struct cf_side {
 	opver_runtime *runtime;         /* owned; cf_side_free() */
 	cf_text log;
+	/* Set before cf_start_runtime(): the runtime resolves each node at
+	 * the version TFLite's rules require of it when that is above the
+	 * stored one (strict_versions). */
+	bool strict_versions;
 } cf_side;
 
 /* One [plugin.NAME] section of the config.  Strings borrowed. */
