@@ -8,12 +8,13 @@
  * above 4 dimensions v3, PAD above 4 dimensions v4; DIV, MAXIMUM,
  * MINIMUM, SQUARED_DIFFERENCE and LEAKY_RELU are float32 only here, as
  * are RESIZE_BILINEAR, v3 with half_pixel_centers, DEPTH_TO_SPACE, PRELU,
- * ELU and TRANSPOSE_CONV, v3 with a bias and v4 with a fused
- * activation).  Quantized nodes are refused where XNNPACK's own checks
- * would fail the runtime's creation (scale ratios, zero points, empty
- * clamps) or where it would compute other than TFLite (rescaling ops it
- * does not rescale).  Its 8-bit
- * results are TFLite's within one step: it rescales once, in float.
+ * ELU, TRANSPOSE_CONV, v3 with a bias and v4 with a fused activation,
+ * and ABS, NEG, SQUARE, SQRT, FLOOR, CEIL and ROUND).  Quantized nodes
+ * are refused where XNNPACK's own checks would fail the runtime's
+ * creation (scale ratios, zero points, empty clamps) or where it would
+ * compute other than TFLite (rescaling ops it does not rescale).  Its
+ * 8-bit results are TFLite's within one step: it rescales once, in
+ * float.
  * This XNNPACK (Debian's 2022 snapshot) has no CONCATENATION node and no
  * quantized SOFTMAX, HARD_SWISH or LEAKY_RELU, so those stay on the
  * kernels; its only quantized average pooling is global, which a
@@ -135,6 +136,15 @@ CLAIM(depth_to_space, DEPTH_TO_SPACE, 1, 1, unary_f32);
 CLAIM(prelu, PRELU, 1, 1, binary_f32);
 CLAIM(elu, ELU, 1, 1, unary_f32);
 CLAIM(transpose_conv, TRANSPOSE_CONV, 1, 4, transpose_conv_f32);
+/* Float32 unary math: every later version of these ops is an integer
+ * type.  XNNPACK's ROUND is banker's rounding, as TFLite's. */
+CLAIM(abs_f32, ABS, 1, 1, unary_f32);
+CLAIM(neg_f32, NEG, 1, 1, unary_f32);
+CLAIM(square_f32, SQUARE, 1, 1, unary_f32);
+CLAIM(sqrt_f32, SQRT, 1, 1, unary_f32);
+CLAIM(floor_f32, FLOOR, 1, 1, unary_f32);
+CLAIM(ceil_f32, CEIL, 1, 1, unary_f32);
+CLAIM(round_f32, ROUND, 1, 1, unary_f32);
 
 const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS] = {
 	&conv_2d, &conv_2d_s8, &conv_2d_u8,
@@ -149,7 +159,8 @@ const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS] = {
 	&mean, &mean_s8, &mean_u8, &quantize, &dequantize_s8_claim,
 	&dequantize_u8_claim, &div, &maximum, &minimum, &squared_difference,
 	&leaky_relu, &resize_bilinear, &depth_to_space, &prelu, &elu,
-	&transpose_conv,
+	&transpose_conv, &abs_f32, &neg_f32, &square_f32, &sqrt_f32,
+	&floor_f32, &ceil_f32, &round_f32,
 };
 
 int32_t xp_value_input(const opver_node *node)

@@ -14,7 +14,7 @@
 /* Dimensions an XNNPACK value may have (XNN_MAX_TENSOR_DIMS). */
 #define XP_MAX_DIMS 6
 
-#define XP_NUM_CLAIMS 53
+#define XP_NUM_CLAIMS 60
 extern const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS];
 
 /*

@@ -508,6 +508,20 @@ static enum xnn_status define_node(builder *b, const opver_node *node)
 		return xnn_define_sigmoid(b->subgraph, in, out, 0);
 	case OPVER_OP_HARD_SWISH:
 		return xnn_define_hardswish(b->subgraph, in, out, 0);
+	case OPVER_OP_ABS:
+		return xnn_define_abs(b->subgraph, in, out, 0);
+	case OPVER_OP_NEG:
+		return xnn_define_negate(b->subgraph, in, out, 0);
+	case OPVER_OP_SQUARE:
+		return xnn_define_square(b->subgraph, in, out, 0);
+	case OPVER_OP_SQRT:
+		return xnn_define_square_root(b->subgraph, in, out, 0);
+	case OPVER_OP_FLOOR:
+		return xnn_define_floor(b->subgraph, in, out, 0);
+	case OPVER_OP_CEIL:
+		return xnn_define_ceiling(b->subgraph, in, out, 0);
+	case OPVER_OP_ROUND:
+		return xnn_define_bankers_rounding(b->subgraph, in, out, 0);
 	case OPVER_OP_PAD:
 		return define_pad(b, node, in, out);
 	case OPVER_OP_MEAN:
