@@ -1,0 +1,270 @@
+"""opver.Interpreter: TensorFlow Lite's Python Interpreter over libopver, so
+that a tflite_runtime script runs with only its import changed."""
+import ctypes
+import os
+
+import numpy as np
+
+from . import _info
+from . import _model
+from . import _native
+
+# numpy's type for each opver_type name, as tflite_runtime reports dtypes.
+_DTYPES = {
+    "FLOAT32": np.float32,
+    "FLOAT16": np.float16,
+    "FLOAT64": np.float64,
+    "INT8": np.int8,
+    "INT16": np.int16,
+    "INT32": np.int32,
+    "INT64": np.int64,
+    "UINT8": np.uint8,
+    "UINT16": np.uint16,
+    "UINT32": np.uint32,
+    "UINT64": np.uint64,
+    "BOOL": np.bool_,
+    "COMPLEX64": np.complex64,
+    "COMPLEX128": np.complex128,
+}
+_TYPE_NAMES = {np.dtype(dtype): name for name, dtype in _DTYPES.items()}
+
+
+def _type_of(dtype):
+    """The opver type name of a numpy dtype, or its own name."""
+    return _TYPE_NAMES.get(np.dtype(dtype), str(np.dtype(dtype)).upper())
+
+
+class _View:
+    """A tensor's memory as numpy sees it (__array_interface__), holding
+    the session that owns the memory: the view keeps it alive."""
+
+    def __init__(self, session, data, shape, dtype):
+        self._session = session
+        self.__array_interface__ = {
+            "version": 3,
+            "shape": shape,
+            "typestr": np.dtype(dtype).str,
+            "data": (data, False),
+        }
+
+
+class Interpreter:
+    """A model bound to opver's kernels, with TFLite's Python API.
+
+    model_path or model_content (bytes) gives the model; config is the
+    path of an opver.ini (None: the installed config, as opver-run
+    without --config); num_threads sets the interpreter's thread pool
+    (None or -1: the config's).  Tensors are named by the model's tensor
+    indices, as in TFLite; only the model's inputs and outputs are
+    reachable (opver's arena reuses intermediate tensors' memory).
+    Failures raise OpverError, with the library's message and status.
+    """
+
+    def __init__(self, model_path=None, model_content=None, config=None,
+                 num_threads=None):
+        if (model_path is None) == (model_content is None):
+            raise ValueError("Interpreter needs exactly one of model_path "
+                             "and model_content")
+        if num_threads is not None and (
+                not isinstance(num_threads, int) or
+                isinstance(num_threads, bool)):
+            raise ValueError("type of num_threads should be int")
+        if num_threads is not None and num_threads < 1 and num_threads != -1:
+            raise ValueError("num_threads should be >= 1, or -1 for the "
+                             "config's")
+        if model_content is not None:
+            model_content = bytes(model_content)
+        self._model_name = (os.fspath(model_path) if model_path is not None
+                            else "<memory>")
+        self._session = None
+        session = _native._Session(config)
+        session.open_model(model_path, model_content)
+        # Read after libopver verified the model.
+        graph = _model.read_indices(model_path, model_content)
+        session.create_interpreter(num_threads if num_threads and
+                                   num_threads > 0 else 0)
+        self._session = session
+        self._graph = graph
+        # Borrowed from the interpreter: dropped with the session.
+        inputs = [_native.interpreter_input(session.interpreter, i)
+                  for i in range(_native.input_count(session.interpreter))]
+        outputs = [_native.interpreter_output(session.interpreter, i)
+                   for i in range(_native.output_count(session.interpreter))]
+        if len(inputs) != len(graph.inputs) or \
+                len(outputs) != len(graph.outputs):
+            raise _native.OpverError(
+                _native.Status.ERROR_INVALID_MODEL,
+                "%s: %d inputs and %d outputs, but libopver has %d and %d"
+                % (self._model_name, len(graph.inputs), len(graph.outputs),
+                   len(inputs), len(outputs)))
+        self._tensors = dict(zip(graph.outputs, outputs))
+        self._tensors.update(zip(graph.inputs, inputs))
+
+    # Lifetime: the session frees the C objects once, when its last
+    # reference goes: at close() (CPython frees at once) unless numpy
+    # views from tensor() still hold it, then with the last view.
+    def close(self):
+        """Frees the interpreter, model and runtime (when no view from
+        tensor() still needs them).  Later calls raise ValueError."""
+        self._session = None
+        self._tensors = {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def _live(self):
+        if self._session is None:
+            raise ValueError("the Interpreter is closed")
+        return self._session
+
+    def _tensor(self, tensor_index):
+        self._live()
+        if isinstance(tensor_index, bool) or not isinstance(
+                tensor_index, (int, np.integer)):
+            raise ValueError("tensor index must be an int, got %r"
+                             % (tensor_index,))
+        tensor = self._tensors.get(int(tensor_index))
+        if tensor is None:
+            raise ValueError(
+                "Tensor %d is not an input or output of the model: opver "
+                "gives access to those only (inputs %s, outputs %s)"
+                % (tensor_index, self._graph.inputs, self._graph.outputs))
+        return tensor.contents
+
+    @staticmethod
+    def _dtype(tensor):
+        name = _native.type_name(tensor.type)
+        if name not in _DTYPES:
+            raise ValueError("tensor '%s' has type %s, which opver's Python "
+                             "binding does not map to numpy"
+                             % (_native.text(tensor.name), name))
+        return _DTYPES[name]
+
+    @staticmethod
+    def _shape(tensor):
+        return tuple(tensor.dims[i] for i in range(tensor.rank))
+
+    def _details(self, tensor_index):
+        t = self._tensor(tensor_index)
+        shape = self._shape(t)
+        signature = self._graph.shape_signatures.get(tensor_index)
+        q = t.quant
+        scales = np.array([q.scale[i] for i in range(q.count)],
+                          dtype=np.float32)
+        zero_points = np.array([q.zero_point[i] for i in range(q.count)],
+                               dtype=np.int32)
+        # TFLite's legacy pair is set for per-tensor quantization only.
+        if q.count == 1:
+            quantization = (float(scales[0]), int(zero_points[0]))
+        else:
+            quantization = (0.0, 0)
+        return {
+            "name": _native.text(t.name),
+            "index": tensor_index,
+            "shape": np.array(shape, dtype=np.int32),
+            "shape_signature": np.array(
+                signature if signature is not None else shape,
+                dtype=np.int32),
+            "dtype": self._dtype(t),
+            "quantization": quantization,
+            "quantization_parameters": {
+                "scales": scales,
+                "zero_points": zero_points,
+                "quantized_dimension": q.axis if q.count > 0 else 0,
+            },
+            "sparsity_parameters": {},
+        }
+
+    def allocate_tensors(self):
+        """Nothing to do: opver plans and allocates the arena when the
+        Interpreter is created.  Kept for TFLite scripts."""
+        self._live()
+
+    def get_input_details(self):
+        return [self._details(i) for i in self._graph.inputs]
+
+    def get_output_details(self):
+        return [self._details(i) for i in self._graph.outputs]
+
+    def set_tensor(self, tensor_index, value):
+        """Copies value into the tensor; its dtype and shape must be the
+        tensor's (ValueError otherwise, as TFLite's)."""
+        t = self._tensor(tensor_index)
+        dtype = self._dtype(t)
+        array = np.ascontiguousarray(value)
+        if array.dtype != np.dtype(dtype):
+            raise ValueError(
+                "Cannot set tensor: Got value of type %s but expected type "
+                "%s for input %d, name: %s "
+                % (_type_of(array.dtype), _native.type_name(t.type),
+                   tensor_index, _native.text(t.name)))
+        shape = self._shape(t)
+        if array.ndim != len(shape):
+            raise ValueError(
+                "Cannot set tensor: Dimension mismatch. Got %d but expected "
+                "%d for input %d." % (array.ndim, len(shape), tensor_index))
+        for i, (got, want) in enumerate(zip(array.shape, shape)):
+            if got != want:
+                raise ValueError(
+                    "Cannot set tensor: Dimension mismatch. Got %d but "
+                    "expected %d for dimension %d of input %d."
+                    % (got, want, i, tensor_index))
+        if t.bytes > 0:
+            ctypes.memmove(t.data, array.ctypes.data, t.bytes)
+
+    def _array(self, t):
+        """The tensor's memory as a numpy array (no copy)."""
+        dtype = self._dtype(t)
+        shape = self._shape(t)
+        if t.bytes == 0 or not t.data:
+            return np.empty(shape, dtype=dtype)
+        return np.asarray(_View(self._session, t.data, shape, dtype))
+
+    def get_tensor(self, tensor_index):
+        """A copy of the tensor's value."""
+        return self._array(self._tensor(tensor_index)).copy()
+
+    def tensor(self, tensor_index):
+        """A function returning a numpy view of the tensor's memory, as
+        TFLite's: no copy, so it sees what invoke writes and writing it
+        sets an input.  The view keeps the C objects alive; the function
+        itself does not."""
+        self._tensor(tensor_index)
+        return lambda: self._array(self._tensor(tensor_index))
+
+    def invoke(self):
+        session = self._live()
+        session.log.check(_native.invoke(session.interpreter))
+
+    def explain(self):
+        """How each node is bound and why its version: the document
+        opver-run --explain --json writes for a model it runs."""
+        return _info.explain(self._live(), self._model_name)
+
+    def resize_tensor_input(self, input_index, tensor_size, strict=False):
+        raise NotImplementedError(
+            "resize_tensor_input: opver's C API cannot resize an input yet "
+            "(issue 11 adds it); inputs keep the model's shapes")
+
+    def get_signature_list(self):
+        raise NotImplementedError(
+            "get_signature_list: opver's C API does not expose the model's "
+            "signatures yet (issue 11 adds them)")
+
+    def get_signature_runner(self, signature_key=None):
+        raise NotImplementedError(
+            "get_signature_runner: opver's C API does not expose the "
+            "model's signatures yet (issue 11 adds them)")
+
+
+def list_plugins(config=None):
+    """Every loaded plugin with its kernels and delegate claims: the
+    "plugins" array of opver-run --list-plugins --json."""
+    session = _native._Session(config)
+    try:
+        return _info.plugins(session)
+    finally:
+        session.free()
