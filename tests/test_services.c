@@ -245,9 +245,10 @@ Test(services, trace_gets_every_interval_of_each_invoke_as_it_ends)
 							 &log.events[node]));
 			node++;
 		}
+		/* Either thread may have taken every task of a node. */
 		cr_assert_eq(node, log.count);
 		cr_assert_geq(tasks, 2);
-		cr_assert(threads_seen & 1u);
+		cr_assert_neq(threads_seen, 0);
 	}
 	/* The trace attaches a profiler: the totals are kept too. */
 	cr_assert_eq(opver_interpreter_profile_event_count(it), 4);
