@@ -232,7 +232,9 @@ Test(npy_io, every_dtype_round_trips_with_its_shape)
 		cr_assert_eq(npy_write_tensor(path, &tensor, error,
 					      sizeof(error)), NPY_OK, "%s",
 			     error);
+		/* Read by its magic; written only by its name. */
 		cr_assert(npy_is_npy(path), "the magic marks %s", path);
+		cr_assert_not(npy_named(path));
 		read_back.data = back;
 		cr_assert_eq(npy_read_tensor(path, &read_back, "input", error,
 					     sizeof(error)),
@@ -259,6 +261,15 @@ Test(npy_io, every_dtype_round_trips_with_its_shape)
 		free(back);
 	}
 	unlink(path);
+}
+
+Test(npy_io, outputs_are_npy_by_name_only)
+{
+	cr_assert(npy_named("out.npy"));
+	cr_assert(npy_named("/tmp/dir.raw/.npy"));
+	cr_assert_not(npy_named("out.npy.raw"));
+	cr_assert_not(npy_named("npy"));
+	cr_assert_not(npy_named(""));
 }
 
 Test(npy_io, written_header_is_aligned_and_data_follows_exactly)

@@ -49,15 +49,21 @@ const char *npy_descr(int32_t type)
 	return NULL;
 }
 
-bool npy_is_npy(const char *path)
+bool npy_named(const char *path)
 {
 	size_t length = strlen(path);
+
+	return length >= 4 && strcmp(path + length - 4, ".npy") == 0;
+}
+
+bool npy_is_npy(const char *path)
+{
 	char magic[MAGIC_BYTES];
 	struct stat st;
 	bool found;
 	FILE *file;
 
-	if (length >= 4 && strcmp(path + length - 4, ".npy") == 0)
+	if (npy_named(path))
 		return true;
 	/* Peeking at a pipe would eat what the raw reader needs. */
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))

@@ -42,7 +42,10 @@ typedef struct npy_header {
 	uint64_t data_bytes;
 } npy_header;
 
-/* Whether `path` is a .npy file: its extension, else (when it is a
+/* Whether `path` ends in ".npy": how an output is chosen to be one. */
+bool npy_named(const char *path);
+
+/* Whether `path` is a .npy file to read: its name, else (when it is a
  * regular file) its first bytes. */
 bool npy_is_npy(const char *path);
 

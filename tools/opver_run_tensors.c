@@ -1,7 +1,8 @@
 /*
  * opver_run_tensors.c - opver-run's tensor files: the model's inputs from
  * -i files (or zeros), its outputs to -o files or shown as text or JSON.
- * A file is .npy (npy_io.h) by its extension or magic, else raw.
+ * An input is .npy (npy_io.h) by its name or magic, an output by its
+ * name; anything else is raw.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -45,7 +46,7 @@ int run_prepare_inputs(struct session *s, bool *run)
 		const opver_tensor *t = opver_interpreter_output(s->interpreter,
 								 i);
 
-		if (npy_is_npy(cmd->outputs[i]) && npy_descr(t->type) == NULL)
+		if (npy_named(cmd->outputs[i]) && npy_descr(t->type) == NULL)
 			return run_usage_error("output %zu '%s' is %s, which has no numpy dtype: give %s a name without .npy for a raw file",
 					       i, t->name,
 					       opver_type_name(t->type),
@@ -169,7 +170,7 @@ int run_write_outputs(struct session *s)
 		const opver_tensor *t = opver_interpreter_output(s->interpreter,
 								 i);
 
-		bool failed = npy_is_npy(s->cmd.outputs[i]) ?
+		bool failed = npy_named(s->cmd.outputs[i]) ?
 			npy_write_tensor(s->cmd.outputs[i], t, error,
 					 sizeof(error)) != NPY_OK :
 			raw_write_tensor(s->cmd.outputs[i], t, error,
