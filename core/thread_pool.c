@@ -4,6 +4,8 @@
  * job.  Delegates run many jobs of a few microseconds each (one per XNNPACK
  * operator), shorter than waking a sleeping thread: workers spin a while on
  * the generation before they sleep, and the caller on the finished count.
+ * When the interpreter traces (opver_interpreter_options.trace), a
+ * parallel_for also times each thread's span of tasks and traces it.
  */
 #include <pthread.h>
 #include <stdatomic.h>
