@@ -288,9 +288,12 @@ static npy_status read_prefix(const uint8_t *bytes, size_t size,
 			 "does not start with the .npy magic \\x93NUMPY");
 		return NPY_ERROR_FORMAT;
 	}
-	if (size < 8 || (bytes[6] != 1 && bytes[6] != 2) || bytes[7] != 0) {
-		snprintf(error, error_size, size < 8 ?
-			 "ends inside the .npy prefix" :
+	if (size < 8) {
+		snprintf(error, error_size, "ends inside the .npy prefix");
+		return NPY_ERROR_FORMAT;
+	}
+	if ((bytes[6] != 1 && bytes[6] != 2) || bytes[7] != 0) {
+		snprintf(error, error_size,
 			 "is .npy version %u.%u; versions 1.0 and 2.0 are supported",
 			 bytes[6], bytes[7]);
 		return NPY_ERROR_FORMAT;
