@@ -467,7 +467,9 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	if (status == OPVER_OK)
 		status = opver__pool_create(pool_threads(it, &given), &it->pool);
 	it->session.pool = it->pool;
-	if (given.profile)
+	it->profiler.trace = given.trace;
+	it->profiler.trace_user_data = given.trace_user_data;
+	if (given.profile || given.trace != NULL)
 		it->session.profiler = &it->profiler;
 	if (status == OPVER_OK)
 		status = prepare_all(it);
@@ -549,6 +551,23 @@ static opver_status invoke_node(opver_interpreter *it, int32_t n)
 		opver__call_failed(&state->call, "invoke", status);
 }
 
+/* Ends what the step's plugin left open, and traces the step. */
+static void end_profiled_step(opver__profiler *profiler,
+			      const opver__step *step, uint64_t start,
+			      uint64_t elapsed)
+{
+	opver__profiler_end_step(profiler);
+	if (profiler->trace != NULL)
+		opver__profiler_trace(profiler, &(opver_trace_event){
+			.kind = step->partition >= 0 ? OPVER_TRACE_PARTITION :
+						       OPVER_TRACE_NODE,
+			.node = step->node,
+			.partition = step->partition,
+			.start_ns = start,
+			.duration_ns = elapsed,
+		});
+}
+
 /* Runs the plan's steps in order, timing each. */
 static opver_status run_steps(opver_interpreter *it)
 {
@@ -566,7 +585,8 @@ static opver_status run_steps(opver_interpreter *it)
 			status = invoke_node(it, step->node);
 		elapsed = opver__now_ns() - start;
 		if (it->session.profiler != NULL)
-			opver__profiler_end_step(it->session.profiler);
+			end_profiled_step(it->session.profiler, step, start,
+					  elapsed);
 		if (step->partition >= 0) {
 			it->delegation.partitions[step->partition].total_ns += elapsed;
 			it->delegation.partitions[step->partition].invocations++;

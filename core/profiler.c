@@ -69,6 +69,13 @@ uint32_t opver__service_profile_begin(const opver_context *ctx,
 	return profiler->depth;
 }
 
+void opver__profiler_trace(const opver__profiler *profiler,
+			   opver_trace_event *event)
+{
+	event->struct_size = sizeof(*event);
+	profiler->trace(profiler->trace_user_data, event);
+}
+
 /* Ends the events open at depth `handle` and inside it. */
 static void end_from(opver__profiler *profiler, uint32_t handle)
 {
@@ -82,6 +89,16 @@ static void end_from(opver__profiler *profiler, uint32_t handle)
 		event->total_ns += now - profiler->started[top];
 		event->count++;
 		profiler->depth--;
+		if (profiler->trace != NULL)
+			opver__profiler_trace(profiler, &(opver_trace_event){
+				.kind = OPVER_TRACE_EVENT,
+				.node = event->node,
+				.partition = event->partition,
+				.depth = event->depth,
+				.start_ns = profiler->started[top],
+				.duration_ns = now - profiler->started[top],
+				.name = event->name,
+			});
 	}
 }
 

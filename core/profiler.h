@@ -2,10 +2,11 @@
  * profiler.h - the profile events kernels and delegates report inside
  * their node or partition (profile_begin/profile_end).
  *
- * Attached to an interpreter only when its options ask for a profiler;
- * without one the services return at once.  Events are totalled per (plan
- * step, enclosing event, name), in the order first reported, so an event
- * always follows the one enclosing it.
+ * Attached to an interpreter only when its options ask for a profiler or
+ * a trace; without one the services return at once.  Events are totalled
+ * per (plan step, enclosing event, name), in the order first reported, so
+ * an event always follows the one enclosing it.  With a trace callback,
+ * each event's interval is also passed to it as it ends.
  */
 #ifndef OPVER_CORE_PROFILER_H
 #define OPVER_CORE_PROFILER_H
@@ -37,7 +38,16 @@ typedef struct opver__profiler {
 	int32_t open[OPVER__PROFILE_MAX_DEPTH];
 	uint64_t started[OPVER__PROFILE_MAX_DEPTH];
 	uint32_t depth;
+	/* opver_interpreter_options.trace and its user data; trace is NULL
+	 * when no trace is asked for. */
+	opver_trace_fn trace;
+	void *trace_user_data;
 } opver__profiler;
+
+/* Passes *event, struct_size set here, to the profiler's trace callback,
+ * which must be set. */
+void opver__profiler_trace(const opver__profiler *profiler,
+			   opver_trace_event *event);
 
 /* The services of opver_host this module implements. */
 uint32_t opver__service_profile_begin(const opver_context *ctx,

@@ -4,12 +4,15 @@
  * job.  Delegates run many jobs of a few microseconds each (one per XNNPACK
  * operator), shorter than waking a sleeping thread: workers spin a while on
  * the generation before they sleep, and the caller on the finished count.
+ * When the interpreter traces (opver_interpreter_options.trace), a
+ * parallel_for also times each thread's span of tasks and traces it.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "profiler.h"
 #include "session.h"
 #include "thread_pool.h"
 
@@ -29,6 +32,11 @@ struct opver__pool {
 	void *arg;
 	uint32_t count;
 	atomic_uint next_task;
+	/* For a traced job: each thread's first task start and last task
+	 * end, 0 when it ran none; threads entries each, a thread writing
+	 * only its own. */
+	uint64_t *first_ns;
+	uint64_t *last_ns;
 };
 
 /* Polls of a spin before sleeping: some tens of microseconds. */
@@ -108,6 +116,10 @@ opver_status opver__pool_create(uint32_t threads, opver__pool **out)
 	pthread_mutex_init(&pool->lock, NULL);
 	pthread_cond_init(&pool->wake, NULL);
 	pthread_cond_init(&pool->done, NULL);
+	pool->first_ns = calloc(pool->threads, sizeof(*pool->first_ns));
+	pool->last_ns = calloc(pool->threads, sizeof(*pool->last_ns));
+	if (pool->first_ns == NULL || pool->last_ns == NULL)
+		goto fail;
 	if (pool->threads > 1) {
 		pool->workers = calloc(pool->threads - 1,
 				       sizeof(*pool->workers));
@@ -149,6 +161,8 @@ void opver__pool_destroy(opver__pool *pool)
 	pthread_cond_destroy(&pool->wake);
 	pthread_mutex_destroy(&pool->lock);
 	free(pool->workers);
+	free(pool->first_ns);
+	free(pool->last_ns);
 	free(pool);
 }
 
@@ -194,11 +208,59 @@ uint32_t opver__service_thread_count(const opver_context *ctx)
 	return opver__pool_threads(session != NULL ? session->pool : NULL);
 }
 
+/* A job of a traced parallel_for, run through traced_task. */
+typedef struct traced_job {
+	opver__pool *pool;
+	opver_task_fn fn;
+	void *arg;
+} traced_job;
+
+static void traced_task(void *arg, uint32_t task, uint32_t thread)
+{
+	const traced_job *job = arg;
+	uint64_t start = opver__now_ns();
+
+	job->fn(job->arg, task, thread);
+	if (job->pool->first_ns[thread] == 0)
+		job->pool->first_ns[thread] = start;
+	job->pool->last_ns[thread] = opver__now_ns();
+}
+
+/* Runs the job, then traces each thread's span of tasks. */
+static void run_traced(opver__pool *pool, const opver__profiler *profiler,
+		       const opver__call *call, opver_task_fn fn, void *arg,
+		       uint32_t count)
+{
+	traced_job job = { .pool = pool, .fn = fn, .arg = arg };
+
+	for (uint32_t t = 0; t < pool->threads; t++)
+		pool->first_ns[t] = 0;
+	opver__pool_run(pool, traced_task, &job, count);
+	for (uint32_t t = 0; t < pool->threads; t++)
+		if (pool->first_ns[t] != 0)
+			opver__profiler_trace(profiler, &(opver_trace_event){
+				.kind = OPVER_TRACE_TASKS,
+				.node = call->node_index,
+				.partition = call->partition_index,
+				.thread = t,
+				.start_ns = pool->first_ns[t],
+				.duration_ns = pool->last_ns[t] -
+					       pool->first_ns[t],
+			});
+}
+
 void opver__service_parallel_for(const opver_context *ctx, opver_task_fn fn,
 				 void *arg, uint32_t count)
 {
 	const opver__session *session = opver__session_of(ctx);
 
+	if (session != NULL && session->profiler != NULL &&
+	    session->profiler->trace != NULL && session->pool != NULL &&
+	    session->phase == OPVER__PHASE_INVOKE && !in_task) {
+		run_traced(session->pool, session->profiler,
+			   opver__call_of(ctx), fn, arg, count);
+		return;
+	}
 	opver__pool_run(session != NULL ? session->pool : NULL, fn, arg,
 			count);
 }

@@ -118,6 +118,33 @@ Test(api_structs, interpreter_options_past_struct_size_keep_their_defaults)
 	opver_runtime_destroy(runtime);
 }
 
+Test(api_structs, interpreter_options_before_trace_trace_nothing)
+{
+	opver_runtime *runtime = fixture_runtime(SERVICES_SECTION, &captured);
+	opver_model *model = fixture_model(runtime, "triple_pair");
+	opver_interpreter_options options;
+	opver_interpreter *it;
+
+	/* Built before trace existed: its garbage pointer is never called
+	 * (a call would crash), and no profiler is attached. */
+	memset(&options, GARBAGE, sizeof(options));
+	opver_interpreter_options_init_sized(
+		&options,
+		OPVER_SIZE_THROUGH(opver_interpreter_options, max_tensor_bytes));
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	cr_assert_eq(opver_interpreter_profile_event_count(it), 0);
+	opver_interpreter_destroy(it);
+
+	opver_interpreter_options_init(&options);
+	cr_assert_null(options.trace);
+	cr_assert_null(options.trace_user_data);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 Test(api_structs, node_info_fills_only_the_callers_struct)
 {
 	opver_runtime *runtime = fixture_runtime(SERVICES_SECTION, &captured);

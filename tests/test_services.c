@@ -176,6 +176,87 @@ Test(services, profile_events_are_recorded_only_with_a_profiler)
 	opver_runtime_destroy(runtime);
 }
 
+/* What a trace callback received, in order. */
+typedef struct trace_log {
+	opver_trace_event events[64];
+	size_t count;
+} trace_log;
+
+static void record_trace(void *user_data, const opver_trace_event *event)
+{
+	trace_log *log = user_data;
+
+	cr_assert_lt(log->count, 64);
+	log->events[log->count++] = *event;
+}
+
+/* Whether a's interval lies inside b's. */
+static bool inside(const opver_trace_event *a, const opver_trace_event *b)
+{
+	return a->start_ns >= b->start_ns &&
+	       a->start_ns + a->duration_ns <= b->start_ns + b->duration_ns;
+}
+
+Test(services, trace_gets_every_interval_of_each_invoke_as_it_ends)
+{
+	opver_runtime *runtime = fixture_runtime(
+		"[opver]\nthreads = 2\n" SERVICES_SECTION, &captured);
+	opver_interpreter_options options;
+	opver_model *model;
+	opver_interpreter *it;
+	trace_log log = { .count = 0 };
+
+	opver_interpreter_options_init(&options);
+	options.trace = record_trace;
+	options.trace_user_data = &log;
+	it = triple_pair(runtime, &model, &options);
+	for (int run = 0; run < 2; run++) {
+		size_t first = log.count, node = first, tasks = 0;
+		uint32_t threads_seen = 0;
+
+		run_and_check(it);
+		/* Per node: "scratch", then a span per thread that ran tasks,
+		 * then "triple", then the node; nodes in order. */
+		for (int32_t n = 0; n < 2; n++) {
+			const opver_trace_event *e = &log.events[node];
+
+			cr_assert_eq(e->kind, OPVER_TRACE_EVENT);
+			cr_assert_str_eq(e->name, "scratch");
+			cr_assert_eq(e->depth, 1);
+			while (log.events[++node].kind == OPVER_TRACE_TASKS) {
+				cr_assert_eq(log.events[node].node, n);
+				cr_assert_lt(log.events[node].thread, 2);
+				threads_seen |= 1u << log.events[node].thread;
+				tasks++;
+			}
+			cr_assert_eq(log.events[node].kind, OPVER_TRACE_EVENT);
+			cr_assert_str_eq(log.events[node].name, "triple");
+			cr_assert(inside(e, &log.events[node]));
+			cr_assert_eq(log.events[++node].kind, OPVER_TRACE_NODE);
+			cr_assert_eq(log.events[node].node, n);
+			cr_assert_eq(log.events[node].partition, -1);
+			cr_assert_eq(log.events[node].thread, 0);
+			cr_assert_null(log.events[node].name);
+			cr_assert_eq(log.events[node].struct_size,
+				     sizeof(opver_trace_event));
+			for (size_t i = first; i < node; i++)
+				if (log.events[i].node == n)
+					cr_assert(inside(&log.events[i],
+							 &log.events[node]));
+			node++;
+		}
+		/* Either thread may have taken every task of a node. */
+		cr_assert_eq(node, log.count);
+		cr_assert_geq(tasks, 2);
+		cr_assert_neq(threads_seen, 0);
+	}
+	/* The trace attaches a profiler: the totals are kept too. */
+	cr_assert_eq(opver_interpreter_profile_event_count(it), 4);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 Test(services, benchmark_shows_profile_events_under_their_node)
 {
 	char config[] = "/tmp/opver-services-XXXXXX.ini";

@@ -90,7 +90,11 @@ void run_format_op(int32_t op, const char *custom_name, char *text,
 
 int run_invoke(struct session *s)
 {
-	opver_status status = opver_interpreter_invoke(s->interpreter);
+	opver_status status;
+
+	if (s->trace.file != NULL)
+		trace_writer_next_invoke(&s->trace);
+	status = opver_interpreter_invoke(s->interpreter);
 
 	if (status != OPVER_OK)
 		return run_fail(s, EXIT_RUN_FAILED, s->cmd.model, status);
@@ -195,6 +199,12 @@ static int load_model(struct session *s)
 	options.profile = s->cmd.benchmark_runs > 0;
 	options.max_arena_bytes = s->cmd.max_arena;
 	options.max_tensor_bytes = s->cmd.max_tensor;
+	if (s->cmd.profile != NULL) {
+		if (!trace_writer_open(&s->trace, s->cmd.profile))
+			return EXIT_RUN_FAILED;
+		options.trace = trace_writer_event;
+		options.trace_user_data = &s->trace;
+	}
 	start = run_now_ms();
 	status = opver_interpreter_create_with_options(s->runtime, s->model,
 						       &options,
@@ -204,6 +214,9 @@ static int load_model(struct session *s)
 		return run_fail(s, creation_exit_status(status), s->cmd.model,
 				status);
 	run_report_pending(s);
+	if (s->cmd.profile != NULL &&
+	    !trace_writer_set_nodes(&s->trace, s->interpreter))
+		return EXIT_RUN_FAILED;
 	if (s->cmd.check && all_bound(s->interpreter))
 		return check_prepares(s);
 	return EXIT_SUCCESS;
@@ -220,6 +233,8 @@ static int run_model(struct session *s)
 		status = run_invoke(s);
 	if (status != EXIT_SUCCESS)
 		return status;
+	if (s->cmd.profile != NULL && !trace_writer_close(&s->trace))
+		return EXIT_RUN_FAILED;
 	if (s->cmd.num_outputs > 0)
 		return run_write_outputs(s);
 	/* A benchmark's outputs come from whatever inputs it was given. */
@@ -281,6 +296,8 @@ int main(int argc, char **argv)
 	status = run_parse_command(argc, argv, &s.cmd);
 	if (status == CONTINUE)
 		status = run_command(&s);
+	/* A run that failed leaves the trace unfinished. */
+	trace_writer_abandon(&s.trace);
 	opver_interpreter_destroy(s.interpreter);
 	opver_model_close(s.model);
 	opver_runtime_destroy(s.runtime);

@@ -14,6 +14,7 @@
 #include <opver/opver.h>
 
 #include "json_writer.h"
+#include "trace_writer.h"
 
 enum {
 	EXIT_RUN_FAILED = 1,
@@ -47,6 +48,8 @@ struct command {
 	/* --max-arena, --max-tensor; 0 keeps the config's. */
 	uint64_t max_arena;
 	uint64_t max_tensor;
+	/* --profile's trace file, or NULL; points into argv. */
+	const char *profile;
 };
 
 struct session {
@@ -60,6 +63,9 @@ struct session {
 	opver_model *model;
 	opver_interpreter *interpreter;
 	json_writer json;       /* the document of --json */
+	/* --profile's trace, open from interpreter creation until the runs
+	 * end (trace.file NULL otherwise). */
+	trace_writer trace;
 	/* How long creating the interpreter took (delegates' prepare
 	 * included), for --benchmark. */
 	double create_ms;
@@ -132,5 +138,11 @@ int run_write_outputs(struct session *s);
 int run_benchmark(struct session *s);
 /* A monotonic clock in milliseconds. */
 double run_now_ms(void);
+
+/* opver_run_op_summary.c: --benchmark's table by op type (key "op_types"
+ * of --json's benchmark object), from every node's counters before and
+ * after the timed runs. */
+int run_op_summary(struct session *s, const opver_node_info *before,
+		   const opver_node_info *after, size_t nodes);
 
 #endif /* OPVER_TOOLS_OPVER_RUN_H */

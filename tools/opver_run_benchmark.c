@@ -1,7 +1,8 @@
 /*
  * opver_run_benchmark.c - opver-run --benchmark: one warm-up run, then
- * timed runs; setup (interpreter creation, the first run), latency and the
- * time per node and per profile event, as text or JSON.
+ * timed runs; setup (interpreter creation, the first run), latency, the
+ * time per node and per profile event, and the summary by op type
+ * (opver_run_op_summary.c), as text or JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +93,7 @@ static void report_events(struct session *s, int32_t node,
 		json_end_array(w);
 }
 
-static void report_benchmark(struct session *s, double first_ms,
+static int report_benchmark(struct session *s, double first_ms,
 			     const double *sorted_ms,
 			     const opver_node_info *before,
 			     const opver_node_info *after, size_t nodes,
@@ -106,6 +107,7 @@ static void report_benchmark(struct session *s, double first_ms,
 			   opver_interpreter_input_count(s->interpreter) > 0;
 	json_writer *w = &s->json;
 	char op[96];
+	int status;
 
 	if (s->cmd.json) {
 		json_key(w, "benchmark");
@@ -181,10 +183,14 @@ static void report_benchmark(struct session *s, double first_ms,
 				      num_events_before);
 		}
 	}
-	if (s->cmd.json) {
+	if (s->cmd.json)
 		json_end_array(w);
+	else
+		putchar('\n');
+	status = run_op_summary(s, before, after, nodes);
+	if (s->cmd.json)
 		json_end_object(w);
-	}
+	return status;
 }
 
 /* Snapshots the profile events' totals into a new array; NULL (and 0)
@@ -244,8 +250,9 @@ int run_benchmark(struct session *s)
 		status = read_nodes(s, after, nodes);
 	if (status == EXIT_SUCCESS) {
 		qsort(ms, runs, sizeof(*ms), compare_doubles);
-		report_benchmark(s, first_ms, ms, before, after, nodes, events_before,
-				 num_events_before);
+		status = report_benchmark(s, first_ms, ms, before, after,
+					  nodes, events_before,
+					  num_events_before);
 	}
 out:
 	free(events_before);

@@ -19,12 +19,17 @@ static const char usage_text[] =
 	"       opver-run --list-plugins [--config FILE] [--json]\n"
 	"Runs a TensorFlow Lite model with kernels from opver plugins.\n"
 	"\n"
-	"  -i, --input FILE       raw little-endian data for the next model input;\n"
-	"                         one per input, in the model's input order\n"
+	"  -i, --input FILE       data for the next model input, one per input in\n"
+	"                         the model's input order: a NumPy .npy file (by\n"
+	"                         its .npy name or its magic) whose dtype and\n"
+	"                         shape are the input's, else raw little-endian\n"
+	"                         bytes of the input's exact size\n"
 	"  -o, --output FILE      write the next model output to FILE, in output\n"
-	"                         order (the first outputs only is fine); without\n"
-	"                         -o each output's type, shape and first values\n"
-	"                         are printed\n"
+	"                         order (the first outputs only is fine): .npy\n"
+	"                         with the output's dtype and shape when FILE\n"
+	"                         ends in .npy, else raw; without -o each\n"
+	"                         output's type, shape and first values are\n"
+	"                         printed\n"
 	"      --config FILE      read FILE instead of the default configuration\n"
 	"      --list-plugins     list each plugin's file, name, vendor, version,\n"
 	"                         ABI, kernels and delegate\n"
@@ -40,8 +45,14 @@ static const char usage_text[] =
 	"                         can run, 4 listing every missing (op, version),\n"
 	"                         3 when a kernel rejects the model\n"
 	"      --benchmark N      one warm-up run, then N timed runs: median, min\n"
-	"                         and max latency and the time per node (inputs\n"
-	"                         are zero-filled when no -i is given)\n"
+	"                         and max latency, the time per node and a\n"
+	"                         summary by op type (nodes, average ms, %,\n"
+	"                         cumulative %); inputs are zero-filled when no\n"
+	"                         -i is given\n"
+	"      --profile FILE     write a Chrome trace of every run to FILE (open\n"
+	"                         it in Perfetto or chrome://tracing): each node,\n"
+	"                         delegate partition and plugin profile event per\n"
+	"                         invoke, on the thread that ran it\n"
 	"      --json             machine-readable output\n"
 	"      --log-level LEVEL  error, warning, info or debug\n"
 	"      --strict           refuse to fall back to a lower-priority kernel\n"
@@ -122,7 +133,8 @@ enum {
 	OPT_THREADS,
 	OPT_CHECK,
 	OPT_MAX_ARENA,
-	OPT_MAX_TENSOR
+	OPT_MAX_TENSOR,
+	OPT_PROFILE
 };
 
 static const struct option long_options[] = {
@@ -140,6 +152,7 @@ static const struct option long_options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "max-arena", required_argument, NULL, OPT_MAX_ARENA },
 	{ "max-tensor", required_argument, NULL, OPT_MAX_TENSOR },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -218,6 +231,9 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 				return run_usage_error("--max-tensor needs a byte count from 1 up, not '%s'",
 						       optarg);
 			break;
+		case OPT_PROFILE:
+			cmd->profile = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_SUCCESS;
@@ -245,14 +261,17 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 	if (cmd->list_plugins) {
 		if (cmd->model != NULL || cmd->explain || cmd->check ||
 		    cmd->benchmark_runs > 0 || cmd->num_inputs > 0 ||
-		    cmd->num_outputs > 0)
+		    cmd->num_outputs > 0 || cmd->profile != NULL)
 			return run_usage_error("--list-plugins takes no MODEL and no run options");
 	} else if (cmd->model == NULL) {
 		return run_usage_error("no MODEL given");
 	} else if (cmd->check && (cmd->benchmark_runs > 0 ||
 				  cmd->num_inputs > 0 ||
-				  cmd->num_outputs > 0)) {
-		return run_usage_error("--check does not run the model: it takes no -i, -o or --benchmark");
+				  cmd->num_outputs > 0 ||
+				  cmd->profile != NULL)) {
+		return run_usage_error("--check does not run the model: it takes no -i, -o, --benchmark or --profile");
+	} else if (cmd->profile != NULL && !run_runs_model(cmd)) {
+		return run_usage_error("--profile traces runs: with --explain, give -i, -o or --benchmark too");
 	}
 	return CONTINUE;
 }

@@ -1,12 +1,15 @@
 /*
  * opver_run_tensors.c - opver-run's tensor files: the model's inputs from
  * -i files (or zeros), its outputs to -o files or shown as text or JSON.
+ * An input is .npy (npy_io.h) by its name or magic, an output by its
+ * name; anything else is raw.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "npy_io.h"
 #include "opver_run.h"
 #include "raw_io.h"
 
@@ -21,7 +24,7 @@ int run_prepare_inputs(struct session *s, bool *run)
 	size_t outputs = opver_interpreter_output_count(s->interpreter);
 	const struct command *cmd = &s->cmd;
 	char error[512];
-	raw_status rs;
+	bool failed;
 
 	*run = run_runs_model(cmd);
 	if (cmd->num_inputs > 0 && cmd->num_inputs != inputs)
@@ -39,6 +42,16 @@ int run_prepare_inputs(struct session *s, bool *run)
 		return run_usage_error("%s has %zu input%s: give each as -i FILE, in the model's input order",
 				       cmd->model, inputs,
 				       inputs == 1 ? "" : "s");
+	for (size_t i = 0; i < cmd->num_outputs; i++) {
+		const opver_tensor *t = opver_interpreter_output(s->interpreter,
+								 i);
+
+		if (npy_named(cmd->outputs[i]) && npy_descr(t->type) == NULL)
+			return run_usage_error("output %zu '%s' is %s, which has no numpy dtype: give %s a name without .npy for a raw file",
+					       i, t->name,
+					       opver_type_name(t->type),
+					       cmd->outputs[i]);
+	}
 	for (size_t i = 0; i < inputs && *run; i++) {
 		opver_tensor *t = opver_interpreter_input(s->interpreter, i);
 
@@ -48,9 +61,13 @@ int run_prepare_inputs(struct session *s, bool *run)
 				memset(t->data, 0, t->bytes);
 			continue;
 		}
-		rs = raw_read_tensor(cmd->inputs[i], t, "input", error,
-				     sizeof(error));
-		if (rs != RAW_OK) {
+		if (npy_is_npy(cmd->inputs[i]))
+			failed = npy_read_tensor(cmd->inputs[i], t, "input",
+						 error, sizeof(error)) != NPY_OK;
+		else
+			failed = raw_read_tensor(cmd->inputs[i], t, "input",
+						 error, sizeof(error)) != RAW_OK;
+		if (failed) {
 			fprintf(stderr, "opver-run: input %zu '%s': %s\n", i,
 				t->name, error);
 			return EXIT_USAGE;
@@ -153,8 +170,13 @@ int run_write_outputs(struct session *s)
 		const opver_tensor *t = opver_interpreter_output(s->interpreter,
 								 i);
 
-		if (raw_write_tensor(s->cmd.outputs[i], t, error,
-				     sizeof(error)) != RAW_OK) {
+		bool failed = npy_named(s->cmd.outputs[i]) ?
+			npy_write_tensor(s->cmd.outputs[i], t, error,
+					 sizeof(error)) != NPY_OK :
+			raw_write_tensor(s->cmd.outputs[i], t, error,
+					 sizeof(error)) != RAW_OK;
+
+		if (failed) {
 			fprintf(stderr, "opver-run: output %zu '%s': %s\n", i,
 				t->name, error);
 			return EXIT_RUN_FAILED;

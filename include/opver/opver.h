@@ -292,6 +292,45 @@ OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 						const opver_model *model,
 						opver_interpreter **interpreter);
 
+/* What an opver_trace_event times. */
+enum {
+	OPVER_TRACE_NODE = 0,           /* a node on its kernel */
+	OPVER_TRACE_PARTITION = 1,      /* a delegate partition */
+	OPVER_TRACE_EVENT = 2,          /* a plugin's profile event */
+	OPVER_TRACE_TASKS = 3           /* one thread's share of a
+					 * parallel_for */
+};
+
+/* One interval of one invoke, for a trace (opver_interpreter_options.trace).
+ * Fields appended later are read only when struct_size covers them. */
+typedef struct opver_trace_event {
+	uint32_t struct_size;
+	int32_t kind;                   /* OPVER_TRACE_* */
+	/* The node, or the first node of the partition it ran in. */
+	int32_t node;
+	/* The delegate partition, or -1. */
+	int32_t partition;
+	/* Nesting of an EVENT inside its node or partition: 0 directly
+	 * inside, 1 inside another event...; 0 for the other kinds. */
+	int32_t depth;
+	/* The thread of the interpreter's pool: 0 for the thread calling
+	 * invoke, 1 to threads - 1 for the workers. */
+	uint32_t thread;
+	/* CLOCK_MONOTONIC, in nanoseconds. */
+	uint64_t start_ns;
+	uint64_t duration_ns;
+	/* An EVENT's name, borrowed from the plugin (valid until the runtime
+	 * is destroyed); NULL for the other kinds. */
+	const char *name;
+} opver_trace_event;
+OPVER_ABI_ENDS_AT(opver_trace_event, name);
+
+/* Receives each interval of an invoke once it has ended (an event before
+ * the one enclosing it), on the thread calling opver_interpreter_invoke,
+ * during that call.  `event` is valid only during the call. */
+typedef void (*opver_trace_fn)(void *user_data,
+			       const opver_trace_event *event);
+
 typedef struct opver_interpreter_options {
 	uint32_t struct_size;
 	/*
@@ -337,8 +376,20 @@ typedef struct opver_interpreter_options {
 	 * max_tensor_bytes), else OPVER_DEFAULT_MAX_TENSOR_BYTES.
 	 */
 	uint64_t max_tensor_bytes;
+	/*
+	 * Appended after ABI 2.1.
+	 * Called with every node's, partition's and profile event's
+	 * interval of every invoke, and each pool thread's share of every
+	 * parallel_for (opver_trace_fn says when and on which thread), to
+	 * write a trace; it attaches a profiler as `profile` does.  It must
+	 * not call back into the interpreter.  NULL (the default) traces
+	 * nothing.  `trace_user_data` is passed through, borrowed; both
+	 * must stay valid until the interpreter is destroyed.
+	 */
+	opver_trace_fn trace;
+	void *trace_user_data;
 } opver_interpreter_options;
-OPVER_ABI_ENDS_AT(opver_interpreter_options, max_tensor_bytes);
+OPVER_ABI_ENDS_AT(opver_interpreter_options, trace_user_data);
 
 /* The arena limit when neither the options nor the config set one: 4 GiB. */
 #define OPVER_DEFAULT_MAX_ARENA_BYTES (UINT64_C(4) << 30)
