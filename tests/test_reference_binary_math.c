@@ -49,7 +49,8 @@ Test(floor_div, int32_broadcasts_a_scalar)
 }
 
 /* The type's minimum / -1 is one past its maximum: the minimum, as
- * TFLite's conversion gives it on x86 and WebAssembly. */
+ * TFLite's conversion gives it on x86 and WebAssembly (TFLite 2.12's tool
+ * gives INT32_MIN for INT32_MIN / -1). */
 Test(floor_div, minimum_by_minus_one_is_the_minimum)
 {
 	opver_tensor *a32 = kh_tensor(&h, "a32", OPVER_TYPE_INT32, KH_DIMS(2),
@@ -266,7 +267,8 @@ Test(pow, float32_broadcasts)
 }
 
 /* 3^20 = 3486784401 is past INT32_MAX: INT32_MIN, as TFLite's
- * conversion gives it on x86 and WebAssembly. */
+ * conversion gives it on x86 and WebAssembly (TFLite 2.12's tool gives
+ * INT32_MIN for 3^20, 2^31, 46341^2 and 10^10). */
 Test(pow, int32_powers_and_overflow)
 {
 	opver_tensor *a = kh_tensor(&h, "a", OPVER_TYPE_INT32, KH_DIMS(5),
