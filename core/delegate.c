@@ -41,12 +41,19 @@ static bool claim_covers(const opver__plugin *plugin, const opver__graph *graph,
 	return false;
 }
 
-/* Keeps only the claims the delegate may make; reports the others. */
-static void validate_claims(const opver__plugin *plugin,
+/*
+ * Keeps only the claims delegate `p` of `plugins` may make; reports the
+ * others.  A node an earlier delegate took stays with it: delegates are
+ * stacked in plugin order, so that is how a user ranks them, and only
+ * --log-level info says so.
+ */
+static void validate_claims(const opver__plugin *const *plugins, size_t p,
 			    const opver__graph *graph, bool strict_versions,
 			    uint8_t *claimed, const int32_t *owner,
 			    const opver__reporter *reporter)
 {
+	const opver__plugin *plugin = plugins[p];
+
 	for (int32_t n = 0; n < graph->num_nodes; n++) {
 		const opver__graph_node *node = &graph->nodes[n];
 		int32_t version = opver__resolution_version(node,
@@ -57,10 +64,18 @@ static void validate_claims(const opver__plugin *plugin,
 		if (!claimed[n])
 			continue;
 		claimed[n] = 0;
+		if (owner[n] >= 0) {
+			opver__info(reporter,
+				    "delegate '%s' of plugin '%s' also claimed node %d (%s v%d); it stays with delegate '%s' of plugin '%s', loaded before it",
+				    plugin->delegate.name,
+				    plugin->config_name, n,
+				    opver__node_label(node), version,
+				    plugins[owner[n]]->delegate.name,
+				    plugins[owner[n]]->config_name);
+			continue;
+		}
 		opver__text_init(&why, reason, sizeof(reason));
-		if (owner[n] >= 0)
-			opver__text_append(&why, ", already taken by another delegate");
-		else if (claim_covers(plugin, graph, node, version, &why))
+		if (claim_covers(plugin, graph, node, version, &why))
 			claimed[n] = 1;
 		if (!claimed[n])
 			opver__warning(reporter,
@@ -429,8 +444,8 @@ opver_status opver__delegation_build(const opver__plugin *const *plugins,
 			status = OPVER_ERROR_PLUGIN;
 			goto out;
 		}
-		validate_claims(plugin, graph, strict_versions, claimed, owner,
-				reporter);
+		validate_claims(plugins, p, graph, strict_versions, claimed,
+				owner, reporter);
 		for (int32_t n = 0; n < graph->num_nodes; n++)
 			if (claimed[n])
 				owner[n] = (int32_t)p;

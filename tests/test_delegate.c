@@ -316,3 +316,40 @@ Test(delegate, any_claimed_subset_runs_and_gives_the_models_outputs)
 	cr_expect_gt(split_claims, 0, "no seed split its claims");
 	cr_expect_gt(all_kernel, 0, "no seed left every node to kernels");
 }
+
+/*
+ * Delegates stack in plugin order: a node the first one takes stays with
+ * it, and the second delegate's claim on it is said at info level, not
+ * warned about (drop-in delegates overlapping is the normal case).  The
+ * frozen 2.1 delegate claims all four ADD_ONE nodes, the test delegate
+ * nodes 0-1 and 3.
+ */
+Test(delegate, a_node_taken_by_an_earlier_delegate_stays_with_it_quietly)
+{
+	opver_runtime *runtime = fixture_runtime(
+		"[plugin.frozen]\nlibrary = " TEST_PLUGIN_DIR "/frozen_abi21.so\n"
+		DELEGATE_SECTION KERNEL_SECTION, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	test_counters *npu = fixture_stats("delegate");
+	opver_interpreter *it;
+	opver_node_info info;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "info:",
+				    "delegate 'test_npu' of plugin 'npu' also claimed node 0",
+				    "stays with delegate 'bound_2_1' of plugin 'frozen'",
+				    NULL),
+		  "%s", captured.text);
+	cr_assert(!messages_line_has(&captured, "warning:", NULL), "%s",
+		  captured.text);
+	cr_assert_eq(npu->partition_inits, 0);
+	for (size_t n = 0; n < 4; n++) {
+		cr_assert_eq(opver_interpreter_node_info(it, n, &info),
+			     OPVER_OK);
+		cr_assert_str_eq(info.delegate, "bound_2_1", "node %zu", n);
+	}
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}

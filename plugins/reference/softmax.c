@@ -10,7 +10,10 @@
  *            rounding shift to the output, whose quantization TFLite fixes
  *            at scale 1/256 (1/65536 for int16) and the output type's
  *            lowest value as zero point (-128, 0, -32768).  Differences
- *            too negative for Q5.26 give exp 0.
+ *            too negative for Q5.26 give exp 0.  An 8-bit row max is at
+ *            most 255 above any element, so prepare computes the exp of
+ *            each of the 256 differences once: the same values, bit for
+ *            bit, without the fixed-point exp per element and invoke.
  *   int16    two 513-entry lookup tables with linear interpolation, exp()
  *            over [-10, 0] and 1 / (1 + x) over [0, 1], built at prepare;
  *            input and output symmetric, output scale 1/32768.
@@ -52,6 +55,9 @@ typedef struct softmax_quantized_data {
 	int32_t output_min;
 	int32_t output_max;
 	int output_bits; /* of the output type: steps of 1/2^output_bits */
+	/* exp(beta * input scale * -d) in Q0.31 at index d, the distance
+	 * below the row max; 0 below diff_min. */
+	int32_t exp_below_max[256];
 } softmax_quantized_data;
 
 /* Entries of an int16 lookup table: 512 intervals and their end. */
@@ -160,6 +166,19 @@ static opver_status softmax_float32_invoke(const opver_context *ctx,
 
 /* ----------------------------------------------------------- int8, uint8 */
 
+/* exp(beta * input scale * diff) in Q0.31 for diff_min <= diff <= 0.  The
+ * left shift cannot overflow: |diff| * 2^shift <= 31 * 2^26 there. */
+static int32_t softmax_quantized_exp(const softmax_quantized_data *data,
+				     int32_t diff)
+{
+	const int32_t shifted =
+		(int32_t)((int64_t)diff * (INT64_C(1) << data->diff_shift));
+
+	return ref_exp_on_negative_q5_26(
+		ref_saturating_rounding_doubling_high_mul(
+			shifted, data->diff_multiplier));
+}
+
 /* The 8-bit-input kernels' prepare, from `in` to `out`. */
 static opver_status softmax_quantized_prepare(const opver_context *ctx,
 					      opver_node *node, opver_type in,
@@ -198,37 +217,27 @@ static opver_status softmax_quantized_prepare(const opver_context *ctx,
 			     ctx->host->type_name(in));
 		return OPVER_ERROR_UNSUPPORTED;
 	}
+	for (int32_t d = 0; d < 256; d++)
+		data->exp_below_max[d] = -d >= data->diff_min ?
+			softmax_quantized_exp(data, -d) : 0;
 	return OPVER_OK;
 }
 
-/* exp(beta * input scale * diff) in Q0.31 for diff_min <= diff <= 0.  The
- * left shift cannot overflow: |diff| * 2^shift <= 31 * 2^26 there. */
-static inline int32_t softmax_quantized_exp(const softmax_quantized_data *data,
-				       int32_t diff)
-{
-	const int32_t shifted =
-		(int32_t)((int64_t)diff * (INT64_C(1) << data->diff_shift));
-
-	return ref_exp_on_negative_q5_26(
-		ref_saturating_rounding_doubling_high_mul(
-			shifted, data->diff_multiplier));
-}
-
-/* The output of an element diff below the row max: its exp times the
- * reciprocal of the row's sum, shifted down by `exponent` to steps of
- * 1/2^output_bits, offset by the output's zero point, its type's lowest
- * value. */
+/* The output of an element `below` steps under the row max: its exp
+ * times the reciprocal of the row's sum, shifted down by `exponent` to
+ * steps of 1/2^output_bits, offset by the output's zero point, its type's
+ * lowest value.  An exp of 0 gives 0 here as in TFLite's skipped branch. */
 static inline int32_t softmax_quantized_output(const softmax_quantized_data *data,
-					       int32_t diff,
+					       int32_t below,
 					       int32_t reciprocal,
 					       int exponent)
 {
 	int32_t q = 0;
 
-	if (diff >= data->diff_min && exponent <= 31)
+	if (exponent <= 31)
 		q = ref_rounding_divide_by_pot(
 			ref_saturating_rounding_doubling_high_mul(
-				reciprocal, softmax_quantized_exp(data, diff)),
+				reciprocal, data->exp_below_max[below]),
 			exponent);
 	return ref_clamp_int32(q + data->output_min, data->output_min,
 			       data->output_max);
@@ -253,14 +262,10 @@ static inline int32_t softmax_quantized_output(const softmax_quantized_data *dat
 		 * int32 sum would overflow past 4095 exps of 1; saturated,  \
 		 * it gives outputs of step 0, as they should be (each       \
 		 * probability is below 1/4096). */                          \
-		for (size_t c = 0; c < depth; c++) {                          \
-			const int32_t diff = in[c] - max;                     \
-                                                                              \
-			if (diff >= data->diff_min)                           \
-				sum += ref_rounding_divide_by_pot(            \
-					softmax_quantized_exp(data, diff),    \
-					SOFTMAX_SUM_INTEGER_BITS);            \
-		}                                                             \
+		for (size_t c = 0; c < depth; c++)                            \
+			sum += ref_rounding_divide_by_pot(                    \
+				data->exp_below_max[max - in[c]],             \
+				SOFTMAX_SUM_INTEGER_BITS);                    \
 		reciprocal = ref_reciprocal(sum < INT32_MAX ? (int32_t)sum    \
 							    : INT32_MAX,      \
 					    SOFTMAX_SUM_INTEGER_BITS,         \
@@ -274,7 +279,7 @@ static inline int32_t softmax_quantized_output(const softmax_quantized_data *dat
 		exponent = bits_over_unit + 31 - data->output_bits;           \
 		for (size_t c = 0; c < depth; c++)                            \
 			out[c] = (out_type)softmax_quantized_output(          \
-				data, in[c] - max, reciprocal, exponent);     \
+				data, max - in[c], reciprocal, exponent);     \
 	}
 
 /*

@@ -1,0 +1,295 @@
+/*
+ * conv.c - int8 CONV_2D on oneDNN: NHWC source and destination as the
+ * model lays them out, the filter (TFLite's OHWI) reordered once into the
+ * blocked layout the primitive picks, TFLite's quantization as attributes:
+ * the input and output zero points, one output scale per channel (input
+ * scale * filter scale / output scale), and the fused activation as a clip
+ * post-op in the output's steps before the zero point is added (oneDNN
+ * applies scales, post-ops, zero point, then rounds and saturates; the
+ * clip bounds are whole steps, so clipping before rounding equals TFLite's
+ * clamp after it).
+ */
+#include <stdlib.h>
+
+#include "claims.h"
+#include "conv.h"
+
+static opver_status failed(const opver_context *ctx, const opver_node *node,
+			   const char *what, dnnl_status_t status)
+{
+	OPVER_REPORT(ctx, "node %d (CONV_2D): oneDNN %s failed (status %d)",
+		     (int)node->index, what, (int)status);
+	return status == dnnl_out_of_memory ? OPVER_ERROR_NOMEM : OPVER_ERROR;
+}
+
+#define TRY(what, call)                                          \
+	do {                                                     \
+		dnnl_status_t s_ = (call);                       \
+		if (s_ != dnnl_success) {                        \
+			status = failed(ctx, node, (what), s_);  \
+			goto out;                                \
+		}                                                \
+	} while (0)
+
+/* Output scales, zero points and the activation's clip. */
+static opver_status make_attributes(const opver_context *ctx,
+				    const opver_node *node,
+				    dnnl_primitive_attr_t attr)
+{
+	const opver_tensor *in = node->inputs[0], *filter = node->inputs[1];
+	const opver_tensor *out = node->outputs[0];
+	opver_conv_params p = OPVER_CONV_PARAMS_DEFAULTS;
+	int32_t count = filter->quant.count, qmin, qmax;
+	int32_t in_zero = (int32_t)in->quant.zero_point[0];
+	int32_t out_zero = (int32_t)out->quant.zero_point[0];
+	opver_status status = OPVER_OK;
+	dnnl_post_ops_t post_ops = NULL;
+	float *scales;
+
+	scales = ctx->host->allocate(ctx, (size_t)count * sizeof(float));
+	if (scales == NULL)
+		return OPVER_ERROR_NOMEM;
+	/* In double, as TFLite derives its multipliers. */
+	for (int32_t c = 0; c < count; c++)
+		scales[c] = (float)((double)in->quant.scale[0] *
+				    filter->quant.scale[c] /
+				    out->quant.scale[0]);
+	TRY("output scales",
+	    dnnl_primitive_attr_set_output_scales(attr, count,
+						  count > 1 ? 1 << 1 : 0,
+						  scales));
+	TRY("input zero point",
+	    dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_SRC, 1, 0,
+						&in_zero));
+	TRY("output zero point",
+	    dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0,
+						&out_zero));
+	opver_read_params(node, &p, sizeof(p));
+	dn_activation_range(p.activation, out, &qmin, &qmax);
+	if (qmin > INT8_MIN || qmax < INT8_MAX) {
+		TRY("post-ops", dnnl_post_ops_create(&post_ops));
+		TRY("clip post-op",
+		    dnnl_post_ops_append_eltwise(post_ops, 1.0f,
+						 dnnl_eltwise_clip,
+						 (float)(qmin - out_zero),
+						 (float)(qmax - out_zero)));
+		TRY("post-ops attribute",
+		    dnnl_primitive_attr_set_post_ops(attr, post_ops));
+	}
+out:
+	if (post_ops != NULL)
+		dnnl_post_ops_destroy(post_ops);
+	ctx->host->free_memory(ctx, scales);
+	return status;
+}
+
+/* The convolution's descriptor over NHWC tensors, the filter's layout left
+ * to oneDNN. */
+static dnnl_status_t describe(const opver_node *node,
+			      dnnl_convolution_desc_t *desc)
+{
+	const opver_tensor *in = node->inputs[0], *filter = node->inputs[1];
+	const opver_tensor *bias = node->num_inputs > 2 ? node->inputs[2] :
+							   NULL;
+	const opver_tensor *out = node->outputs[0];
+	opver_conv_params p = OPVER_CONV_PARAMS_DEFAULTS;
+	dnnl_memory_desc_t src, weights, bias_md, dst;
+	dn_axis rows, cols;
+	dnnl_dims_t src_dims = { in->dims[0], in->dims[3], in->dims[1],
+				 in->dims[2] };
+	dnnl_dims_t weight_dims = { filter->dims[0], filter->dims[3],
+				    filter->dims[1], filter->dims[2] };
+	dnnl_dims_t bias_dims = { filter->dims[0] };
+	dnnl_dims_t dst_dims = { out->dims[0], out->dims[3], out->dims[1],
+				 out->dims[2] };
+	dnnl_status_t s;
+
+	opver_read_params(node, &p, sizeof(p));
+	dn_axis_of(p.padding, in->dims[1], filter->dims[1], p.stride_height,
+		   p.dilation_height, out->dims[1], &rows);
+	dn_axis_of(p.padding, in->dims[2], filter->dims[2], p.stride_width,
+		   p.dilation_width, out->dims[2], &cols);
+	if ((s = dnnl_memory_desc_init_by_tag(&src, 4, src_dims, dnnl_s8,
+					      dnnl_nhwc)) != dnnl_success ||
+	    (s = dnnl_memory_desc_init_by_tag(&weights, 4, weight_dims,
+					      dnnl_s8,
+					      dnnl_format_tag_any)) !=
+		    dnnl_success ||
+	    (s = dnnl_memory_desc_init_by_tag(&bias_md, 1, bias_dims,
+					      dnnl_s32, dnnl_a)) !=
+		    dnnl_success ||
+	    (s = dnnl_memory_desc_init_by_tag(&dst, 4, dst_dims, dnnl_s8,
+					      dnnl_nhwc)) != dnnl_success)
+		return s;
+	{
+		dnnl_dims_t strides = { rows.stride, cols.stride };
+		/* oneDNN counts dilation from 0, TFLite from 1. */
+		dnnl_dims_t dilates = { rows.dilation - 1, cols.dilation - 1 };
+		dnnl_dims_t pad_l = { rows.pad_before, cols.pad_before };
+		dnnl_dims_t pad_r = { rows.pad_after, cols.pad_after };
+
+		return dnnl_dilated_convolution_forward_desc_init(
+			desc, dnnl_forward_inference,
+			dnnl_convolution_direct, &src, &weights,
+			bias != NULL ? &bias_md : NULL, &dst, strides,
+			dilates, pad_l, pad_r);
+	}
+}
+
+/* The model's OHWI filter, reordered into `conv->weights` (the layout
+ * `pd` chose). */
+static opver_status reorder_filter(const opver_context *ctx,
+				   const opver_node *node,
+				   dnnl_engine_t engine, dnnl_stream_t stream,
+				   const_dnnl_primitive_desc_t pd,
+				   dn_conv *conv)
+{
+	const opver_tensor *filter = node->inputs[1];
+	const dnnl_memory_desc_t *chosen =
+		dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+	dnnl_dims_t dims = { filter->dims[0], filter->dims[3],
+			     filter->dims[1], filter->dims[2] };
+	dnnl_memory_desc_t model_md;
+	dnnl_memory_t model = NULL;
+	dnnl_primitive_desc_t reorder_pd = NULL;
+	dnnl_primitive_t reorder = NULL;
+	opver_status status = OPVER_OK;
+
+	TRY("filter layout",
+	    dnnl_memory_desc_init_by_tag(&model_md, 4, dims, dnnl_s8,
+					 dnnl_ohwi));
+	/* The model's bytes are only read. */
+	TRY("filter memory",
+	    dnnl_memory_create(&model, &model_md, engine, filter->data));
+	TRY("reordered filter memory",
+	    dnnl_memory_create(&conv->weights, chosen, engine,
+			       DNNL_MEMORY_ALLOCATE));
+	TRY("filter reorder",
+	    dnnl_reorder_primitive_desc_create(&reorder_pd, &model_md, engine,
+					       chosen, engine, NULL));
+	TRY("filter reorder", dnnl_primitive_create(&reorder, reorder_pd));
+	{
+		dnnl_exec_arg_t args[] = { { DNNL_ARG_FROM, model },
+					   { DNNL_ARG_TO, conv->weights } };
+
+		TRY("filter reorder",
+		    dnnl_primitive_execute(reorder, stream, 2, args));
+		TRY("filter reorder", dnnl_stream_wait(stream));
+	}
+out:
+	if (reorder != NULL)
+		dnnl_primitive_destroy(reorder);
+	if (reorder_pd != NULL)
+		dnnl_primitive_desc_destroy(reorder_pd);
+	if (model != NULL)
+		dnnl_memory_destroy(model);
+	return status;
+}
+
+/* oneDNN's name for the code `primitive` runs; it lives as long as the
+ * primitive. */
+static const char *implementation_of(const_dnnl_primitive_t primitive)
+{
+	const_dnnl_primitive_desc_t pd;
+	const char *name;
+
+	if (dnnl_primitive_get_primitive_desc(primitive, &pd) !=
+		    dnnl_success ||
+	    dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0,
+				      &name) != dnnl_success)
+		return "unknown";
+	return name;
+}
+
+opver_status dn_conv_create(const opver_context *ctx, dnnl_engine_t engine,
+			    dnnl_stream_t stream, const opver_node *node,
+			    dn_conv *conv)
+{
+	const opver_tensor *bias = node->num_inputs > 2 ? node->inputs[2] :
+							   NULL;
+	dnnl_convolution_desc_t desc;
+	dnnl_primitive_attr_t attr = NULL;
+	dnnl_primitive_desc_t pd = NULL;
+	opver_status status = OPVER_OK;
+
+	conv->input = node->inputs[0];
+	conv->output = node->outputs[0];
+	TRY("convolution descriptor", describe(node, &desc));
+	TRY("attributes", dnnl_primitive_attr_create(&attr));
+	status = make_attributes(ctx, node, attr);
+	if (status != OPVER_OK)
+		goto out;
+	TRY("convolution", dnnl_primitive_desc_create(&pd, &desc, attr,
+						      engine, NULL));
+	TRY("convolution", dnnl_primitive_create(&conv->primitive, pd));
+	conv->implementation = implementation_of(conv->primitive);
+	TRY("input memory",
+	    dnnl_memory_create(&conv->src,
+			       dnnl_primitive_desc_query_md(
+				       pd, dnnl_query_src_md, 0),
+			       engine, DNNL_MEMORY_NONE));
+	TRY("output memory",
+	    dnnl_memory_create(&conv->dst,
+			       dnnl_primitive_desc_query_md(
+				       pd, dnnl_query_dst_md, 0),
+			       engine, DNNL_MEMORY_NONE));
+	/* The model's bias is only read. */
+	if (bias != NULL)
+		TRY("bias memory",
+		    dnnl_memory_create(&conv->bias,
+				       dnnl_primitive_desc_query_md(
+					       pd, dnnl_query_weights_md, 1),
+				       engine, bias->data));
+	status = reorder_filter(ctx, node, engine, stream, pd, conv);
+out:
+	if (pd != NULL)
+		dnnl_primitive_desc_destroy(pd);
+	if (attr != NULL)
+		dnnl_primitive_attr_destroy(attr);
+	return status;
+}
+
+opver_status dn_conv_bind(const opver_context *ctx, dn_conv *conv)
+{
+	if (dnnl_memory_set_data_handle(conv->src, conv->input->data) !=
+		    dnnl_success ||
+	    dnnl_memory_set_data_handle(conv->dst, conv->output->data) !=
+		    dnnl_success) {
+		OPVER_REPORT(ctx, "oneDNN could not take the tensors' memory");
+		return OPVER_ERROR;
+	}
+	return OPVER_OK;
+}
+
+opver_status dn_conv_execute(const opver_context *ctx, const dn_conv *conv,
+			     dnnl_stream_t stream)
+{
+	dnnl_exec_arg_t args[] = {
+		{ DNNL_ARG_SRC, conv->src },
+		{ DNNL_ARG_WEIGHTS, conv->weights },
+		{ DNNL_ARG_DST, conv->dst },
+		{ DNNL_ARG_BIAS, conv->bias },
+	};
+	dnnl_status_t s = dnnl_primitive_execute(conv->primitive, stream,
+						 conv->bias != NULL ? 4 : 3,
+						 args);
+
+	if (s != dnnl_success) {
+		OPVER_REPORT(ctx, "oneDNN convolution failed (status %d)",
+			     (int)s);
+		return OPVER_ERROR;
+	}
+	return OPVER_OK;
+}
+
+void dn_conv_destroy(dn_conv *conv)
+{
+	dnnl_memory_t memories[] = { conv->src, conv->weights, conv->bias,
+				     conv->dst };
+
+	for (size_t m = 0; m < sizeof(memories) / sizeof(memories[0]); m++)
+		if (memories[m] != NULL)
+			dnnl_memory_destroy(memories[m]);
+	if (conv->primitive != NULL)
+		dnnl_primitive_destroy(conv->primitive);
+}
