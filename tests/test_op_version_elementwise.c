@@ -386,3 +386,77 @@ Test(squared_difference, int8_is_version_2)
 	expect(build(&n, OPVER_OP_SQUARED_DIFFERENCE, NULL, 0, 2, 1), 1,
 	       "float32 tensors");
 }
+
+/* ----------------------------------------------- FLOOR_DIV, FLOOR_MOD */
+
+Test(floor_div, int16_and_int8_are_3_float32_2_int32_1)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_INT32, OPVER_TYPE_INT32,
+		       OPVER_TYPE_INT32);
+	expect(build(&n, OPVER_OP_FLOOR_DIV, NULL, 0, 2, 1), 1,
+	       "int32 tensors");
+	binary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		       OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_FLOOR_DIV, NULL, 0, 2, 1), 2,
+	       "float32 input");
+	binary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16,
+		       OPVER_TYPE_INT16);
+	expect(build(&n, OPVER_OP_FLOOR_DIV, NULL, 0, 2, 1), 3,
+	       "int16 input");
+	binary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+	expect(build(&n, OPVER_OP_FLOOR_DIV, NULL, 0, 2, 1), 3,
+	       "int8 input");
+	/* Broadcasting at rank 5 adds no version here. */
+	rank5_tensors(&n, OPVER_TYPE_INT32, true);
+	expect(build(&n, OPVER_OP_FLOOR_DIV, NULL, 0, 2, 1), 1,
+	       "int32 tensors");
+}
+
+Test(floor_mod, int16_and_int8_are_version_2)
+{
+	static const opver_type version_1[] = { OPVER_TYPE_INT32,
+						 OPVER_TYPE_INT64,
+						 OPVER_TYPE_FLOAT32 };
+	static const char *const reasons[] = { "int32 tensors",
+					       "int64 tensors",
+					       "float32 tensors" };
+	test_node n;
+
+	for (size_t i = 0; i < COUNT(version_1); i++) {
+		binary_tensors(&n, version_1[i], version_1[i], version_1[i]);
+		expect(build(&n, OPVER_OP_FLOOR_MOD, NULL, 0, 2, 1), 1,
+		       reasons[i]);
+	}
+	binary_tensors(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT16,
+		       OPVER_TYPE_INT16);
+	expect(build(&n, OPVER_OP_FLOOR_MOD, NULL, 0, 2, 1), 2,
+	       "int16 input");
+	binary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
+	expect(build(&n, OPVER_OP_FLOOR_MOD, NULL, 0, 2, 1), 2,
+	       "int8 input");
+}
+
+/* Neither POW nor ADD_N has a rule in TFLite: version 1 whatever the
+ * types and shapes. */
+Test(pow, has_no_rule_so_is_version_1)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_INT32, OPVER_TYPE_INT32,
+		       OPVER_TYPE_INT32);
+	expect(build(&n, OPVER_OP_POW, NULL, 0, 2, 1), 1, "no version rule");
+	rank5_tensors(&n, OPVER_TYPE_FLOAT32, true);
+	expect(build(&n, OPVER_OP_POW, NULL, 0, 2, 1), 1, "no version rule");
+}
+
+Test(add_n, has_no_rule_so_is_version_1)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_INT32, OPVER_TYPE_INT32,
+		       OPVER_TYPE_INT32);
+	expect(build(&n, OPVER_OP_ADD_N, NULL, 0, 2, 1), 1,
+	       "no version rule");
+}

@@ -1,12 +1,12 @@
 /*
- * add_sub.c - ADD and SUB, float32, int32, uint8, int8 and int16,
+ * add_sub.c - ADD and SUB, float32, int32, int64, uint8, int8 and int16,
  * broadcasting as TFLite does (broadcast.h), computed as TensorFlow Lite's
  * reference kernels compute them.  SUB is ADD with input 2 negated, so one
  * kernel serves both ops, telling them apart by the node's op:
  *
  *   float32  a + b (a - b), clamped to the fused activation's range.
- *   int32    a + b (a - b), wrapping as TFLite's int arithmetic does,
- *            clamped to the activation's integer range.
+ *   int32, int64  a + b (a - b), wrapping as TFLite's int arithmetic
+ *            does, clamped to the activation's integer range.
  *   uint8, int8, and int16 with general scales: the general quantized path
  *            of quantized_add.h (uint8 is TFLite's legacy asymmetric
  *            scheme, computed as int8 is).
@@ -24,14 +24,14 @@
  *   ADD 1  float32, int32, uint8, int16 with power-of-two scales
  *       2  int8
  *       3  int16 with general scales (pot_scale_int16 false)
- *       4  int64: not these kernels' types
+ *       4  int64
  *       5  int16 without quantization
  *       6  float16: not these kernels' types
  *   SUB 1  float32, int32, uint8, int16 with power-of-two scales
  *       2  int8
  *       3  broadcasting with an input of more than 4 dimensions:
  *          implemented (up to 6) by every kernel
- *       4  int64: not these kernels' types
+ *       4  int64
  *       5  int16 with general scales (pot_scale_int16 false)
  * Every kernel implements every feature of its types, so each covers ADD
  * 1..6 and SUB 1..5.
@@ -59,6 +59,11 @@ typedef struct add_sub_int32_data {
 	ref_arithmetic_int32 arithmetic;
 	ref_add_sign sign;
 } add_sub_int32_data;
+
+typedef struct add_sub_int64_data {
+	ref_arithmetic_int64 arithmetic;
+	ref_add_sign sign;
+} add_sub_int64_data;
 
 /* uint8 and int8: the general path. */
 typedef struct add_sub_8bit_data {
@@ -191,6 +196,56 @@ static opver_status add_sub_int32_invoke(const opver_context *ctx,
 			      node->inputs[1]->data, node->outputs[0]->data, a);
 	else
 		sub_int32_apply(&a->plan, node->inputs[0]->data,
+			      node->inputs[1]->data, node->outputs[0]->data, a);
+	return OPVER_OK;
+}
+
+/* --------------------------------------------------------------- int64 */
+
+/* Computed unsigned: wraps without undefined behaviour. */
+static inline int64_t add_int64_element(int64_t a, int64_t b,
+					const ref_arithmetic_int64 *data)
+{
+	return ref_clamp_int64((int64_t)((uint64_t)a + (uint64_t)b),
+			       data->activation_min, data->activation_max);
+}
+
+static inline int64_t sub_int64_element(int64_t a, int64_t b,
+					const ref_arithmetic_int64 *data)
+{
+	return ref_clamp_int64((int64_t)((uint64_t)a - (uint64_t)b),
+			       data->activation_min, data->activation_max);
+}
+
+REF_BROADCAST_DEFINE(add_int64_apply, int64_t, ref_arithmetic_int64,
+		     add_int64_element)
+REF_BROADCAST_DEFINE(sub_int64_apply, int64_t, ref_arithmetic_int64,
+		     sub_int64_element)
+
+static opver_status add_sub_int64_prepare(const opver_context *ctx,
+					  opver_node *node)
+{
+	add_sub_int64_data *data = node->op_data;
+	const add_sub_options options = add_sub_read_options(node);
+
+	data->sign = options.sign;
+	return ref_arithmetic_int64_prepare(ctx, node, options.op,
+					    options.activation,
+					    &data->arithmetic);
+}
+
+static opver_status add_sub_int64_invoke(const opver_context *ctx,
+					 opver_node *node)
+{
+	const add_sub_int64_data *data = node->op_data;
+	const ref_arithmetic_int64 *a = &data->arithmetic;
+
+	(void)ctx;
+	if (data->sign == REF_ADD)
+		add_int64_apply(&a->plan, node->inputs[0]->data,
+			      node->inputs[1]->data, node->outputs[0]->data, a);
+	else
+		sub_int64_apply(&a->plan, node->inputs[0]->data,
 			      node->inputs[1]->data, node->outputs[0]->data, a);
 	return OPVER_OK;
 }
@@ -369,6 +424,7 @@ static opver_status add_sub_int16_invoke(const opver_context *ctx,
 
 ADD_SUB_KERNELS(float32, FLOAT32, add_sub_float32_data)
 ADD_SUB_KERNELS(int32, INT32, add_sub_int32_data)
+ADD_SUB_KERNELS(int64, INT64, add_sub_int64_data)
 ADD_SUB_KERNELS(uint8, UINT8, add_sub_8bit_data)
 ADD_SUB_KERNELS(int8, INT8, add_sub_8bit_data)
 ADD_SUB_KERNELS(int16, INT16, add_sub_int16_data)

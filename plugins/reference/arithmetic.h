@@ -8,6 +8,7 @@
 #ifndef OPVER_REFERENCE_ARITHMETIC_H
 #define OPVER_REFERENCE_ARITHMETIC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <opver/plugin.h>
@@ -27,6 +28,13 @@ typedef struct ref_arithmetic_int32 {
 	int32_t activation_min;
 	int32_t activation_max;
 } ref_arithmetic_int32;
+
+/* The op data of an int64 kernel: the plan and the activation's clamp. */
+typedef struct ref_arithmetic_int64 {
+	ref_broadcast plan;
+	int64_t activation_min;
+	int64_t activation_max;
+} ref_arithmetic_int64;
 
 /*
  * ref_binary_prepare() for an op whose fused `activation` (an
@@ -50,6 +58,24 @@ opver_status ref_arithmetic_int32_prepare(const opver_context *ctx,
 					  const opver_node *node,
 					  const char *op, int32_t activation,
 					  ref_arithmetic_int32 *data);
+
+/* ref_arithmetic_prepare() for int64 tensors, which clamp over int64's
+ * range as TFLite's CalculateActivationRange does; fills *data. */
+opver_status ref_arithmetic_int64_prepare(const opver_context *ctx,
+					  const opver_node *node,
+					  const char *op, int32_t activation,
+					  ref_arithmetic_int64 *data);
+
+static inline int64_t ref_clamp_int64(int64_t x, int64_t min, int64_t max)
+{
+	return x < min ? min : x > max ? max : x;
+}
+
+/* Reports that element `index` of the node's input 2 is a zero divisor,
+ * which `op` ("DIV") refuses; returns the error invoke returns. */
+opver_status ref_report_zero_divisor(const opver_context *ctx,
+				     const opver_node *node, const char *op,
+				     size_t index);
 
 /*
  * Defines

@@ -59,16 +59,6 @@ static int32_t div_activation(const opver_node *node)
 	return params.activation;
 }
 
-/* Reports a zero divisor: element `index` of input 2 stands for 0. */
-static opver_status div_by_zero(const opver_context *ctx,
-				const opver_node *node, size_t index)
-{
-	OPVER_REPORT(ctx,
-		     "input 2 '%s' element %zu is zero: DIV by zero is undefined",
-		     node->inputs[1]->name, index);
-	return OPVER_ERROR_INVALID_ARGUMENT;
-}
-
 /* ------------------------------------------------------------- float32 */
 
 static inline float div_float32_element(float a, float b,
@@ -125,7 +115,8 @@ static opver_status div_int32_invoke(const opver_context *ctx,
 
 	for (size_t i = 0; i < n; i++)
 		if (divisors[i] == 0)
-			return div_by_zero(ctx, node, i);
+			return ref_report_zero_divisor(ctx, node, "DIV",
+						       i);
 	div_int32_apply(&data->plan, node->inputs[0]->data, divisors,
 			node->outputs[0]->data, data);
 	return OPVER_OK;
@@ -243,7 +234,8 @@ static opver_status div_uint8_invoke(const opver_context *ctx,
 
 	for (size_t i = 0; i < n; i++)
 		if (divisors[i] + data->input2_offset == 0)
-			return div_by_zero(ctx, node, i);
+			return ref_report_zero_divisor(ctx, node, "DIV",
+						       i);
 	div_uint8_apply(&data->plan, node->inputs[0]->data, divisors,
 			node->outputs[0]->data, data);
 	return OPVER_OK;

@@ -59,6 +59,7 @@ extern const opver_kernel ref_gelu_lut8;
 /* add_sub.c */
 extern const opver_kernel ref_add_float32;
 extern const opver_kernel ref_add_int32;
+extern const opver_kernel ref_add_int64;
 extern const opver_kernel ref_add_uint8;
 extern const opver_kernel ref_add_int8;
 extern const opver_kernel ref_add_int16;
@@ -147,6 +148,8 @@ extern const opver_kernel ref_log_softmax_uint8;
 
 /* mul.c */
 extern const opver_kernel ref_mul_float32;
+extern const opver_kernel ref_mul_int32;
+extern const opver_kernel ref_mul_int64;
 extern const opver_kernel ref_mul_uint8;
 extern const opver_kernel ref_mul_int8;
 extern const opver_kernel ref_mul_int16;
@@ -261,6 +264,27 @@ extern const opver_kernel ref_sqrt_quantized;
 extern const opver_kernel ref_exp_lut;
 extern const opver_kernel ref_log_lut;
 
+/* add_n.c */
+extern const opver_kernel ref_add_n_float32;
+extern const opver_kernel ref_add_n_int32;
+
+/* floor_div.c */
+extern const opver_kernel ref_floor_div_float32;
+extern const opver_kernel ref_floor_div_int32;
+extern const opver_kernel ref_floor_div_int16;
+extern const opver_kernel ref_floor_div_int8;
+
+/* floor_mod.c */
+extern const opver_kernel ref_floor_mod_float32;
+extern const opver_kernel ref_floor_mod_int64;
+extern const opver_kernel ref_floor_mod_int32;
+extern const opver_kernel ref_floor_mod_int16;
+extern const opver_kernel ref_floor_mod_int8;
+
+/* pow.c */
+extern const opver_kernel ref_pow_float32;
+extern const opver_kernel ref_pow_int32;
+
 /* squared_difference.c */
 extern const opver_kernel ref_squared_difference_float32;
 extern const opver_kernel ref_squared_difference_int32;
@@ -269,6 +293,7 @@ extern const opver_kernel ref_squared_difference_int8;
 /* add_sub.c */
 extern const opver_kernel ref_sub_float32;
 extern const opver_kernel ref_sub_int32;
+extern const opver_kernel ref_sub_int64;
 extern const opver_kernel ref_sub_uint8;
 extern const opver_kernel ref_sub_int8;
 extern const opver_kernel ref_sub_int16;

@@ -1,8 +1,11 @@
 /*
- * mul.c - MUL, float32, uint8, int8 and int16, broadcasting as TFLite does
- * (broadcast.h), computed as TensorFlow Lite's reference kernels compute it:
+ * mul.c - MUL, float32, int32, int64, uint8, int8 and int16, broadcasting
+ * as TFLite does (broadcast.h), computed as TensorFlow Lite's reference
+ * kernels compute it:
  *
  *   float32  a * b, clamped to the fused activation's range.
+ *   int32, int64  a * b wrapping as TFLite's int arithmetic does (computed
+ *            unsigned here), clamped to the activation's integer range.
  *   uint8 (TFLite's legacy asymmetric scheme), int8, and quantized int16
  *            (zero points 0, as TFLite requires):
  *            (a - zero point 1) * (b - zero point 2) in int32, rescaled by
@@ -12,15 +15,16 @@
  *            modulo 2^16), clamped to the activation's integer range.
  *
  * Version ranges (TFLite's op_version rules for MUL):
- *   1  float32, uint8
+ *   1  float32, int32, uint8
  *   2  int8
  *   3  a rescale factor of 1 or more (int8, uint8): implemented
  *   4  quantized int16
- *   5  int64, 6 complex64: not these kernels' types
+ *   5  int64
+ *   6  complex64: not these kernels' types
  *   7  int16 without quantization (and uint32)
  *   8  float16: not these kernels' types
- * mul_float32, mul_uint8 and mul_int8 implement every feature of their
- * types, and mul_int16 both int16 forms, so all four cover 1..8.
+ * Every kernel implements every feature of its type, and mul_int16 both
+ * int16 forms, so all cover 1..8.
  */
 #include <math.h>
 
@@ -81,6 +85,47 @@ static opver_status mul_float32_prepare(const opver_context *ctx,
 	return ref_arithmetic_float32_prepare(ctx, node, "MUL",
 					      mul_activation(node),
 					      node->op_data);
+}
+
+/* -------------------------------------------------------- int32, int64 */
+
+static inline int32_t mul_int32_element(int32_t a, int32_t b,
+					const ref_arithmetic_int32 *data)
+{
+	return ref_clamp_int32((int32_t)((uint32_t)a * (uint32_t)b),
+			       data->activation_min, data->activation_max);
+}
+
+static inline int64_t mul_int64_element(int64_t a, int64_t b,
+					const ref_arithmetic_int64 *data)
+{
+	return ref_clamp_int64((int64_t)((uint64_t)a * (uint64_t)b),
+			       data->activation_min, data->activation_max);
+}
+
+REF_BROADCAST_DEFINE(mul_int32_apply, int32_t, ref_arithmetic_int32,
+		     mul_int32_element)
+REF_BROADCAST_INVOKE(mul_int32_invoke, mul_int32_apply,
+		     ref_arithmetic_int32, data)
+REF_BROADCAST_DEFINE(mul_int64_apply, int64_t, ref_arithmetic_int64,
+		     mul_int64_element)
+REF_BROADCAST_INVOKE(mul_int64_invoke, mul_int64_apply,
+		     ref_arithmetic_int64, data)
+
+static opver_status mul_int32_prepare(const opver_context *ctx,
+				      opver_node *node)
+{
+	return ref_arithmetic_int32_prepare(ctx, node, "MUL",
+					    mul_activation(node),
+					    node->op_data);
+}
+
+static opver_status mul_int64_prepare(const opver_context *ctx,
+				      opver_node *node)
+{
+	return ref_arithmetic_int64_prepare(ctx, node, "MUL",
+					    mul_activation(node),
+					    node->op_data);
 }
 
 /* ------------------------------------------------------ quantized path */
@@ -277,6 +322,22 @@ const opver_kernel ref_mul_float32 = {
 	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(ref_arithmetic_float32),
 	.prepare = mul_float32_prepare, .invoke = mul_float32_invoke,
+};
+
+const opver_kernel ref_mul_int32 = {
+	OPVER_KERNEL("mul_int32", MUL, 1, 8),
+	REF_SIGNATURES(REF_BINARY_SIGNATURE(INT32)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(ref_arithmetic_int32),
+	.prepare = mul_int32_prepare, .invoke = mul_int32_invoke,
+};
+
+const opver_kernel ref_mul_int64 = {
+	OPVER_KERNEL("mul_int64", MUL, 1, 8),
+	REF_SIGNATURES(REF_BINARY_SIGNATURE(INT64)),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(ref_arithmetic_int64),
+	.prepare = mul_int64_prepare, .invoke = mul_int64_invoke,
 };
 
 const opver_kernel ref_mul_uint8 = {

@@ -317,6 +317,10 @@ extern const cf_generator cf_resize_bilinear_cases;   /* resize */
 extern const cf_generator cf_resize_nearest_neighbor_cases; /* resize */
 extern const cf_generator cf_softmax_cases;           /* softmax */
 extern const cf_generator cf_squared_difference_cases; /* elementwise */
+extern const cf_generator cf_floor_div_cases; /* elementwise */
+extern const cf_generator cf_floor_mod_cases; /* elementwise */
+extern const cf_generator cf_pow_cases; /* elementwise */
+extern const cf_generator cf_add_n_cases; /* elementwise */
 extern const cf_generator cf_sub_cases;               /* elementwise */
 extern const cf_generator cf_mean_cases;              /* reduce */
 extern const cf_generator cf_sum_cases;               /* reduce */

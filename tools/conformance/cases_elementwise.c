@@ -1,7 +1,8 @@
 /*
  * cases_elementwise.c - the elementwise binary ops' cases: ADD, MUL, SUB,
- * DIV, MAXIMUM, MINIMUM and SQUARED_DIFFERENCE, two inputs broadcast to
- * one output.
+ * DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD and POW,
+ * two inputs broadcast to one output; and ADD_N's, two to four inputs of
+ * one shape summed (float32 and int32, v1; at the end of this file).
  *
  * Variants cross the tensor types, with the quantization each op version
  * stands for, with five broadcast patterns and, for the ops that have one,
@@ -9,16 +10,22 @@
  *
  *   ADD  float32, int32, uint8 (v1); int8 (v2); int16 with power-of-two
  *        scales and pot_scale_int16 (v1); int16 with general scales and
- *        pot_scale_int16 false (v3); int16 without quantization (v5)
- *   MUL  float32 (v1); uint8 (v1); int8 with input scales / output scale
- *        below 1 (v2) and of 1 or more (v3); quantized int16 (v4); int16
- *        without quantization (v7)
+ *        pot_scale_int16 false (v3); int64 (v4); int16 without
+ *        quantization (v5)
+ *   MUL  float32, int32 (v1); uint8 (v1); int8 with input scales / output
+ *        scale below 1 (v2) and of 1 or more (v3); quantized int16 (v4);
+ *        int64 (v5); int16 without quantization (v7)
  *   SUB  float32, int32, uint8 (v1); int8 (v2); int16 with power-of-two
- *        scales (v1); int16 with general scales (v5)
+ *        scales (v1); int64 (v4); int16 with general scales (v5)
  *   DIV  float32, int32, uint8 (v1)
  *   MAXIMUM, MINIMUM  float32, uint8, int32 (v1); int8 (v2); int16 (v4),
  *        the quantized types sharing one quantization
  *   SQUARED_DIFFERENCE  float32, int32 (v1); int8 (v2)
+ *   FLOOR_DIV  int32 (v1); float32 (v2); int16, int8 without quantization
+ *        (v3)
+ *   FLOOR_MOD  float32, int32, int64 (v1); int16, int8 without
+ *        quantization (v2)
+ *   POW  float32, int32 (v1)
  * Broadcasting of rank 5 is the later version of SUB, DIV, MAXIMUM and
  * MINIMUM that the runner finds.
  *
@@ -26,7 +33,8 @@
  * second input is a constant, and the data.  Float cases of ops with an
  * activation reach past both bounds of every clamp activation.  Integer
  * values stay small enough that no result leaves its type (int16 sums and
- * products, int32 squares); divisors are never zero.
+ * products, int32 squares, powers); divisors are never zero, POW's
+ * float bases are positive and its int32 exponents are not negative.
  */
 #include "cases.h"
 
@@ -47,7 +55,9 @@ typedef enum kind {
 	INT16_POT,              /* ADD, SUB: power-of-two scales */
 	INT16_GENERAL,          /* ADD, SUB: pot_scale_int16 false */
 	INT16_QUANTIZED,        /* MUL: symmetric int16; MAXIMUM, MINIMUM */
-	INT16_INTEGER           /* no quantization at all */
+	INT16_INTEGER,          /* no quantization at all */
+	INT8_INTEGER,           /* no quantization at all */
+	INT64
 } kind;
 
 /*
@@ -63,23 +73,29 @@ typedef struct op_kinds {
 	int32_t op;
 	int32_t count;
 	int32_t crossed;
-	kind kinds[7];
+	kind kinds[8];
 	bool activation;
 } op_kinds;
 
 static const op_kinds ops[] = {
-	{ OPVER_OP_ADD, 7, 5, { FLOAT32, INT8, INT16_POT, INT16_GENERAL,
-				INT16_INTEGER, UINT8, INT32 }, true },
-	{ OPVER_OP_MUL, 6, 5, { FLOAT32, INT8, INT8_RESCALE_1_OR_MORE,
-				INT16_QUANTIZED, INT16_INTEGER, UINT8 }, true },
-	{ OPVER_OP_SUB, 6, 0, { FLOAT32, INT32, UINT8, INT8, INT16_POT,
-				INT16_GENERAL }, true },
+	{ OPVER_OP_ADD, 8, 5, { FLOAT32, INT8, INT16_POT, INT16_GENERAL,
+				INT16_INTEGER, UINT8, INT32, INT64 }, true },
+	{ OPVER_OP_MUL, 8, 5, { FLOAT32, INT8, INT8_RESCALE_1_OR_MORE,
+				INT16_QUANTIZED, INT16_INTEGER, UINT8, INT32,
+				INT64 }, true },
+	{ OPVER_OP_SUB, 7, 0, { FLOAT32, INT32, UINT8, INT8, INT16_POT,
+				INT16_GENERAL, INT64 }, true },
 	{ OPVER_OP_DIV, 3, 0, { FLOAT32, INT32, UINT8 }, true },
 	{ OPVER_OP_MAXIMUM, 5, 0, { FLOAT32, INT32, UINT8, INT8,
 				    INT16_QUANTIZED }, false },
 	{ OPVER_OP_MINIMUM, 5, 0, { FLOAT32, INT32, UINT8, INT8,
 				    INT16_QUANTIZED }, false },
 	{ OPVER_OP_SQUARED_DIFFERENCE, 3, 0, { FLOAT32, INT32, INT8 }, false },
+	{ OPVER_OP_FLOOR_DIV, 4, 0, { FLOAT32, INT32, INT16_INTEGER,
+				      INT8_INTEGER }, false },
+	{ OPVER_OP_FLOOR_MOD, 5, 0, { FLOAT32, INT32, INT64, INT16_INTEGER,
+				      INT8_INTEGER }, false },
+	{ OPVER_OP_POW, 2, 0, { FLOAT32, INT32 }, false },
 };
 
 /* The variants of the crossed kinds. */
@@ -98,8 +114,9 @@ static const op_kinds *kinds_of(int32_t op)
 }
 
 /* The most dimensions a case has: TFLite broadcasts ADD and MUL up to
- * 6-D, SUB, DIV, MAXIMUM and MINIMUM up to 5-D and SQUARED_DIFFERENCE up
- * to 4-D (opver's kernels take 6-D for all). */
+ * 6-D, SUB, DIV, MAXIMUM and MINIMUM up to 5-D and SQUARED_DIFFERENCE,
+ * FLOOR_DIV, FLOOR_MOD and POW up to 4-D (opver's kernels take 6-D for
+ * all). */
 #define MAX_RANK 6
 
 static int32_t max_rank(int32_t op)
@@ -109,6 +126,9 @@ static int32_t max_rank(int32_t op)
 	case OPVER_OP_MUL:
 		return 6;
 	case OPVER_OP_SQUARED_DIFFERENCE:
+	case OPVER_OP_FLOOR_DIV:
+	case OPVER_OP_FLOOR_MOD:
+	case OPVER_OP_POW:
 		return 4;
 	default:
 		return 5;
@@ -212,20 +232,36 @@ static void plant_extremes(cf_case *c, const int32_t *t)
  * with the next value up. */
 static void avoid_zero_divisors(cf_case *c, int32_t t, int32_t zero)
 {
-	size_t n = elements(&c->tensors[t]);
+	const size_t n = elements(&c->tensors[t]);
+	void *values = values_of(c, t);
 
-	if (c->tensors[t].type == OPVER_TYPE_UINT8) {
-		uint8_t *v = values_of(c, t);
-
-		for (size_t i = 0; i < n; i++)
-			if (v[i] == zero)
-				v[i] = (uint8_t)(zero + 1);
-	} else {
-		int32_t *v = values_of(c, t);
-
-		for (size_t i = 0; i < n; i++)
-			if (v[i] == 0)
-				v[i] = 1;
+	for (size_t i = 0; i < n; i++) {
+		switch (c->tensors[t].type) {
+		case OPVER_TYPE_UINT8:
+			if (((uint8_t *)values)[i] == zero)
+				((uint8_t *)values)[i] = (uint8_t)(zero + 1);
+			break;
+		case OPVER_TYPE_INT8:
+			if (((int8_t *)values)[i] == 0)
+				((int8_t *)values)[i] = 1;
+			break;
+		case OPVER_TYPE_INT16:
+			if (((int16_t *)values)[i] == 0)
+				((int16_t *)values)[i] = 1;
+			break;
+		case OPVER_TYPE_INT64:
+			if (((int64_t *)values)[i] == 0)
+				((int64_t *)values)[i] = 1;
+			break;
+		case OPVER_TYPE_FLOAT32:
+			if (((float *)values)[i] == 0)
+				((float *)values)[i] = 1;
+			break;
+		default:
+			if (((int32_t *)values)[i] == 0)
+				((int32_t *)values)[i] = 1;
+			break;
+		}
 	}
 }
 
@@ -322,8 +358,10 @@ static void value_range(int32_t op, kind k, double *lo, double *hi)
 		*hi = 2;
 		break;
 	case INT32:
-		/* Squares and differences stay inside int32. */
-		*hi = op == OPVER_OP_SQUARED_DIFFERENCE ? 20000 : 1000000;
+		/* Squares, products and differences stay inside int32. */
+		*hi = op == OPVER_OP_SQUARED_DIFFERENCE ? 20000 :
+		      op == OPVER_OP_MUL                ? 40000 :
+							  1000000;
 		break;
 	case UINT8:
 		*lo = 0;
@@ -335,7 +373,21 @@ static void value_range(int32_t op, kind k, double *lo, double *hi)
 		*hi = 127;
 		return;
 	case INT16_INTEGER:
+		if (op == OPVER_OP_FLOOR_DIV || op == OPVER_OP_FLOOR_MOD) {
+			*lo = -32768;
+			*hi = 32767;
+			return;
+		}
 		*hi = op == OPVER_OP_ADD ? 10000 : 150;
+		break;
+	case INT8_INTEGER:
+		*lo = -128;
+		*hi = 127;
+		return;
+	case INT64:
+		/* cf_case_fill draws int64 values from int32's range; their
+		 * products stay inside int64. */
+		*hi = 1e9;
 		break;
 	default:
 		*lo = -32768;
@@ -356,7 +408,10 @@ static opver_type type_of(kind k)
 		return OPVER_TYPE_UINT8;
 	case INT8:
 	case INT8_RESCALE_1_OR_MORE:
+	case INT8_INTEGER:
 		return OPVER_TYPE_INT8;
+	case INT64:
+		return OPVER_TYPE_INT64;
 	default:
 		return OPVER_TYPE_INT16;
 	}
@@ -385,9 +440,37 @@ static void set_params(cf_case *c, kind k, opver_activation activation)
 	case OPVER_OP_DIV:
 		c->params.div = (opver_div_params){ .activation = activation };
 		break;
+	case OPVER_OP_FLOOR_DIV:
+	case OPVER_OP_FLOOR_MOD:
+	case OPVER_OP_POW:
+		/* No options: TFLite's tables for them are empty. */
+		c->has_params = false;
+		break;
 	default:
 		/* Written as the op's empty options table. */
 		break;
+	}
+}
+
+/* POW's operands: float bases in [0.1, 2] and exponents in [-3, 3];
+ * int32 bases in [-12, 12] and exponents in [0, 8], whose powers fit. */
+static void pow_operands(cf_case *c, opver_type type, const int32_t *t,
+			 cf_rng *rng)
+{
+	for (int i = 0; i < 2; i++) {
+		const size_t n = elements(&c->tensors[t[i]]);
+		void *values = values_of(c, t[i]);
+
+		for (size_t j = 0; j < n; j++) {
+			if (type == OPVER_TYPE_FLOAT32)
+				((float *)values)[j] =
+					i == 0 ? cf_rng_float(rng, 0.1f, 2.0f) :
+						 cf_rng_float(rng, -3.0f, 3.0f);
+			else
+				((int32_t *)values)[j] =
+					i == 0 ? cf_rng_int(rng, -12, 12) :
+						 cf_rng_int(rng, 0, 8);
+		}
 	}
 }
 
@@ -437,6 +520,10 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		return false;
 	if (type == OPVER_TYPE_FLOAT32 && o->activation)
 		plant_extremes(c, t);
+	if (c->op == OPVER_OP_POW)
+		pow_operands(c, type, t, rng);
+	if (c->op == OPVER_OP_FLOOR_DIV || c->op == OPVER_OP_FLOOR_MOD)
+		avoid_zero_divisors(c, t[1], 0);
 	if (c->op == OPVER_OP_DIV && type != OPVER_TYPE_FLOAT32)
 		avoid_zero_divisors(c, t[1],
 				    type == OPVER_TYPE_UINT8 ?
@@ -451,7 +538,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	    type == OPVER_TYPE_INT16 && k != INT16_INTEGER)
 		cf_case_param(c, "pot_scale_int16=%s",
 			      k == INT16_POT ? "true" : "false");
-	if (k == INT16_INTEGER)
+	if (k == INT16_INTEGER || k == INT8_INTEGER)
 		cf_case_param(c, "quantization=none");
 	cf_case_param(c, "second=%s", constant ? "constant" : "input");
 	return true;
@@ -461,19 +548,19 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
  * per pattern for each of its other kinds. */
 const cf_generator cf_add_cases = {
 	.op = OPVER_OP_ADD,
-	.num_variants = 5 * NUM_PATTERNS * CF_NUM_ACTIVATIONS + 2 * NUM_PATTERNS,
+	.num_variants = 5 * NUM_PATTERNS * CF_NUM_ACTIVATIONS + 3 * NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_mul_cases = {
 	.op = OPVER_OP_MUL,
-	.num_variants = 5 * NUM_PATTERNS * CF_NUM_ACTIVATIONS + NUM_PATTERNS,
+	.num_variants = 5 * NUM_PATTERNS * CF_NUM_ACTIVATIONS + 3 * NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_sub_cases = {
 	.op = OPVER_OP_SUB,
-	.num_variants = 6 * NUM_PATTERNS,
+	.num_variants = 7 * NUM_PATTERNS,
 	.generate = generate,
 };
 
@@ -499,4 +586,56 @@ const cf_generator cf_squared_difference_cases = {
 	.op = OPVER_OP_SQUARED_DIFFERENCE,
 	.num_variants = 3 * NUM_PATTERNS,
 	.generate = generate,
+};
+
+const cf_generator cf_floor_div_cases = {
+	.op = OPVER_OP_FLOOR_DIV,
+	.num_variants = 4 * NUM_PATTERNS,
+	.generate = generate,
+};
+
+const cf_generator cf_floor_mod_cases = {
+	.op = OPVER_OP_FLOOR_MOD,
+	.num_variants = 5 * NUM_PATTERNS,
+	.generate = generate,
+};
+
+const cf_generator cf_pow_cases = {
+	.op = OPVER_OP_POW,
+	.num_variants = 2 * NUM_PATTERNS,
+	.generate = generate,
+};
+
+/* ADD_N: variants cross float32 and int32 with 2, 3 and 4 inputs; each
+ * case draws a shape of rank 1 to 4 (dimensions 1 to 5) and the data, as
+ * graph inputs or, for the last input, a constant. */
+static bool generate_add_n(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	const opver_type type = variant % 2 == 0 ? OPVER_TYPE_FLOAT32 :
+						   OPVER_TYPE_INT32;
+	const int32_t count = 2 + variant / 2;
+	const int32_t rank = cf_rng_int(rng, 1, 4);
+	const bool constant = cf_rng_int(rng, 0, 3) == 0;
+	const double hi = type == OPVER_TYPE_FLOAT32 ? 2 : 1000000;
+	int32_t dims[4], t;
+
+	for (int32_t d = 0; d < rank; d++)
+		dims[d] = cf_rng_int(rng, 1, 5);
+	for (int32_t i = 0; i < count; i++) {
+		t = cf_case_tensor(c, type, rank, dims);
+		cf_case_input(c, t);
+		if (!cf_case_fill(c, t, rng, -hi, hi,
+				  constant && i == count - 1))
+			return false;
+	}
+	c->output = cf_case_tensor(c, type, rank, dims);
+	cf_case_param(c, "inputs=%d", (int)count);
+	cf_case_param(c, "last=%s", constant ? "constant" : "input");
+	return true;
+}
+
+const cf_generator cf_add_n_cases = {
+	.op = OPVER_OP_ADD_N,
+	.num_variants = 6,
+	.generate = generate_add_n,
 };
