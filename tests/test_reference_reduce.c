@@ -505,3 +505,53 @@ Test(reduce, arg_max_rejects_an_output_no_run_time_axis_gives)
 	expect_rejected(arg("arg_max", OPVER_TYPE_INT32, in, axis, out),
 			OPVER_ERROR_INVALID_MODEL, "no axis dropped");
 }
+
+/* ------------------------------------------------ REDUCE_ANY, REDUCE_ALL */
+
+/* [2, 3] of bools with bytes 2 and 255 (true) over axis 1, then axis 0:
+ * the outputs hold only 0 and 1. */
+Test(reduce, any_and_all_read_nonzero_bytes_as_true)
+{
+	const uint8_t values[] = { 0, 2, 0, 255, 1, 7 };
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_BOOL, KH_DIMS(2, 3),
+				     values);
+	opver_tensor *rows = kh_tensor(&h, "rows", OPVER_TYPE_BOOL,
+				       KH_DIMS(2), NULL);
+	opver_tensor *cols = kh_tensor(&h, "cols", OPVER_TYPE_BOOL,
+				       KH_DIMS(1, 3), NULL);
+
+	run(reduction("reduce_any", false, in, AXES(1), rows));
+	cr_assert_eq(memcmp(rows->data, (const uint8_t[]){ 1, 1 }, 2), 0);
+	run(reduction("reduce_all", false, in, AXES(-1), rows));
+	cr_assert_eq(memcmp(rows->data, (const uint8_t[]){ 0, 1 }, 2), 0);
+	run(reduction("reduce_all", true, in, AXES(0), cols));
+	cr_assert_eq(memcmp(cols->data, (const uint8_t[]){ 0, 1, 0 }, 3), 0);
+	run(reduction("reduce_any", true, in, AXES(0), cols));
+	cr_assert_eq(memcmp(cols->data, (const uint8_t[]){ 1, 1, 1 }, 3), 0);
+}
+
+/* Over no elements ANY is false and ALL true, as TFLite starts them. */
+Test(reduce, any_and_all_of_nothing)
+{
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_BOOL, KH_DIMS(2, 0),
+				     NULL);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_BOOL, KH_DIMS(2),
+				      NULL);
+
+	run(reduction("reduce_any", false, in, AXES(1), out));
+	cr_assert_eq(memcmp(out->data, (const uint8_t[]){ 0, 0 }, 2), 0);
+	run(reduction("reduce_all", false, in, AXES(1), out));
+	cr_assert_eq(memcmp(out->data, (const uint8_t[]){ 1, 1 }, 2), 0);
+}
+
+Test(reduce, any_of_a_float_is_refused)
+{
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(2), NULL);
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(1), NULL);
+
+	cr_assert_neq(kh_prepare(&h, reduction("reduce_any", true, in,
+					       AXES(0), out)),
+		      OPVER_OK);
+}

@@ -98,9 +98,15 @@ static inline void ref_broadcast_next(const ref_broadcast *plan,
  * (normally static inline) taking (type, type, const data_type *) and
  * returning type.
  */
-#define REF_BROADCAST_DEFINE(name, type, data_type, element)                \
+#define REF_BROADCAST_DEFINE(name, type, data_type, element) \
+	REF_BROADCAST_DEFINE_TO(name, type, type, data_type, element)
+
+/* REF_BROADCAST_DEFINE() for an op whose output elements are of another
+ * type, `out_type` (the comparisons' BOOL, as uint8_t). */
+#define REF_BROADCAST_DEFINE_TO(name, type, out_type, data_type, element)   \
 	static void name(const ref_broadcast *plan, const type *in1,        \
-			 const type *in2, type *out, const data_type *data)  \
+			 const type *in2, out_type *out,                    \
+			 const data_type *data)                             \
 	{                                                                   \
 		const size_t n = plan->run_length;                          \
 		ref_broadcast_cursor cursor = { { 0 }, 0, 0 };              \

@@ -214,6 +214,8 @@ extern const opver_kernel ref_mean;
 extern const opver_kernel ref_sum;
 extern const opver_kernel ref_reduce_max;
 extern const opver_kernel ref_reduce_min;
+extern const opver_kernel ref_reduce_any;
+extern const opver_kernel ref_reduce_all;
 extern const opver_kernel ref_reduce_prod;
 
 /* arg_min_max.c */
@@ -311,6 +313,21 @@ extern const opver_kernel ref_tile;
 
 /* The data-movement kernels: one kernel per op for every element type
  * (movement.h). */
+/* compare.c: one kernel per op, over every type the op takes */
+extern const opver_kernel ref_equal;
+extern const opver_kernel ref_not_equal;
+extern const opver_kernel ref_less;
+extern const opver_kernel ref_less_equal;
+extern const opver_kernel ref_greater;
+extern const opver_kernel ref_greater_equal;
+extern const opver_kernel ref_logical_and;
+extern const opver_kernel ref_logical_or;
+extern const opver_kernel ref_logical_not;
+
+/* select.c: every type, by element size */
+extern const opver_kernel ref_select;
+extern const opver_kernel ref_select_v2;
+
 /* concatenation.c */
 extern const opver_kernel ref_concatenation;
 /* pack.c */

@@ -1,8 +1,9 @@
 /*
  * reduce.c - MEAN, SUM, REDUCE_MAX, REDUCE_MIN and REDUCE_PROD over the
  * dimensions an int32 axis tensor names (negative ones counting from the
- * end, repeats allowed), float32, int32, int64, uint8, int8 and int16, as
- * TensorFlow Lite's reference kernels compute them.  A constant axis is
+ * end, repeats allowed), float32, int32, int64, uint8, int8 and int16, and
+ * REDUCE_ANY and REDUCE_ALL of bool, as TensorFlow Lite's reference
+ * kernels compute them.  A constant axis is
  * planned in prepare; one the graph computes, in each invoke, which fails
  * with a report when its axes do not give the output's (fixed) shape.
  *
@@ -37,13 +38,15 @@
  *               in reference-tflite, as TFLite's builtin kernel; all others the
  *               float one, round(sum / count * s - input zero point * s)
  *               + output zero point, clamped.
+ *   ANY, ALL    bool: any nonzero byte is true; the output holds 0 or 1.
  * An empty input gives each op's starting value: MEAN NaN or 0, SUM 0,
  * MAX the type's lowest, MIN its highest, PROD 1 (quantized PROD, which
- * TFLite leaves unwritten, 0).  int16 tensors must have zero points 0.
+ * TFLite leaves unwritten, 0), ANY false, ALL true.  int16 tensors must have zero points 0.
  *
  * Version ranges (TFLite's op_version rules): MEAN, REDUCE_MAX and
  * REDUCE_MIN 1 (float32, int32, int64, uint8), 2 (int8), 3 (int16); SUM 1,
- * 2 (int8; int16 stays 1); REDUCE_PROD 1, 2 (int8 and int16).  A version
+ * 2 (int8; int16 stays 1); REDUCE_PROD 1, 2 (int8 and int16); REDUCE_ANY
+ * and REDUCE_ALL 1 (TFLite has no rule for them).  A version
  * adds only tensor types, so each kernel covers all of its op's versions.
  *
  * The quantized methods' constants and finishing are in reduce_quantized.c.
@@ -224,7 +227,8 @@ static opver_status reduce_configure(const opver_context *ctx,
 	data->op = node->op;
 	data->type = input->type;
 	reduce_plan_fill(input, reduced, &data->plan);
-	if (input->type == OPVER_TYPE_FLOAT32) {
+	if (input->type == OPVER_TYPE_FLOAT32 ||
+	    input->type == OPVER_TYPE_BOOL) {
 		data->method = node->op == OPVER_OP_MEAN ? REDUCE_MEAN_FLOAT
 							 : REDUCE_FOLD;
 		return OPVER_OK;
@@ -255,6 +259,14 @@ static opver_status reduce_prepare(const opver_context *ctx,
 			     output->name, ctx->host->type_name(output->type),
 			     ctx->host->type_name(input->type));
 		return OPVER_ERROR_INVALID_MODEL;
+	}
+	if ((input->type == OPVER_TYPE_BOOL) !=
+	    (node->op == OPVER_OP_REDUCE_ANY ||
+	     node->op == OPVER_OP_REDUCE_ALL)) {
+		OPVER_REPORT(ctx,
+			     "input '%s' has type %s; REDUCE_ANY and REDUCE_ALL take BOOL, the other reductions numbers",
+			     input->name, ctx->host->type_name(input->type));
+		return OPVER_ERROR_UNSUPPORTED;
 	}
 	if (input->rank > REDUCE_MAX_DIMS) {
 		OPVER_REPORT(ctx, "input '%s' has rank %d; at most %d is supported",
@@ -382,6 +394,21 @@ static void reduce_fold_integer(const reduce_data *data, const void *in,
 	}
 }
 
+/* ANY, ALL of bools in place in the output, as 0 or 1. */
+static void reduce_fold_bool(const reduce_data *data, const uint8_t *in,
+			     uint8_t *out)
+{
+	const reduce_plan *p = &data->plan;
+	const uint8_t all = data->op == OPVER_OP_REDUCE_ALL;
+
+	for (size_t i = 0; i < p->outputs; i++)
+		out[i] = all;
+	if (all)
+		REDUCE_WALK(p, w, out[w.out] &= (uint8_t)(in[w.in] != 0));
+	else
+		REDUCE_WALK(p, w, out[w.out] |= (uint8_t)(in[w.in] != 0));
+}
+
 /* The sum of each output's inputs, minus `offset` each, into acc (int64,
  * wrapping modulo 2^64). */
 static void reduce_sums(const reduce_data *data, const void *in,
@@ -445,6 +472,8 @@ static opver_status reduce_invoke(const opver_context *ctx, opver_node *node)
 	case REDUCE_FOLD:
 		if (data->type == OPVER_TYPE_FLOAT32)
 			reduce_fold_float(data, in, out);
+		else if (data->type == OPVER_TYPE_BOOL)
+			reduce_fold_bool(data, in, out);
 		else
 			reduce_fold_integer(data, in, out);
 		break;
@@ -509,6 +538,14 @@ const opver_kernel ref_reduce_max = {
 const opver_kernel ref_reduce_min = {
 	REDUCE_KERNEL("reduce_min", REDUCE_MIN, 3, REDUCE_COMMON_SIGNATURES,
 		      REDUCE_SIGNATURE(UINT8)),
+};
+
+const opver_kernel ref_reduce_any = {
+	REDUCE_KERNEL("reduce_any", REDUCE_ANY, 1, REDUCE_SIGNATURE(BOOL)),
+};
+
+const opver_kernel ref_reduce_all = {
+	REDUCE_KERNEL("reduce_all", REDUCE_ALL, 1, REDUCE_SIGNATURE(BOOL)),
 };
 
 /* Quantized uint8 products are not TFLite's. */

@@ -504,6 +504,19 @@ static const cf_generator *const generators[] = {
 	&cf_sin_cases,
 	&cf_sqrt_cases,
 	&cf_square_cases,
+	&cf_equal_cases,
+	&cf_not_equal_cases,
+	&cf_less_cases,
+	&cf_less_equal_cases,
+	&cf_greater_cases,
+	&cf_greater_equal_cases,
+	&cf_logical_and_cases,
+	&cf_logical_or_cases,
+	&cf_logical_not_cases,
+	&cf_select_cases,
+	&cf_select_v2_cases,
+	&cf_reduce_any_cases,
+	&cf_reduce_all_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

@@ -292,6 +292,17 @@ extern const cf_generator cf_conv_2d_cases;           /* conv */
 extern const cf_generator cf_depthwise_conv_2d_cases; /* depthwise_conv */
 extern const cf_generator cf_dequantize_cases;        /* quantize */
 extern const cf_generator cf_div_cases;               /* elementwise */
+extern const cf_generator cf_equal_cases;             /* compare */
+extern const cf_generator cf_not_equal_cases;         /* compare */
+extern const cf_generator cf_less_cases;              /* compare */
+extern const cf_generator cf_less_equal_cases;        /* compare */
+extern const cf_generator cf_greater_cases;           /* compare */
+extern const cf_generator cf_greater_equal_cases;     /* compare */
+extern const cf_generator cf_logical_and_cases;       /* compare */
+extern const cf_generator cf_logical_or_cases;        /* compare */
+extern const cf_generator cf_logical_not_cases;       /* compare */
+extern const cf_generator cf_select_cases;            /* compare */
+extern const cf_generator cf_select_v2_cases;         /* compare */
 extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
 extern const cf_generator cf_l2_normalization_cases;  /* batch_matmul */
 extern const cf_generator cf_l2_pool_2d_cases;        /* batch_matmul */
@@ -327,6 +338,8 @@ extern const cf_generator cf_sum_cases;               /* reduce */
 extern const cf_generator cf_reduce_max_cases;        /* reduce */
 extern const cf_generator cf_reduce_min_cases;        /* reduce */
 extern const cf_generator cf_reduce_prod_cases;       /* reduce */
+extern const cf_generator cf_reduce_any_cases;        /* reduce */
+extern const cf_generator cf_reduce_all_cases;        /* reduce */
 extern const cf_generator cf_arg_max_cases;           /* reduce */
 extern const cf_generator cf_arg_min_cases;           /* reduce */
 /* unary */

@@ -1,6 +1,7 @@
 /*
  * cases_reduce.c - MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD,
- * ARG_MAX and ARG_MIN cases.
+ * REDUCE_ANY, REDUCE_ALL (bool, random 0 and 1), ARG_MAX and ARG_MIN
+ * cases.
  *
  * Reductions: variants cross the op's types with the axes (the last one;
  * negative ones; one dimension named twice, once negative; axes [1, 2] of
@@ -222,6 +223,16 @@ REDUCTION_CASES(cf_reduce_min_cases, REDUCE_MIN, NUM_COMMON_TYPES, 1,
 		generate_common);
 REDUCTION_CASES(cf_reduce_prod_cases, REDUCE_PROD, NUM_PROD_TYPES, 2,
 		generate_prod);
+
+static const opver_type bool_types[] = { OPVER_TYPE_BOOL };
+
+static bool generate_bool(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	return generate_reduction(bool_types, 1, variant, rng, c);
+}
+
+REDUCTION_CASES(cf_reduce_any_cases, REDUCE_ANY, 1, 1, generate_bool);
+REDUCTION_CASES(cf_reduce_all_cases, REDUCE_ALL, 1, 1, generate_bool);
 
 /* -------------------------------------------------------- ARG_MAX/MIN */
 

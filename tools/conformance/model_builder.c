@@ -288,6 +288,8 @@ static bool has_options(int32_t op)
 	case OPVER_OP_REDUCE_MAX:
 	case OPVER_OP_REDUCE_MIN:
 	case OPVER_OP_REDUCE_PROD:
+	case OPVER_OP_REDUCE_ANY:
+	case OPVER_OP_REDUCE_ALL:
 	case OPVER_OP_ARG_MAX:
 	case OPVER_OP_ARG_MIN:
 	case OPVER_OP_GATHER:
@@ -611,7 +613,9 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 	case OPVER_OP_SUM:
 	case OPVER_OP_REDUCE_MAX:
 	case OPVER_OP_REDUCE_MIN:
-	case OPVER_OP_REDUCE_PROD: {
+	case OPVER_OP_REDUCE_PROD:
+	case OPVER_OP_REDUCE_ANY:
+	case OPVER_OP_REDUCE_ALL: {
 		const opver_reducer_params *p = params;
 
 		set_field(t, REDUCER_KEEP_DIMS, 1, p->keep_dims);
