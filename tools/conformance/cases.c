@@ -226,7 +226,7 @@ bool cf_case_quantize_per_channel(cf_case *c, int32_t t, int32_t axis,
 	return true;
 }
 
-static size_t elements(const cf_tensor_desc *t)
+size_t cf_tensor_elements(const cf_tensor_desc *t)
 {
 	size_t n = 1;
 
@@ -235,11 +235,63 @@ static size_t elements(const cf_tensor_desc *t)
 	return n;
 }
 
+void *cf_case_values(cf_case *c, int32_t t)
+{
+	cf_tensor_desc *tensor = &c->tensors[t];
+
+	return tensor->data != NULL ? (void *)tensor->data : c->values[t];
+}
+
+const char *const cf_pattern_names[CF_NUM_PATTERNS] = {
+	"same", "scalar", "last-dim", "both-ways", "first-small",
+};
+
+void cf_draw_binary_shapes(int32_t pattern, const cf_shape_limits *limits,
+			   cf_rng *rng, cf_binary_shapes *s)
+{
+	int32_t rank = cf_rng_int(rng, 1, limits->max_rank);
+	int32_t *a = s->dims[0], *b = s->dims[1], *out = s->dims[2];
+
+	for (int32_t d = 0; d < rank; d++)
+		out[d] = cf_rng_int(rng, d == rank - 1 ? 2 : 1,
+				    rank > 4 ? limits->dim_max_above_4d :
+					       limits->dim_max);
+	s->rank[0] = s->rank[1] = s->rank[2] = rank;
+	for (int32_t d = 0; d < rank; d++)
+		a[d] = b[d] = out[d];
+	switch (pattern) {
+	case CF_PATTERN_SCALAR:
+		s->rank[1] = 1;
+		b[0] = 1;
+		break;
+	case CF_PATTERN_LAST:
+		s->rank[1] = 1;
+		b[0] = out[rank - 1];
+		break;
+	case CF_PATTERN_FIRST_SMALL:
+		s->rank[0] = 1;
+		a[0] = out[rank - 1];
+		break;
+	case CF_PATTERN_MUTUAL:
+		/* Each input broadcasts the other along a different axis. */
+		s->rank[0] = s->rank[1] = s->rank[2] = 4;
+		for (int32_t d = 0; d < 4; d++)
+			out[d] = cf_rng_int(rng, 2, limits->mutual_max);
+		for (int32_t d = 0; d < 4; d++) {
+			a[d] = d == 1 ? 1 : out[d];
+			b[d] = d == 0 || d == 2 ? 1 : out[d];
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 bool cf_case_fill(cf_case *c, int32_t t, cf_rng *rng, double lo, double hi,
 		  bool constant)
 {
 	cf_tensor_desc *tensor = &c->tensors[t];
-	size_t n = elements(tensor), size = opver_type_size(tensor->type);
+	size_t n = cf_tensor_elements(tensor), size = opver_type_size(tensor->type);
 	void *data = cf_case_alloc(c, n * size);
 
 	if (size == 0 || data == NULL)

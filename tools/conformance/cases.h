@@ -184,6 +184,40 @@ int32_t cf_case_outputs(const cf_case *c, int32_t *outputs);
 /* Appends printf-formatted text to params_text, space-separated. */
 void cf_case_param(cf_case *c, const char *format, ...) OPVER__PRINTF(2, 3);
 
+/* Elements of a described tensor (1 for a scalar). */
+size_t cf_tensor_elements(const cf_tensor_desc *t);
+
+/* The values of tensor t: its constant data, or its values as a graph
+ * input. */
+void *cf_case_values(cf_case *c, int32_t t);
+
+/*
+ * Two inputs broadcast to one output, the binary ops' five patterns: one
+ * shape, the second input a scalar, the second input the last dimension,
+ * both ways ([N, 1, W, C] with [1, H, 1, C]), the first input the last
+ * dimension.
+ */
+enum { CF_PATTERN_SAME, CF_PATTERN_SCALAR, CF_PATTERN_LAST,
+       CF_PATTERN_MUTUAL, CF_PATTERN_FIRST_SMALL, CF_NUM_PATTERNS };
+extern const char *const cf_pattern_names[CF_NUM_PATTERNS];
+
+typedef struct cf_binary_shapes {
+	int32_t rank[3];        /* input 1, input 2, output */
+	int32_t dims[3][CF_MAX_RANK];
+} cf_binary_shapes;
+
+/* How large drawn shapes get: rank 1..max_rank (at most CF_MAX_RANK),
+ * dimensions 1..dim_max up to rank 4 and 1..dim_max_above_4d above, the
+ * both-ways pattern's 4-D dimensions 2..mutual_max. */
+typedef struct cf_shape_limits {
+	int32_t max_rank, dim_max, dim_max_above_4d, mutual_max;
+} cf_shape_limits;
+
+/* Shapes for `pattern` within `limits`.  The last dimension is at least 2,
+ * so that the output has a first and a last element of its own. */
+void cf_draw_binary_shapes(int32_t pattern, const cf_shape_limits *limits,
+			   cf_rng *rng, cf_binary_shapes *s);
+
 /* Output size of a convolution or pooling window along one axis, as TFLite
  * computes it; 0 when the window does not fit (VALID). */
 int32_t cf_window_output(int32_t in, int32_t filter, int32_t stride,

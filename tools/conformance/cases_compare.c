@@ -26,13 +26,6 @@
 
 #include "cases.h"
 
-enum { PATTERN_SAME, PATTERN_SCALAR, PATTERN_LAST, PATTERN_MUTUAL,
-       PATTERN_FIRST_SMALL, NUM_PATTERNS };
-
-static const char *const pattern_names[NUM_PATTERNS] = {
-	"same", "scalar", "last-dim", "both-ways", "first-small",
-};
-
 typedef enum kind {
 	FLOAT32,
 	INT32,
@@ -104,68 +97,6 @@ static opver_type type_of(kind k)
 
 #define MAX_RANK 5
 
-typedef struct shapes {
-	int32_t rank[3]; /* input 1, input 2, output */
-	int32_t dims[3][MAX_RANK];
-} shapes;
-
-/* Shapes for a broadcast pattern: rank 1..5 for one shape, 1..4 when the
- * inputs differ (TFLite's 4-D broadcast); dimensions 1..4. */
-static void draw_shapes(int32_t pattern, cf_rng *rng, shapes *s)
-{
-	int32_t rank = cf_rng_int(rng, 1, pattern == PATTERN_SAME ? 5 : 4);
-	int32_t *a = s->dims[0], *b = s->dims[1], *out = s->dims[2];
-
-	for (int32_t d = 0; d < rank; d++)
-		out[d] = cf_rng_int(rng, d == rank - 1 ? 2 : 1, 4);
-	s->rank[0] = s->rank[1] = s->rank[2] = rank;
-	for (int32_t d = 0; d < rank; d++)
-		a[d] = b[d] = out[d];
-	switch (pattern) {
-	case PATTERN_SCALAR:
-		s->rank[1] = 1;
-		b[0] = 1;
-		break;
-	case PATTERN_LAST:
-		s->rank[1] = 1;
-		b[0] = out[rank - 1];
-		break;
-	case PATTERN_FIRST_SMALL:
-		s->rank[0] = 1;
-		a[0] = out[rank - 1];
-		break;
-	case PATTERN_MUTUAL:
-		/* [N, 1, W, C] with [1, H, 1, C]. */
-		s->rank[0] = s->rank[1] = s->rank[2] = 4;
-		for (int32_t d = 0; d < 4; d++)
-			out[d] = cf_rng_int(rng, 2, 3);
-		for (int32_t d = 0; d < 4; d++) {
-			a[d] = d == 1 ? 1 : out[d];
-			b[d] = d == 0 || d == 2 ? 1 : out[d];
-		}
-		break;
-	default:
-		break;
-	}
-}
-
-static size_t elements(const cf_tensor_desc *t)
-{
-	size_t n = 1;
-
-	for (int32_t d = 0; d < t->rank; d++)
-		n *= (size_t)t->dims[d];
-	return n;
-}
-
-/* The values of tensor t: its constant data or its input values. */
-static void *values_of(cf_case *c, int32_t t)
-{
-	cf_tensor_desc *tensor = &c->tensors[t];
-
-	return tensor->data != NULL ? (void *)tensor->data : c->values[t];
-}
-
 /*
  * Fills tensor t with values a few steps around `zero` (its zero point,
  * or 0), halves for float32 so that ties occur.  False when out of
@@ -175,18 +106,18 @@ static bool fill(cf_case *c, int32_t t, cf_rng *rng, int32_t zero,
 		 int32_t spread, bool constant)
 {
 	cf_tensor_desc *tensor = &c->tensors[t];
-	size_t n = elements(tensor);
+	size_t n = cf_tensor_elements(tensor);
 
 	if (!cf_case_fill(c, t, rng, zero - spread, zero + spread, constant))
 		return false;
 	if (tensor->type == OPVER_TYPE_FLOAT32) {
-		float *v = values_of(c, t);
+		float *v = cf_case_values(c, t);
 
 		for (size_t i = 0; i < n; i++)
 			v[i] = roundf(v[i] * 2) / 2;
 	} else if (tensor->type == OPVER_TYPE_UINT8) {
 		/* cf_case_fill() gives uint8 random bytes. */
-		uint8_t *v = values_of(c, t);
+		uint8_t *v = cf_case_values(c, t);
 
 		for (size_t i = 0; i < n; i++)
 			v[i] = (uint8_t)cf_rng_int(rng, zero - spread,
@@ -235,16 +166,21 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	const op_kinds *o = kinds_of(c->op);
 	const kind k = o->kinds[variant % o->count];
-	const int32_t pattern = variant / o->count % NUM_PATTERNS;
+	const int32_t pattern = variant / o->count % CF_NUM_PATTERNS;
 	const opver_type type = type_of(k);
 	bool constant;
 	int32_t t[3], zero[2];
-	shapes s;
+	cf_binary_shapes s;
+	/* Rank 1..5 for one shape, 1..4 when the inputs differ (TFLite's
+	 * 4-D broadcast); dimensions 1..4. */
+	const cf_shape_limits limits = {
+		pattern == CF_PATTERN_SAME ? 5 : 4, 4, 4, 3,
+	};
 
 	if (c->op == OPVER_OP_LOGICAL_NOT)
 		return generate_logical_not(rng, c);
 	constant = cf_rng_int(rng, 0, 3) == 0;
-	draw_shapes(pattern, rng, &s);
+	cf_draw_binary_shapes(pattern, &limits, rng, &s);
 	for (int i = 0; i < 2; i++)
 		t[i] = cf_case_tensor(c, type, s.rank[i], s.dims[i]);
 	t[2] = cf_case_tensor(c, OPVER_TYPE_BOOL, s.rank[2], s.dims[2]);
@@ -268,56 +204,56 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		cf_case_param(c, "quantization=shared");
 	else if (k == UINT8_SCALED || k == INT8_SCALED)
 		cf_case_param(c, "quantization=scale2x");
-	cf_case_param(c, "broadcast=%s", pattern_names[pattern]);
+	cf_case_param(c, "broadcast=%s", cf_pattern_names[pattern]);
 	cf_case_param(c, "second=%s", constant ? "constant" : "input");
 	return true;
 }
 
 const cf_generator cf_equal_cases = {
 	.op = OPVER_OP_EQUAL,
-	.num_variants = 9 * NUM_PATTERNS,
+	.num_variants = 9 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_not_equal_cases = {
 	.op = OPVER_OP_NOT_EQUAL,
-	.num_variants = 9 * NUM_PATTERNS,
+	.num_variants = 9 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_less_cases = {
 	.op = OPVER_OP_LESS,
-	.num_variants = 8 * NUM_PATTERNS,
+	.num_variants = 8 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_less_equal_cases = {
 	.op = OPVER_OP_LESS_EQUAL,
-	.num_variants = 7 * NUM_PATTERNS,
+	.num_variants = 7 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_greater_cases = {
 	.op = OPVER_OP_GREATER,
-	.num_variants = 7 * NUM_PATTERNS,
+	.num_variants = 7 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_greater_equal_cases = {
 	.op = OPVER_OP_GREATER_EQUAL,
-	.num_variants = 8 * NUM_PATTERNS,
+	.num_variants = 8 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_logical_and_cases = {
 	.op = OPVER_OP_LOGICAL_AND,
-	.num_variants = NUM_PATTERNS,
+	.num_variants = CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_logical_or_cases = {
 	.op = OPVER_OP_LOGICAL_OR,
-	.num_variants = NUM_PATTERNS,
+	.num_variants = CF_NUM_PATTERNS,
 	.generate = generate,
 };
 

@@ -38,13 +38,6 @@
  */
 #include "cases.h"
 
-enum { PATTERN_SAME, PATTERN_SCALAR, PATTERN_LAST, PATTERN_MUTUAL,
-       PATTERN_FIRST_SMALL, NUM_PATTERNS };
-
-static const char *const pattern_names[NUM_PATTERNS] = {
-	"same", "scalar", "last-dim", "both-ways", "first-small",
-};
-
 /* What the inputs are and how they are quantized. */
 typedef enum kind {
 	FLOAT32,
@@ -101,7 +94,7 @@ static const op_kinds ops[] = {
 /* The variants of the crossed kinds. */
 static int32_t crossed_variants(const op_kinds *o)
 {
-	return o->crossed * NUM_PATTERNS * CF_NUM_ACTIVATIONS;
+	return o->crossed * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS;
 }
 
 static const op_kinds *kinds_of(int32_t op)
@@ -117,8 +110,6 @@ static const op_kinds *kinds_of(int32_t op)
  * 6-D, SUB, DIV, MAXIMUM and MINIMUM up to 5-D and SQUARED_DIFFERENCE,
  * FLOOR_DIV, FLOOR_MOD and POW up to 4-D (opver's kernels take 6-D for
  * all). */
-#define MAX_RANK 6
-
 static int32_t max_rank(int32_t op)
 {
 	switch (op) {
@@ -133,74 +124,6 @@ static int32_t max_rank(int32_t op)
 	default:
 		return 5;
 	}
-}
-
-typedef struct shapes {
-	int32_t rank[3];        /* input 1, input 2, output */
-	int32_t dims[3][MAX_RANK];
-} shapes;
-
-/* Shapes for a broadcast pattern, rank 1..max_rank: dimensions 1..5 up
- * to rank 4, 1..3 above, so that a case stays small.  The last dimension
- * is at least 2, so the output has a first and a last element of its own
- * (see plant_extremes). */
-static void draw_shapes(int32_t pattern, int32_t max_rank, cf_rng *rng,
-			shapes *s)
-{
-	int32_t rank = cf_rng_int(rng, 1, max_rank);
-	int32_t *a = s->dims[0], *b = s->dims[1], *out = s->dims[2];
-
-	for (int32_t d = 0; d < rank; d++)
-		out[d] = cf_rng_int(rng, d == rank - 1 ? 2 : 1,
-				    rank > 4 ? 3 : 5);
-	s->rank[0] = s->rank[1] = s->rank[2] = rank;
-	for (int32_t d = 0; d < rank; d++)
-		a[d] = b[d] = out[d];
-	switch (pattern) {
-	case PATTERN_SCALAR:
-		s->rank[1] = 1;
-		b[0] = 1;
-		break;
-	case PATTERN_LAST:
-		s->rank[1] = 1;
-		b[0] = out[rank - 1];
-		break;
-	case PATTERN_FIRST_SMALL:
-		s->rank[0] = 1;
-		a[0] = out[rank - 1];
-		break;
-	case PATTERN_MUTUAL:
-		/* [N, 1, W, C] with [1, H, 1, C]: each input broadcasts the
-		 * other along a different axis. */
-		s->rank[0] = s->rank[1] = s->rank[2] = 4;
-		for (int32_t d = 0; d < 4; d++)
-			out[d] = cf_rng_int(rng, 2, 4);
-		for (int32_t d = 0; d < 4; d++) {
-			a[d] = d == 1 ? 1 : out[d];
-			b[d] = d == 0 || d == 2 ? 1 : out[d];
-		}
-		break;
-	default:
-		break;
-	}
-}
-
-/* Elements of tensor t. */
-static size_t elements(const cf_tensor_desc *t)
-{
-	size_t n = 1;
-
-	for (int32_t d = 0; d < t->rank; d++)
-		n *= (size_t)t->dims[d];
-	return n;
-}
-
-/* The values of tensor t: its constant data or its input values. */
-static void *values_of(cf_case *c, int32_t t)
-{
-	cf_tensor_desc *tensor = &c->tensors[t];
-
-	return tensor->data != NULL ? (void *)tensor->data : c->values[t];
 }
 
 /*
@@ -220,8 +143,8 @@ static void plant_extremes(cf_case *c, const int32_t *t)
 	const bool first_ops = c->op == OPVER_OP_ADD || c->op == OPVER_OP_MUL;
 
 	for (int i = 0; i < 2; i++) {
-		float *values = values_of(c, t[i]);
-		size_t n = elements(&c->tensors[t[i]]);
+		float *values = cf_case_values(c, t[i]);
+		size_t n = cf_tensor_elements(&c->tensors[t[i]]);
 
 		values[0] = i == 0 ? (first_ops ? 5 : 9) : (first_ops ? 2 : 1);
 		values[n - 1] = i == 0 ? -4 : (first_ops ? 2 : 1);
@@ -232,8 +155,8 @@ static void plant_extremes(cf_case *c, const int32_t *t)
  * with the next value up. */
 static void avoid_zero_divisors(cf_case *c, int32_t t, int32_t zero)
 {
-	const size_t n = elements(&c->tensors[t]);
-	void *values = values_of(c, t);
+	const size_t n = cf_tensor_elements(&c->tensors[t]);
+	void *values = cf_case_values(c, t);
 
 	for (size_t i = 0; i < n; i++) {
 		switch (c->tensors[t].type) {
@@ -458,8 +381,8 @@ static void pow_operands(cf_case *c, opver_type type, const int32_t *t,
 			 cf_rng *rng)
 {
 	for (int i = 0; i < 2; i++) {
-		const size_t n = elements(&c->tensors[t[i]]);
-		void *values = values_of(c, t[i]);
+		const size_t n = cf_tensor_elements(&c->tensors[t[i]]);
+		void *values = cf_case_values(c, t[i]);
 
 		for (size_t j = 0; j < n; j++) {
 			if (type == OPVER_TYPE_FLOAT32)
@@ -485,7 +408,9 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	opver_type type;
 	double lo, hi;
 	int32_t t[3];
-	shapes s;
+	cf_binary_shapes s;
+	/* Dimensions 1..5 up to rank 4, 1..3 above: a case stays small. */
+	const cf_shape_limits limits = { max_rank(c->op), 5, 3, 4 };
 
 	/* The variants of the later kinds follow all of the first ones. */
 	if (variant >= crossed_variants(o)) {
@@ -497,15 +422,15 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	}
 	index = variant % count;
 	k = o->kinds[first + index];
-	pattern = variant / count % NUM_PATTERNS;
+	pattern = variant / count % CF_NUM_PATTERNS;
 	if (first < o->crossed)
-		activation = cf_activation(variant / (count * NUM_PATTERNS));
+		activation = cf_activation(variant / (count * CF_NUM_PATTERNS));
 	else if (o->activation)
 		activation = cf_activation(index + pattern);
 	constant = cf_rng_int(rng, 0, 3) == 0;
 	type = type_of(k);
 
-	draw_shapes(pattern, max_rank(c->op), rng, &s);
+	cf_draw_binary_shapes(pattern, &limits, rng, &s);
 	for (int i = 0; i < 3; i++)
 		t[i] = cf_case_tensor(c, type, s.rank[i], s.dims[i]);
 	cf_case_input(c, t[0]);
@@ -530,7 +455,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 					    (int32_t)c->tensors[t[1]]
 						    .zero_points[0] :
 					    0);
-	cf_case_param(c, "broadcast=%s", pattern_names[pattern]);
+	cf_case_param(c, "broadcast=%s", cf_pattern_names[pattern]);
 	if (o->activation)
 		cf_case_param(c, "activation=%s",
 			      cf_activation_name(activation));
@@ -548,61 +473,63 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
  * per pattern for each of its other kinds. */
 const cf_generator cf_add_cases = {
 	.op = OPVER_OP_ADD,
-	.num_variants = 5 * NUM_PATTERNS * CF_NUM_ACTIVATIONS + 3 * NUM_PATTERNS,
+	.num_variants = 5 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS +
+			3 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_mul_cases = {
 	.op = OPVER_OP_MUL,
-	.num_variants = 5 * NUM_PATTERNS * CF_NUM_ACTIVATIONS + 3 * NUM_PATTERNS,
+	.num_variants = 5 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS +
+			3 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_sub_cases = {
 	.op = OPVER_OP_SUB,
-	.num_variants = 7 * NUM_PATTERNS,
+	.num_variants = 7 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_div_cases = {
 	.op = OPVER_OP_DIV,
-	.num_variants = 3 * NUM_PATTERNS,
+	.num_variants = 3 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_maximum_cases = {
 	.op = OPVER_OP_MAXIMUM,
-	.num_variants = 5 * NUM_PATTERNS,
+	.num_variants = 5 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_minimum_cases = {
 	.op = OPVER_OP_MINIMUM,
-	.num_variants = 5 * NUM_PATTERNS,
+	.num_variants = 5 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_squared_difference_cases = {
 	.op = OPVER_OP_SQUARED_DIFFERENCE,
-	.num_variants = 3 * NUM_PATTERNS,
+	.num_variants = 3 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_floor_div_cases = {
 	.op = OPVER_OP_FLOOR_DIV,
-	.num_variants = 4 * NUM_PATTERNS,
+	.num_variants = 4 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_floor_mod_cases = {
 	.op = OPVER_OP_FLOOR_MOD,
-	.num_variants = 5 * NUM_PATTERNS,
+	.num_variants = 5 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
 const cf_generator cf_pow_cases = {
 	.op = OPVER_OP_POW,
-	.num_variants = 2 * NUM_PATTERNS,
+	.num_variants = 2 * CF_NUM_PATTERNS,
 	.generate = generate,
 };
 
