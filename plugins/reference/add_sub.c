@@ -150,105 +150,79 @@ static opver_status add_sub_float32_invoke(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-/* --------------------------------------------------------------- int32 */
+/* ------------------------------------------------------- int32, int64 */
 
-/* Computed unsigned: wraps without undefined behaviour. */
-static inline int32_t add_int32_element(int32_t a, int32_t b,
-					const ref_arithmetic_int32 *data)
-{
-	return ref_clamp_int32((int32_t)((uint32_t)a + (uint32_t)b),
-			       data->activation_min, data->activation_max);
-}
+/*
+ * Defines the callbacks of the int`bits` kernels (32 or 64): each element
+ * computed unsigned, so that it wraps without undefined behaviour, then
+ * clamped to the fused activation's range.
+ */
+#define ADD_SUB_INTEGER_DEFINE(bits)                                          \
+	static inline int##bits##_t add_int##bits##_element(                  \
+		int##bits##_t a, int##bits##_t b,                              \
+		const ref_arithmetic_int##bits *data)                          \
+	{                                                                     \
+		const uint##bits##_t sum =                                     \
+			(uint##bits##_t)a + (uint##bits##_t)b;                 \
+                                                                              \
+		return ref_clamp_int##bits((int##bits##_t)sum,                 \
+					   data->activation_min,              \
+					   data->activation_max);             \
+	}                                                                     \
+                                                                              \
+	static inline int##bits##_t sub_int##bits##_element(                  \
+		int##bits##_t a, int##bits##_t b,                              \
+		const ref_arithmetic_int##bits *data)                          \
+	{                                                                     \
+		const uint##bits##_t difference =                              \
+			(uint##bits##_t)a - (uint##bits##_t)b;                 \
+                                                                              \
+		return ref_clamp_int##bits((int##bits##_t)difference,          \
+					   data->activation_min,              \
+					   data->activation_max);             \
+	}                                                                     \
+                                                                              \
+	REF_BROADCAST_DEFINE(add_int##bits##_apply, int##bits##_t,            \
+			     ref_arithmetic_int##bits,                        \
+			     add_int##bits##_element)                         \
+	REF_BROADCAST_DEFINE(sub_int##bits##_apply, int##bits##_t,            \
+			     ref_arithmetic_int##bits,                        \
+			     sub_int##bits##_element)                         \
+                                                                              \
+	static opver_status add_sub_int##bits##_prepare(                      \
+		const opver_context *ctx, opver_node *node)                    \
+	{                                                                     \
+		add_sub_int##bits##_data *data = node->op_data;                \
+		const add_sub_options options = add_sub_read_options(node);    \
+                                                                              \
+		data->sign = options.sign;                                    \
+		return ref_arithmetic_int##bits##_prepare(                     \
+			ctx, node, options.op, options.activation,             \
+			&data->arithmetic);                                    \
+	}                                                                     \
+                                                                              \
+	static opver_status add_sub_int##bits##_invoke(                       \
+		const opver_context *ctx, opver_node *node)                    \
+	{                                                                     \
+		const add_sub_int##bits##_data *data = node->op_data;          \
+		const ref_arithmetic_int##bits *a = &data->arithmetic;         \
+                                                                              \
+		(void)ctx;                                                    \
+		if (data->sign == REF_ADD)                                    \
+			add_int##bits##_apply(&a->plan,                        \
+					      node->inputs[0]->data,          \
+					      node->inputs[1]->data,          \
+					      node->outputs[0]->data, a);     \
+		else                                                          \
+			sub_int##bits##_apply(&a->plan,                        \
+					      node->inputs[0]->data,          \
+					      node->inputs[1]->data,          \
+					      node->outputs[0]->data, a);     \
+		return OPVER_OK;                                              \
+	}
 
-static inline int32_t sub_int32_element(int32_t a, int32_t b,
-					const ref_arithmetic_int32 *data)
-{
-	return ref_clamp_int32((int32_t)((uint32_t)a - (uint32_t)b),
-			       data->activation_min, data->activation_max);
-}
-
-REF_BROADCAST_DEFINE(add_int32_apply, int32_t, ref_arithmetic_int32,
-		     add_int32_element)
-REF_BROADCAST_DEFINE(sub_int32_apply, int32_t, ref_arithmetic_int32,
-		     sub_int32_element)
-
-static opver_status add_sub_int32_prepare(const opver_context *ctx,
-					  opver_node *node)
-{
-	add_sub_int32_data *data = node->op_data;
-	const add_sub_options options = add_sub_read_options(node);
-
-	data->sign = options.sign;
-	return ref_arithmetic_int32_prepare(ctx, node, options.op,
-					    options.activation,
-					    &data->arithmetic);
-}
-
-static opver_status add_sub_int32_invoke(const opver_context *ctx,
-					 opver_node *node)
-{
-	const add_sub_int32_data *data = node->op_data;
-	const ref_arithmetic_int32 *a = &data->arithmetic;
-
-	(void)ctx;
-	if (data->sign == REF_ADD)
-		add_int32_apply(&a->plan, node->inputs[0]->data,
-			      node->inputs[1]->data, node->outputs[0]->data, a);
-	else
-		sub_int32_apply(&a->plan, node->inputs[0]->data,
-			      node->inputs[1]->data, node->outputs[0]->data, a);
-	return OPVER_OK;
-}
-
-/* --------------------------------------------------------------- int64 */
-
-/* Computed unsigned: wraps without undefined behaviour. */
-static inline int64_t add_int64_element(int64_t a, int64_t b,
-					const ref_arithmetic_int64 *data)
-{
-	return ref_clamp_int64((int64_t)((uint64_t)a + (uint64_t)b),
-			       data->activation_min, data->activation_max);
-}
-
-static inline int64_t sub_int64_element(int64_t a, int64_t b,
-					const ref_arithmetic_int64 *data)
-{
-	return ref_clamp_int64((int64_t)((uint64_t)a - (uint64_t)b),
-			       data->activation_min, data->activation_max);
-}
-
-REF_BROADCAST_DEFINE(add_int64_apply, int64_t, ref_arithmetic_int64,
-		     add_int64_element)
-REF_BROADCAST_DEFINE(sub_int64_apply, int64_t, ref_arithmetic_int64,
-		     sub_int64_element)
-
-static opver_status add_sub_int64_prepare(const opver_context *ctx,
-					  opver_node *node)
-{
-	add_sub_int64_data *data = node->op_data;
-	const add_sub_options options = add_sub_read_options(node);
-
-	data->sign = options.sign;
-	return ref_arithmetic_int64_prepare(ctx, node, options.op,
-					    options.activation,
-					    &data->arithmetic);
-}
-
-static opver_status add_sub_int64_invoke(const opver_context *ctx,
-					 opver_node *node)
-{
-	const add_sub_int64_data *data = node->op_data;
-	const ref_arithmetic_int64 *a = &data->arithmetic;
-
-	(void)ctx;
-	if (data->sign == REF_ADD)
-		add_int64_apply(&a->plan, node->inputs[0]->data,
-			      node->inputs[1]->data, node->outputs[0]->data, a);
-	else
-		sub_int64_apply(&a->plan, node->inputs[0]->data,
-			      node->inputs[1]->data, node->outputs[0]->data, a);
-	return OPVER_OK;
-}
+ADD_SUB_INTEGER_DEFINE(32)
+ADD_SUB_INTEGER_DEFINE(64)
 
 /* -------------------------------------------------------- uint8, int8 */
 

@@ -291,7 +291,8 @@ bool cf_case_fill(cf_case *c, int32_t t, cf_rng *rng, double lo, double hi,
 		  bool constant)
 {
 	cf_tensor_desc *tensor = &c->tensors[t];
-	size_t n = cf_tensor_elements(tensor), size = opver_type_size(tensor->type);
+	size_t n = cf_tensor_elements(tensor);
+	size_t size = opver_type_size(tensor->type);
 	void *data = cf_case_alloc(c, n * size);
 
 	if (size == 0 || data == NULL)
