@@ -9,10 +9,9 @@
  * activations oneDNN is not given (TANH, SIGN_BIT) stay on the kernels.
  */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 
 #include "claims.h"
+#include "delegate_claims.h"
 
 #define S8 OPVER_T(INT8)
 #define I32 OPVER_T(INT32)
@@ -28,18 +27,6 @@ static const opver_delegate_op conv_2d_s8 = {
 };
 
 const opver_delegate_op *const dn_claims[DN_NUM_CLAIMS] = { &conv_2d_s8 };
-
-static const char *say(char *buf, size_t size, const char *format, ...)
-	__attribute__((format(printf, 3, 4)));
-static const char *say(char *buf, size_t size, const char *format, ...)
-{
-	va_list args;
-
-	va_start(args, format);
-	vsnprintf(buf, size, format, args);
-	va_end(args);
-	return buf;
-}
 
 bool dn_axis_of(int32_t padding, int32_t in, int32_t kernel, int32_t stride,
 		int32_t dilation, int32_t out, dn_axis *axis)
@@ -122,19 +109,19 @@ static const char *filter_refusal(const opver_tensor *filter, char *buf,
 	int32_t count = filter->quant.count;
 
 	if (!filter->is_constant)
-		return say(buf, size, "filter not constant");
+		return dc_say(buf, size, "filter not constant");
 	if (count < 1 || filter->quant.scale == NULL ||
 	    filter->quant.zero_point == NULL ||
 	    (count > 1 && (count != filter->dims[0] || filter->quant.axis != 0)))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "filter scales are neither one per tensor nor one per output channel");
 	for (int32_t c = 0; c < count; c++) {
 		if (filter->quant.zero_point[c] != 0)
-			return say(buf, size,
+			return dc_say(buf, size,
 				   "filter zero point %lld: oneDNN has no weight zero points",
 				   (long long)filter->quant.zero_point[c]);
 		if (!usable_scale(filter->quant.scale[c]))
-			return say(buf, size,
+			return dc_say(buf, size,
 				   "filter scale %g is not a normal positive number",
 				   (double)filter->quant.scale[c]);
 	}
@@ -153,21 +140,21 @@ static const char *conv_refusal(const opver_node *node, char *buf,
 	int32_t qmin, qmax;
 
 	if (in->rank != 4 || filter->rank != 4 || out->rank != 4)
-		return say(buf, size, "input, filter and output must be 4D");
+		return dc_say(buf, size, "input, filter and output must be 4D");
 	if (!per_tensor(in) || !per_tensor(out))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "input and output need one normal positive scale each");
 	if (filter_refusal(filter, buf, size) != NULL)
 		return buf;
 	if (filter->dims[3] != in->dims[3])
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "grouped convolution (input %d channels, filter %d)",
 			   (int)in->dims[3], (int)filter->dims[3]);
 	if (out->dims[0] != in->dims[0] || out->dims[3] != filter->dims[0])
-		return say(buf, size, "output shape is not the convolution's");
+		return dc_say(buf, size, "output shape is not the convolution's");
 	if (bias != NULL && (!bias->is_constant || bias->rank != 1 ||
 			     bias->dims[0] != filter->dims[0]))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "bias is not a constant with one value per output channel");
 	opver_read_params(node, &p, sizeof(p));
 	if (!dn_axis_of(p.padding, in->dims[1], filter->dims[1],
@@ -175,15 +162,15 @@ static const char *conv_refusal(const opver_node *node, char *buf,
 			&rows) ||
 	    !dn_axis_of(p.padding, in->dims[2], filter->dims[2],
 			p.stride_width, p.dilation_width, out->dims[2], &cols))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "output %dx%d is not what the padding, strides and dilation give",
 			   (int)out->dims[1], (int)out->dims[2]);
 	if (!dn_activation_range(p.activation, out, &qmin, &qmax))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "fused activation %d not supported by this delegate",
 			   (int)p.activation);
 	if (qmin > qmax)
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "fused activation leaves the output no range (%d to %d)",
 			   (int)qmin, (int)qmax);
 	return NULL;
@@ -197,20 +184,20 @@ const char *dn_refusal(const opver_node *node, char *buf, size_t size)
 		if (dn_claims[c]->op == node->op)
 			claim = dn_claims[c];
 	if (claim == NULL)
-		return say(buf, size, "op not supported by this delegate");
+		return dc_say(buf, size, "op not supported by this delegate");
 	if (node->num_inputs < 2 || node->num_outputs != 1 ||
 	    node->inputs[0] == NULL || node->inputs[1] == NULL ||
 	    node->outputs[0] == NULL)
-		return say(buf, size, "needs an input, a filter and an output");
+		return dc_say(buf, size, "needs an input, a filter and an output");
 	if (node->inputs[0]->type != OPVER_TYPE_INT8 ||
 	    node->inputs[1]->type != OPVER_TYPE_INT8 ||
 	    node->outputs[0]->type != OPVER_TYPE_INT8 ||
 	    (node->num_inputs > 2 && node->inputs[2] != NULL &&
 	     node->inputs[2]->type != OPVER_TYPE_INT32))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "not int8 input, filter and output with an int32 bias");
 	if (node->resolved_version > claim->max_version)
-		return say(buf, size, "version %d above %d",
+		return dc_say(buf, size, "version %d above %d",
 			   (int)node->resolved_version, (int)claim->max_version);
 	return conv_refusal(node, buf, size);
 }

@@ -18,10 +18,10 @@
  * --log-level info).
  */
 #include <omp.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "claims.h"
+#include "delegate_claims.h"
 #include "conv.h"
 
 #define DN_MAX_THREADS 256
@@ -40,21 +40,6 @@ typedef struct dn_partition {
 	dn_conv *convs;         /* owned; count */
 } dn_partition;
 
-static opver_status parse_threads(const opver_context *ctx,
-				  const char *text, uint32_t *threads)
-{
-	char *end;
-	long n = strtol(text, &end, 10);
-
-	if (end == text || *end != '\0' || n < 1 || n > DN_MAX_THREADS) {
-		OPVER_REPORT(ctx, "threads = '%s': expected 1 to %d", text,
-			     DN_MAX_THREADS);
-		return OPVER_ERROR_CONFIG;
-	}
-	*threads = (uint32_t)n;
-	return OPVER_OK;
-}
-
 static opver_status dn_init(const opver_context *ctx,
 			    const opver_option *options, uint32_t num_options,
 			    void **plugin_data)
@@ -64,8 +49,8 @@ static opver_status dn_init(const opver_context *ctx,
 
 	for (uint32_t i = 0; i < num_options; i++) {
 		if (strcmp(options[i].key, "threads") == 0) {
-			opver_status status = parse_threads(
-				ctx, options[i].value, &threads);
+			opver_status status = dc_parse_threads(
+				ctx, options[i].value, DN_MAX_THREADS, &threads);
 
 			if (status != OPVER_OK)
 				return status;
@@ -99,20 +84,7 @@ static void dn_fini(const opver_context *ctx, void *plugin_data)
 static opver_status claim(const opver_context *ctx,
 			  const opver_graph_view *graph, uint8_t *claimed)
 {
-	char reason[160];
-
-	for (int32_t n = 0; n < graph->num_nodes; n++) {
-		const opver_node *node = graph->nodes[n];
-		const char *why = dn_refusal(node, reason, sizeof(reason));
-
-		claimed[n] = why == NULL;
-		if (why != NULL)
-			OPVER_LOG(ctx, OPVER_LOG_INFO,
-				  "node %d (%s v%d) is left to other plugins: %s",
-				  (int)n, ctx->host->op_name(node->op),
-				  (int)node->resolved_version, why);
-	}
-	return OPVER_OK;
+	return dc_claim(ctx, graph, claimed, dn_refusal, "is left to other plugins");
 }
 
 static opver_status partition_init(const opver_context *ctx,

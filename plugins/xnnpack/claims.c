@@ -21,10 +21,10 @@
  * quantized AVERAGE_POOL_2D whose window is its whole input becomes.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "claims.h"
+#include "delegate_claims.h"
 
 #define F32 OPVER_T(FLOAT32)
 #define S8 OPVER_T(INT8)
@@ -192,18 +192,6 @@ bool xp_activation_range(int32_t activation, float *min, float *max)
 	}
 }
 
-static const char *say(char *buf, size_t size, const char *format, ...)
-	__attribute__((format(printf, 3, 4)));
-static const char *say(char *buf, size_t size, const char *format, ...)
-{
-	va_list args;
-
-	va_start(args, format);
-	vsnprintf(buf, size, format, args);
-	va_end(args);
-	return buf;
-}
-
 /* The name of the first of the claims' types in `mask`; NULL for none. */
 static const char *type_word(uint32_t mask)
 {
@@ -256,9 +244,9 @@ static const char *types_refusal(const opver_node *node, char *buf,
 		type_word(OPVER_TYPE_BIT(out)) : NULL;
 
 	if (in_word == NULL || out_word == NULL)
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "types other than float32, int8 and uint8");
-	return say(buf, size,
+	return dc_say(buf, size,
 		   "this XNNPACK has no such node for %s input and %s output",
 		   in_word, out_word);
 }
@@ -302,12 +290,12 @@ static const char *quant_refusal(const opver_tensor *t, const char *what,
 
 	if (t->quant.count != 1 || t->quant.scale == NULL ||
 	    t->quant.zero_point == NULL)
-		return say(buf, size, "%s is not quantized per tensor", what);
+		return dc_say(buf, size, "%s is not quantized per tensor", what);
 	if (!usable_scale(scale_of(t)))
-		return say(buf, size, "%s has scale %g, not a normal positive one",
+		return dc_say(buf, size, "%s has scale %g, not a normal positive one",
 			   what, (double)scale_of(t));
 	if (t->quant.zero_point[0] < low || t->quant.zero_point[0] > low + 255)
-		return say(buf, size, "%s has zero point %lld out of range", what,
+		return dc_say(buf, size, "%s has zero point %lld out of range", what,
 			   (long long)t->quant.zero_point[0]);
 	return NULL;
 }
@@ -324,7 +312,7 @@ static const char *same_quant_refusal(const opver_node *node, char *buf,
 {
 	if (same_quantization(node->inputs[0], node->outputs[0]))
 		return NULL;
-	return say(buf, size,
+	return dc_say(buf, size,
 		   "input and output quantization differ: XNNPACK does not rescale here");
 }
 
@@ -335,7 +323,7 @@ static const char *activation_refusal(int32_t activation, char *buf,
 
 	if (xp_activation_range(activation, &min, &max))
 		return NULL;
-	return say(buf, size, "fused activation %d not supported by XNNPACK",
+	return dc_say(buf, size, "fused activation %d not supported by XNNPACK",
 		   (int)activation);
 }
 
@@ -361,7 +349,7 @@ static const char *range_refusal(int32_t activation, const opver_tensor *out,
 	qmax = lrintf(fminf(fmaxf(max / scale_of(out) + zero, low),
 			    low + 255.0f));
 	if (qmin >= qmax)
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "fused activation leaves the output no range (%ld to %ld)",
 			   qmin, qmax);
 	return NULL;
@@ -390,38 +378,38 @@ static const char *filter_quant_refusal(const opver_node *node,
 			return buf;
 		if (filter->type == OPVER_TYPE_INT8 &&
 		    zero_point_of(filter) != 0)
-			return say(buf, size,
+			return dc_say(buf, size,
 				   "int8 filter zero point %d: XNNPACK needs 0",
 				   (int)zero_point_of(filter));
 	} else if (channel_axis < 0) {
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "per-channel int8 weights: this XNNPACK has no per-channel FULLY_CONNECTED");
 	} else if (filter->quant.axis != channel_axis ||
 		   count != filter->dims[channel_axis] ||
 		   filter->quant.scale == NULL ||
 		   filter->quant.zero_point == NULL) {
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "filter scales are not one per channel along dimension %d",
 			   (int)channel_axis);
 	}
 	if (bias != NULL && (bias->rank != 1 || out->rank < 1 ||
 			     bias->dims[0] != out->dims[out->rank - 1]))
-		return say(buf, size, "bias is not one value per output channel");
+		return dc_say(buf, size, "bias is not one value per output channel");
 	for (int32_t c = 0; c < count; c++) {
 		float scale = filter->quant.scale[c];
 		float product = scale_of(in) * scale;
 
 		if (filter->quant.zero_point[c] != 0 && count > 1)
-			return say(buf, size,
+			return dc_say(buf, size,
 				   "per-channel filter zero point %lld: XNNPACK needs 0",
 				   (long long)filter->quant.zero_point[c]);
 		if (!usable_scale(scale) || !usable_scale(product))
-			return say(buf, size,
+			return dc_say(buf, size,
 				   "filter scale %g: input * filter scale is not a normal positive number",
 				   (double)scale);
 		/* In float, as XNNPACK computes it. */
 		if (product / scale_of(out) >= 256.0f)
-			return say(buf, size,
+			return dc_say(buf, size,
 				   "input * filter / output scale %g: XNNPACK needs it below 256",
 				   (double)(product / scale_of(out)));
 	}
@@ -439,9 +427,9 @@ static const char *window_refusal(const opver_node *node, char *buf,
 
 	if (node->inputs[0]->rank != 4 || filter->rank != 4 ||
 	    node->outputs[0]->rank != 4)
-		return say(buf, size, "input, filter and output must be 4D");
+		return dc_say(buf, size, "input, filter and output must be 4D");
 	if (!filter->is_constant || (bias != NULL && !bias->is_constant))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "filter and bias must be constant for XNNPACK");
 	if (!is_8bit(node->inputs[0]))
 		return NULL;
@@ -461,10 +449,10 @@ static const char *conv_refusal(const opver_node *node, char *buf,
 	opver_read_params(node, &p, sizeof(p));
 	if (p.stride_width < 1 || p.stride_height < 1 ||
 	    p.dilation_width < 1 || p.dilation_height < 1)
-		return say(buf, size, "stride or dilation below 1");
+		return dc_say(buf, size, "stride or dilation below 1");
 	if (node->inputs[1]->dims[3] < 1 ||
 	    node->inputs[0]->dims[3] % node->inputs[1]->dims[3] != 0)
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "input channels not a multiple of the filter's");
 	return range_refusal(p.activation, node->outputs[0], buf, size);
 }
@@ -481,9 +469,9 @@ static const char *depthwise_refusal(const opver_node *node, char *buf,
 	opver_read_params(node, &p, sizeof(p));
 	if (p.stride_width < 1 || p.stride_height < 1 ||
 	    p.dilation_width < 1 || p.dilation_height < 1)
-		return say(buf, size, "stride or dilation below 1");
+		return dc_say(buf, size, "stride or dilation below 1");
 	if (in < 1 || node->inputs[1]->dims[3] % in != 0)
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "filter channels not a multiple of the input's");
 	return range_refusal(p.activation, node->outputs[0], buf, size);
 }
@@ -498,17 +486,17 @@ static const char *fc_refusal(const opver_node *node, char *buf, size_t size)
 
 	opver_read_params(node, &p, sizeof(p));
 	if (weights->rank != 2 || in->rank < 1)
-		return say(buf, size, "weights must be 2D");
+		return dc_say(buf, size, "weights must be 2D");
 	if (!weights->is_constant || (bias != NULL && !bias->is_constant))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "weights and bias must be constant for XNNPACK");
 	if (p.weights_format != OPVER_FC_WEIGHTS_DEFAULT)
-		return say(buf, size, "shuffled weights format");
+		return dc_say(buf, size, "shuffled weights format");
 	if (p.keep_num_dims && in->dims[in->rank - 1] != weights->dims[1])
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "keep_num_dims with an input depth other than the weights'");
 	if (!p.keep_num_dims && node->outputs[0]->rank != 2)
-		return say(buf, size, "output must be 2D without keep_num_dims");
+		return dc_say(buf, size, "output must be 2D without keep_num_dims");
 	if (is_8bit(in) && filter_quant_refusal(node, -1, buf, size) != NULL)
 		return buf;
 	return range_refusal(p.activation, node->outputs[0], buf, size);
@@ -527,14 +515,14 @@ static const char *binary_scale_refusal(const opver_node *node, char *buf,
 		float ratio = a * b / out;
 
 		if (ratio < 0x1.0p-16f || ratio >= 0x1.0p+8f)
-			return say(buf, size,
+			return dc_say(buf, size,
 				   "input product to output scale %g: XNNPACK needs 2^-16 to 2^8",
 				   (double)ratio);
 		return NULL;
 	}
 	if (a / out < 0x1.0p-10f || a / out >= 0x1.0p+8f ||
 	    b / out < 0x1.0p-10f || b / out >= 0x1.0p+8f)
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "input to output scales %g and %g: XNNPACK needs 2^-10 to 2^8",
 			   (double)(a / out), (double)(b / out));
 	return NULL;
@@ -560,18 +548,18 @@ static const char *pool_refusal(const opver_node *node, char *buf,
 
 	opver_read_params(node, &p, sizeof(p));
 	if (node->inputs[0]->rank != 4 || node->outputs[0]->rank != 4)
-		return say(buf, size, "input and output must be 4D");
+		return dc_say(buf, size, "input and output must be 4D");
 	if (p.stride_width < 1 || p.stride_height < 1 ||
 	    p.filter_width < 1 || p.filter_height < 1)
-		return say(buf, size, "filter or stride below 1");
+		return dc_say(buf, size, "filter or stride below 1");
 	/* XNNPACK's pooling nodes need a window of 2 or more elements. */
 	if (p.filter_width == 1 && p.filter_height == 1)
-		return say(buf, size, "1x1 pooling is not supported by XNNPACK");
+		return dc_say(buf, size, "1x1 pooling is not supported by XNNPACK");
 	if (same_quant_refusal(node, buf, size) != NULL)
 		return buf;
 	if (node->op == OPVER_OP_AVERAGE_POOL_2D &&
 	    is_8bit(node->inputs[0]) && !xp_is_global_pool(node))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "quantized average pooling other than over the whole input");
 	return range_refusal(p.activation, node->outputs[0], buf, size);
 }
@@ -610,7 +598,7 @@ static const char *logistic_refusal(const opver_node *node, char *buf,
 	if (!is_8bit(out) ||
 	    (scale_of(out) == 0x1.0p-8f && zero_point_of(out) == zero))
 		return NULL;
-	return say(buf, size,
+	return dc_say(buf, size,
 		   "output scale %g and zero point %d: XNNPACK needs 1/256 and %d",
 		   (double)scale_of(out), (int)zero_point_of(out), (int)zero);
 }
@@ -622,10 +610,10 @@ static const char *softmax_refusal(const opver_node *node, char *buf,
 
 	opver_read_params(node, &p, sizeof(p));
 	if (p.beta != 1.0f)
-		return say(buf, size, "beta %g: XNNPACK's softmax has beta 1",
+		return dc_say(buf, size, "beta %g: XNNPACK's softmax has beta 1",
 			   (double)p.beta);
 	if (node->inputs[0]->rank < 1)
-		return say(buf, size, "scalar input");
+		return dc_say(buf, size, "scalar input");
 	return NULL;
 }
 
@@ -637,13 +625,13 @@ static const char *pad_refusal(const opver_node *node, char *buf,
 	int32_t rank = node->inputs[0]->rank;
 
 	if (!paddings->is_constant || pads == NULL)
-		return say(buf, size, "paddings must be constant");
+		return dc_say(buf, size, "paddings must be constant");
 	if (paddings->rank != 2 || paddings->dims[0] != rank ||
 	    paddings->dims[1] != 2)
-		return say(buf, size, "paddings must be [rank, 2]");
+		return dc_say(buf, size, "paddings must be [rank, 2]");
 	for (int32_t i = 0; i < 2 * rank; i++)
 		if (pads[i] < 0)
-			return say(buf, size, "negative padding");
+			return dc_say(buf, size, "negative padding");
 	return same_quant_refusal(node, buf, size);
 }
 
@@ -659,25 +647,25 @@ static const char *mean_refusal(const opver_node *node, char *buf,
 	float ratio;
 
 	if (node->inputs[0]->rank != 4)
-		return say(buf, size, "only MEAN of a 4D input is supported");
+		return dc_say(buf, size, "only MEAN of a 4D input is supported");
 	if (!axes->is_constant || axis == NULL)
-		return say(buf, size, "axes must be constant");
+		return dc_say(buf, size, "axes must be constant");
 	for (size_t i = 0; i < count; i++) {
 		int32_t a = axis[i] < 0 ? axis[i] + 4 : axis[i];
 
 		if (a < 0 || a > 3)
-			return say(buf, size, "axis %d out of range",
+			return dc_say(buf, size, "axis %d out of range",
 				   (int)axis[i]);
 		seen[a] = true;
 	}
 	if (seen[0] || !seen[1] || !seen[2] || seen[3])
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "only MEAN over axes 1 and 2 (height, width) is supported");
 	if (!is_8bit(node->inputs[0]))
 		return NULL;
 	ratio = scale_of(node->inputs[0]) / scale_of(node->outputs[0]);
 	if (ratio < 0x1.0p-8f || ratio >= 0x1.0p+8f)
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "input to output scale %g: XNNPACK needs 2^-8 to 2^8",
 			   (double)ratio);
 	return NULL;
@@ -703,20 +691,20 @@ static const char *resize_refusal(const opver_node *node, char *buf,
 	const int32_t *hw = sizes->data;
 
 	if (node->inputs[0]->rank != 4 || out->rank != 4)
-		return say(buf, size, "input and output must be 4D");
+		return dc_say(buf, size, "input and output must be 4D");
 	if (!sizes->is_constant || hw == NULL ||
 	    opver_tensor_elements(sizes) != 2)
-		return say(buf, size, "size must be a constant of 2 elements");
+		return dc_say(buf, size, "size must be a constant of 2 elements");
 	if (hw[0] != out->dims[1] || hw[1] != out->dims[2])
-		return say(buf, size, "size %dx%d is not the output's",
+		return dc_say(buf, size, "size %dx%d is not the output's",
 			   (int)hw[0], (int)hw[1]);
 	if (hw[0] > XP_MAX_RESIZE || hw[1] > XP_MAX_RESIZE ||
 	    node->inputs[0]->dims[1] > XP_MAX_RESIZE ||
 	    node->inputs[0]->dims[2] > XP_MAX_RESIZE)
-		return say(buf, size, "sizes of 2^24 or more");
+		return dc_say(buf, size, "sizes of 2^24 or more");
 	opver_read_params(node, &p, sizeof(p));
 	if (p.align_corners && p.half_pixel_centers)
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "align_corners with half_pixel_centers: XNNPACK has no such sampling");
 	return NULL;
 }
@@ -729,14 +717,14 @@ static const char *depth_to_space_refusal(const opver_node *node, char *buf,
 
 	opver_read_params(node, &p, sizeof(p));
 	if (in->rank != 4 || out->rank != 4)
-		return say(buf, size, "input and output must be 4D");
+		return dc_say(buf, size, "input and output must be 4D");
 	if (p.block_size < 2)
-		return say(buf, size, "block_size %d: XNNPACK needs 2 or more",
+		return dc_say(buf, size, "block_size %d: XNNPACK needs 2 or more",
 			   (int)p.block_size);
 	if (in->dims[3] % ((int64_t)p.block_size * p.block_size) != 0 ||
 	    (int64_t)in->dims[1] * p.block_size != out->dims[1] ||
 	    (int64_t)in->dims[2] * p.block_size != out->dims[2])
-		return say(buf, size, "output is not the input's blocks");
+		return dc_say(buf, size, "output is not the input's blocks");
 	return NULL;
 }
 
@@ -749,12 +737,12 @@ static const char *prelu_refusal(const opver_node *node, char *buf,
 	const opver_tensor *in = node->inputs[0], *alpha = node->inputs[1];
 
 	if (!alpha->is_constant || alpha->data == NULL)
-		return say(buf, size, "alpha must be constant for XNNPACK");
+		return dc_say(buf, size, "alpha must be constant for XNNPACK");
 	if (in->rank < 1 || alpha->rank < 1 || alpha->rank > in->rank ||
 	    alpha->dims[alpha->rank - 1] != in->dims[in->rank - 1] ||
 	    opver_tensor_elements(alpha) !=
 		    (size_t)alpha->dims[alpha->rank - 1])
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "alpha is not one slope per channel ([C] or [1, ..., C])");
 	return NULL;
 }
@@ -803,31 +791,31 @@ static const char *transpose_conv_refusal(const opver_node *node, char *buf,
 
 	if (!shape->is_constant || dims == NULL ||
 	    opver_tensor_elements(shape) != 4)
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "output_shape must be a constant of 4 elements");
 	if (!filter->is_constant || (bias != NULL && !bias->is_constant))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "filter and bias must be constant for XNNPACK");
 	if (in->rank != 4 || filter->rank != 4 || out->rank != 4)
-		return say(buf, size, "input, filter and output must be 4D");
+		return dc_say(buf, size, "input, filter and output must be 4D");
 	for (int d = 0; d < 4; d++)
 		if (dims[d] != out->dims[d])
-			return say(buf, size,
+			return dc_say(buf, size,
 				   "output_shape is not the output's shape");
 	if (filter->dims[3] != in->dims[3] || filter->dims[0] != out->dims[3] ||
 	    in->dims[0] != out->dims[0] ||
 	    (bias != NULL && opver_tensor_elements(bias) !=
 				     (size_t)out->dims[3]))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "filter, bias and output do not fit the input");
 	opver_read_params(node, &p, sizeof(p));
 	if (p.stride_height < 1 || p.stride_width < 1)
-		return say(buf, size, "stride below 1");
+		return dc_say(buf, size, "stride below 1");
 	if (!xp_deconv_axis_of(p.padding, in->dims[1], filter->dims[1],
 			       p.stride_height, out->dims[1], &rows) ||
 	    !xp_deconv_axis_of(p.padding, in->dims[2], filter->dims[2],
 			       p.stride_width, out->dims[2], &cols))
-		return say(buf, size,
+		return dc_say(buf, size,
 			   "output_shape %dx%d does not convolve back to the input's %dx%d: TFLite's kernels disagree there",
 			   (int)out->dims[1], (int)out->dims[2],
 			   (int)in->dims[1], (int)in->dims[2]);
@@ -877,13 +865,13 @@ static const char *operand_refusal(const opver_tensor *t, uint32_t mask,
 				   size_t size)
 {
 	if (mask != 0 && !opver_type_mask_has(mask, t->type))
-		return say(buf, size, "%s is not %s", what, type_word(mask));
+		return dc_say(buf, size, "%s is not %s", what, type_word(mask));
 	if (t->rank > XP_MAX_DIMS)
-		return say(buf, size, "%s has more than %d dimensions", what,
+		return dc_say(buf, size, "%s has more than %d dimensions", what,
 			   XP_MAX_DIMS);
 	/* XNNPACK refuses empty values when the runtime is created. */
 	if (opver_tensor_elements(t) == 0)
-		return say(buf, size, "%s is empty", what);
+		return dc_say(buf, size, "%s is empty", what);
 	if (is_8bit(t) && !filter)
 		return quant_refusal(t, what, buf, size);
 	return NULL;
@@ -901,7 +889,7 @@ static const char *tensor_refusal(const opver_node *node,
 	int32_t required = required_inputs(node->op);
 
 	if (node->num_inputs < required || node->num_outputs != 1)
-		return say(buf, size, "needs %d inputs and 1 output",
+		return dc_say(buf, size, "needs %d inputs and 1 output",
 			   (int)required);
 	for (int32_t i = 0; i < node->num_inputs; i++) {
 		const opver_tensor *t = node->inputs[i];
@@ -911,11 +899,11 @@ static const char *tensor_refusal(const opver_node *node,
 		if (t == NULL && i >= required)
 			continue;
 		if (t == NULL)
-			return say(buf, size, "input %d missing", (int)i);
+			return dc_say(buf, size, "input %d missing", (int)i);
 		snprintf(what, sizeof(what), "input %d", (int)i);
 		if (is_index_input(node, i)) {
 			if (mask != 0 && !opver_type_mask_has(mask, t->type))
-				return say(buf, size, "%s is not %s", what,
+				return dc_say(buf, size, "%s is not %s", what,
 					   type_word(mask));
 			continue;
 		}
@@ -936,15 +924,15 @@ const char *xp_refusal(const opver_node *node, char *buf, size_t size)
 	const char *why;
 
 	if (!has_claim(node->op))
-		return say(buf, size, "op not supported by this XNNPACK");
+		return dc_say(buf, size, "op not supported by this XNNPACK");
 	if (node->num_inputs <= v || node->inputs[v] == NULL ||
 	    node->num_outputs < 1 || node->outputs[0] == NULL)
-		return say(buf, size, "needs an input and an output");
+		return dc_say(buf, size, "needs an input and an output");
 	claim = claim_of(node, &sig);
 	if (claim == NULL)
 		return types_refusal(node, buf, size);
 	if (node->resolved_version > claim->max_version)
-		return say(buf, size, "version %d above %d",
+		return dc_say(buf, size, "version %d above %d",
 			   (int)node->resolved_version, (int)claim->max_version);
 	why = tensor_refusal(node, sig, buf, size);
 	if (why != NULL)

@@ -12,10 +12,10 @@
  * (opver-run --explain --log-level info).
  */
 #include <dlfcn.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "claims.h"
+#include "delegate_claims.h"
 #include "subgraph.h"
 
 /* Most threads `threads` may ask for. */
@@ -25,21 +25,6 @@ typedef struct xp_plugin {
 	uint32_t threads;       /* the option; 0 when not given */
 	xp_event_names names;
 } xp_plugin;
-
-static opver_status parse_threads(const opver_context *ctx,
-				  const char *text, uint32_t *threads)
-{
-	char *end;
-	long n = strtol(text, &end, 10);
-
-	if (end == text || *end != '\0' || n < 1 || n > XP_MAX_THREADS) {
-		OPVER_REPORT(ctx, "threads = '%s': expected 1 to %d", text,
-			     XP_MAX_THREADS);
-		return OPVER_ERROR_CONFIG;
-	}
-	*threads = (uint32_t)n;
-	return OPVER_OK;
-}
 
 /*
  * XNNPACK's one-time initialization (cpuinfo's tables) is never freed: were
@@ -65,8 +50,8 @@ static opver_status xp_init(const opver_context *ctx,
 
 	for (uint32_t i = 0; i < num_options; i++) {
 		if (strcmp(options[i].key, "threads") == 0) {
-			opver_status status = parse_threads(
-				ctx, options[i].value, &threads);
+			opver_status status = dc_parse_threads(
+				ctx, options[i].value, XP_MAX_THREADS, &threads);
 
 			if (status != OPVER_OK)
 				return status;
@@ -107,20 +92,7 @@ static void xp_fini(const opver_context *ctx, void *plugin_data)
 static opver_status claim(const opver_context *ctx,
 			  const opver_graph_view *graph, uint8_t *claimed)
 {
-	char reason[160];
-
-	for (int32_t n = 0; n < graph->num_nodes; n++) {
-		const opver_node *node = graph->nodes[n];
-		const char *why = xp_refusal(node, reason, sizeof(reason));
-
-		claimed[n] = why == NULL;
-		if (why != NULL)
-			OPVER_LOG(ctx, OPVER_LOG_INFO,
-				  "node %d (%s v%d) stays on the kernels: %s",
-				  (int)n, ctx->host->op_name(node->op),
-				  (int)node->resolved_version, why);
-	}
-	return OPVER_OK;
+	return dc_claim(ctx, graph, claimed, xp_refusal, "stays on the kernels");
 }
 
 static opver_status partition_init(const opver_context *ctx,
