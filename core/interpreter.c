@@ -161,13 +161,22 @@ static opver_status build_nodes(opver_interpreter *it)
 	return OPVER_OK;
 }
 
-/* Binds every node no delegate took and gives it its call record; reports
- * every failure before returning the first.  An unresolved node keeps a
- * NULL binding. */
-static opver_status resolve_nodes(opver_interpreter *it)
+/*
+ * Binds every node no delegate took and gives it its call record; reports
+ * every failure before returning the first, the nodes no kernel handles
+ * grouped by need at `unhandled_level`.  An unresolved node keeps a NULL
+ * binding.
+ */
+static opver_status resolve_nodes(opver_interpreter *it,
+				  opver_log_level unhandled_level)
 {
+	const opver_runtime *runtime = it->runtime;
 	opver_status result = OPVER_OK;
+	bool *unhandled = calloc((size_t)it->graph->num_nodes + 1,
+				 sizeof(*unhandled));
 
+	if (unhandled == NULL)
+		return OPVER_ERROR_NOMEM;
 	for (int32_t n = 0; n < it->graph->num_nodes; n++) {
 		node_state *state = &it->nodes[n];
 		const opver__plugin *plugin;
@@ -176,12 +185,13 @@ static opver_status resolve_nodes(opver_interpreter *it)
 		state->partition = it->delegation.node_partition[n];
 		if (state->partition >= 0)
 			continue;
-		status = opver__resolve_node(&it->runtime->registry, it->graph,
-					     n, it->runtime->strict,
-					     it->runtime->strict_versions,
-					     &it->runtime->reporter,
+		status = opver__resolve_node(&runtime->registry, it->graph, n,
+					     runtime->strict,
+					     runtime->strict_versions,
+					     &runtime->reporter,
 					     &state->binding);
 		if (status != OPVER_OK) {
+			unhandled[n] = state->binding.unhandled;
 			if (result == OPVER_OK)
 				result = status;
 			continue;
@@ -196,6 +206,10 @@ static opver_status resolve_nodes(opver_interpreter *it)
 		state->call.step = it->delegation.node_step[n];
 		state->call.session = &it->session;
 	}
+	opver__report_unresolved(&runtime->registry, it->graph, unhandled,
+				 runtime->strict_versions, unhandled_level,
+				 &runtime->reporter);
+	free(unhandled);
 	return result;
 }
 
@@ -407,7 +421,10 @@ OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 }
 
 /* Everything up to the arena: tensors, nodes, delegation, resolution. */
-static opver_status bind(opver_interpreter *it)
+/* Everything before prepare.  An inspect-only interpreter reports the nodes
+ * no kernel handles at info level: for it they are a finding, not a
+ * failure. */
+static opver_status bind(opver_interpreter *it, bool inspect_only)
 {
 	opver_status status = build_tensors(it);
 
@@ -420,7 +437,8 @@ static opver_status bind(opver_interpreter *it)
 			it->graph, &it->view, it->runtime->strict_versions,
 			&it->session, &it->runtime->reporter, &it->delegation);
 	if (status == OPVER_OK)
-		status = resolve_nodes(it);
+		status = resolve_nodes(it, inspect_only ? OPVER_LOG_INFO
+							: OPVER_LOG_ERROR);
 	return status;
 }
 
@@ -455,7 +473,7 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 			? runtime->config.max_tensor_bytes
 			: OPVER_DEFAULT_MAX_TENSOR_BYTES;
 
-	status = bind(it);
+	status = bind(it, given.inspect_only);
 	if (given.inspect_only &&
 	    (status == OPVER_OK || status == OPVER_ERROR_UNRESOLVED)) {
 		it->inspect_only = true;

@@ -170,6 +170,7 @@ Test(opver_run, check_lists_what_is_missing_and_exits_4)
 	cr_assert(strstr(r.out, ": cannot run") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "  FULLY_CONNECTED version 99 for (INT8,INT8,INT32): nodes 0, 1, 2\n") != NULL,
 		  "%s", r.out);
+	cr_assert_str_empty(r.err, "--check prints only its summary");
 	spawn_free(&r);
 
 	run_tool(&r, "--check", "--json", "--config", config, model, NULL);
@@ -179,6 +180,36 @@ Test(opver_run, check_lists_what_is_missing_and_exits_4)
 	cr_assert(strstr(r.out, "\"version\": 99") != NULL, "%s", r.out);
 	cr_assert(strstr(without_space(r.out), "\"nodes\":[0,1,2]") != NULL,
 		  "%s", r.out);
+	spawn_free(&r);
+}
+
+/* Running it instead fails with one line that names the three nodes once,
+ * and --log-level debug adds each node's own message. */
+Test(opver_run, unresolved_nodes_of_one_need_share_a_message)
+{
+	char model[128], input[4096];
+	spawn_result r;
+
+	patched_hello_world(model, sizeof(model), "fc_v98.tflite", 98);
+	corpus_file(input, sizeof(input), "cases/hello_world_int8/q-63/in0.raw");
+	run_tool(&r, "--config", config, model, "-i", input, NULL);
+	assert_status(&r, 4);
+	assert_one_error_line(&r);
+	cr_assert(strstr(r.err, "nodes 0, 1, 2 (FULLY_CONNECTED): the model needs FULLY_CONNECTED version 98") != NULL,
+		  "%s", r.err);
+	cr_assert(strstr(r.err, "node 1 (") == NULL, "%s", r.err);
+	spawn_free(&r);
+
+	run_tool(&r, "--log-level", "debug", "--config", config, model, "-i",
+		 input, NULL);
+	assert_status(&r, 4);
+	for (int n = 0; n < 3; n++) {
+		char line[64];
+
+		snprintf(line, sizeof(line),
+			 "debug: node %d (FULLY_CONNECTED): the model needs", n);
+		cr_assert(strstr(r.err, line) != NULL, "%s\n%s", line, r.err);
+	}
 	spawn_free(&r);
 }
 
@@ -238,7 +269,13 @@ Test(opver_run, explain_shows_unbound_nodes_and_exits_4)
 	assert_status(&r, 4);
 	cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
 	cr_assert(strstr(r.out, "\"plugin\": null") != NULL, "%s", r.out);
-	cr_assert(strstr(r.err, "version 99") != NULL, "%s", r.err);
+	cr_assert_str_empty(r.err, "the JSON carries what is missing");
+	spawn_free(&r);
+
+	run_tool(&r, "--explain", "--config", config, model, NULL);
+	assert_status(&r, 4);
+	cr_assert(strstr(r.out, "! 3 nodes have no kernel or delegate;") != NULL,
+		  "%s", r.out);
 	spawn_free(&r);
 }
 
@@ -262,8 +299,18 @@ Test(opver_run, strict_versions_resolves_at_the_required_version)
 	run_tool(&r, "--check", "--strict-versions", "--config", old_config,
 		 model, NULL);
 	assert_status(&r, 4);
-	cr_assert(strstr(r.out, "FULLY_CONNECTED version 4 for") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "FULLY_CONNECTED version 4 for (INT8,INT8,INT32) (stored as 3; required: ") != NULL,
+		  "%s", r.out);
+	cr_assert_str_empty(r.err);
+	spawn_free(&r);
+
+	/* At info level the core's message says what the plugin offers. */
+	run_tool(&r, "--check", "--strict-versions", "--log-level", "info",
+		 "--config", old_config, model, NULL);
+	assert_status(&r, 4);
 	cr_assert(strstr(r.err, "(stored as 3;") != NULL, "%s", r.err);
+	cr_assert(strstr(r.err, "Plugin 'old_fc' handles versions 1-3") != NULL,
+		  "%s", r.err);
 	spawn_free(&r);
 }
 

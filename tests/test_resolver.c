@@ -97,6 +97,7 @@ static opver_status resolve_versions(opver__plugin *plugins, size_t count,
 				     opver__binding *binding)
 {
 	opver__plugin *list[8];
+	opver_status status;
 
 	cr_assert_leq(count, 8);
 	for (size_t p = 0; p < count; p++)
@@ -104,8 +105,16 @@ static opver_status resolve_versions(opver__plugin *plugins, size_t count,
 	/* The registry copies the list; the plugins stay in the test's
 	 * array. */
 	cr_assert_eq(opver__registry_build(list, count, &reporter, registry), OPVER_OK);
-	return opver__resolve_node(registry, &graph, 0, strict, strict_versions,
-				   &reporter, binding);
+	status = opver__resolve_node(registry, &graph, 0, strict,
+				     strict_versions, &reporter, binding);
+	if (binding->unhandled) {
+		bool unresolved[1] = { true };
+
+		opver__report_unresolved(registry, &graph, unresolved,
+					 strict_versions, OPVER_LOG_ERROR,
+					 &reporter);
+	}
+	return status;
 }
 
 static opver_status resolve(opver__plugin *plugins, size_t count, bool strict,
@@ -238,6 +247,65 @@ Test(resolver, no_plugin_loaded_says_so)
 
 	cr_assert_eq(resolve(NULL, 0, false, &registry, &binding), OPVER_ERROR_UNRESOLVED);
 	cr_assert(messages_line_has(&captured, "No plugin is loaded", NULL), "%s", captured.text);
+	opver__registry_free(&registry);
+}
+
+/* Three unresolved nodes: 0 and 2 share op, version and types, 1 has
+ * another version.  Nodes 0 and 2 get one message naming both; node 1 its
+ * own; each node's own message is at debug level only. */
+Test(resolver, unresolved_nodes_of_one_need_share_a_message)
+{
+	opver_kernel ref[] = { kernel("fc_int8", OPVER_OP_FULLY_CONNECTED, 1, 4, &int8_fc, 0) };
+	opver__plugin plugins[] = { plugin("reference", ref, 1) };
+	opver__plugin *list[1] = { &plugins[0] };
+	opver__graph_node nodes[3] = { node, node, node };
+	bool unresolved[3] = { true, true, true };
+	opver__registry registry;
+
+	nodes[0].version = 7;
+	nodes[1].version = 8;
+	nodes[2].version = 7;
+	graph.nodes = nodes;
+	graph.num_nodes = 3;
+	reporter.level = OPVER_LOG_DEBUG;
+	cr_assert_eq(opver__registry_build(list, 1, &reporter, &registry), OPVER_OK);
+	opver__report_unresolved(&registry, &graph, unresolved, false,
+				 OPVER_LOG_ERROR, &reporter);
+	cr_assert_eq(captured.count[OPVER_LOG_ERROR], 2, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "error:", "nodes 0, 2 (FULLY_CONNECTED)",
+				    "version 7", "Plugin 'reference' handles versions 1-4", NULL),
+		  "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "error:", "node 1 (FULLY_CONNECTED)",
+				    "version 8", NULL), "%s", captured.text);
+	cr_assert_eq(captured.count[OPVER_LOG_DEBUG], 3, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "debug:", "node 2 (FULLY_CONNECTED)",
+				    "version 7", NULL), "%s", captured.text);
+	cr_assert(!unresolved[0] && !unresolved[1] && !unresolved[2]);
+	opver__registry_free(&registry);
+}
+
+/* Past 16 nodes the message counts the rest instead of listing them. */
+Test(resolver, a_long_node_list_is_cut_with_a_count)
+{
+	opver__graph_node nodes[20];
+	bool unresolved[20];
+	opver__registry registry;
+
+	for (int n = 0; n < 20; n++) {
+		nodes[n] = node;
+		unresolved[n] = true;
+	}
+	graph.nodes = nodes;
+	graph.num_nodes = 20;
+	cr_assert_eq(opver__registry_build(NULL, 0, &reporter, &registry), OPVER_OK);
+	opver__report_unresolved(&registry, &graph, unresolved, false,
+				 OPVER_LOG_INFO, &reporter);
+	cr_assert_eq(captured.count[OPVER_LOG_ERROR], 0, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "info:", "No plugin is loaded", NULL),
+		  "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "info:",
+				    "nodes 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 and 4 more (--log-level debug lists each) (FULLY_CONNECTED)",
+				    NULL), "%s", captured.text);
 	opver__registry_free(&registry);
 }
 

@@ -203,14 +203,19 @@ int run_explain(struct session *s)
 		       s->cmd.strict_versions ?
 			       "--strict-versions resolved them at the required version" :
 			       "nodes resolve at the stored version (--strict-versions uses the required one)");
+	if (!s->cmd.json && unbound > 0)
+		printf("! %zu node%s no kernel or delegate; --check summarises what is missing, --log-level info adds what each loaded plugin offers\n",
+		       unbound, unbound == 1 ? " has" : "s have");
 	/* Only an inspect-only interpreter has unbound nodes. */
 	return unbound == 0 ? EXIT_SUCCESS : EXIT_UNRESOLVED;
 }
 
-/* True when nodes a and b need the same (op, version, input types). */
+/* True when nodes a and b need the same (op, version, input types) and
+ * store the same version. */
 static bool same_need(const opver_node_info *a, const opver_node_info *b)
 {
 	if (a->op != b->op || a->resolved_version != b->resolved_version ||
+	    a->version != b->version ||
 	    a->num_inputs != b->num_inputs ||
 	    (a->custom_name == NULL) != (b->custom_name == NULL) ||
 	    (a->custom_name != NULL &&
@@ -242,6 +247,10 @@ static void list_missing(struct session *s, const opver_node_info *nodes,
 		json_string(w, need->custom_name);
 		json_key(w, "version");
 		json_int(w, need->resolved_version);
+		json_key(w, "stored_version");
+		json_int(w, need->version);
+		json_key(w, "version_reason");
+		json_string(w, need->version_reason);
 		json_key(w, "input_types");
 		json_begin_array(w);
 		for (int32_t t = 0; t < need->num_inputs; t++)
@@ -253,8 +262,12 @@ static void list_missing(struct session *s, const opver_node_info *nodes,
 	} else {
 		run_format_op(need->op, need->custom_name, op, sizeof(op));
 		format_input_types(need, types, sizeof(types));
-		printf("  %s version %d for (%s): node%s", op,
-		       need->resolved_version, types, sharing > 0 ? "s" : "");
+		printf("  %s version %d for (%s)", op, need->resolved_version,
+		       types);
+		if (need->resolved_version != need->version)
+			printf(" (stored as %d; required: %s)", need->version,
+			       need->version_reason);
+		printf(": node%s", sharing > 0 ? "s" : "");
 	}
 	for (size_t j = first; j < count; j++) {
 		if (listed[j] || !same_need(&nodes[j], need))
@@ -314,6 +327,8 @@ int run_check(struct session *s)
 			list_missing(s, nodes, listed, count, i);
 	if (s->cmd.json)
 		json_end_array(&s->json);
+	else if (missing > 0)
+		puts("(--log-level info adds what each loaded plugin offers for these)");
 	free(nodes);
 	free(listed);
 	return missing == 0 ? EXIT_SUCCESS : EXIT_UNRESOLVED;
