@@ -239,7 +239,8 @@ static opver_status check_tensor_sizes(opver_interpreter *it)
  * prepare (which is when scratch is requested), within it->max_arena_bytes;
  * allocates it and points the tensors and scratch into it when `allocate`.
  */
-static opver_status plan_arena(opver_interpreter *it, bool allocate)
+static opver_status plan_arena(opver_interpreter *it, bool allocate,
+			       bool preserve_intermediates)
 {
 	const opver__graph *graph = it->graph;
 	opver__session *session = &it->session;
@@ -254,6 +255,11 @@ static opver_status plan_arena(opver_interpreter *it, bool allocate)
 		goto out;
 	opver__graph_lifetimes(graph, it->delegation.node_step,
 			       it->delegation.num_steps, lifetimes);
+	/* Every tensor then keeps its value to the end of the invoke: no
+	 * later tensor takes its bytes. */
+	if (preserve_intermediates)
+		for (size_t t = 0; t < tensors; t++)
+			lifetimes[t].last = it->delegation.num_steps - 1;
 	for (size_t i = 0; i < session->num_scratch; i++) {
 		lifetimes[tensors + i].bytes = session->scratch[i].bytes;
 		lifetimes[tensors + i].first = session->scratch[i].step;
@@ -420,10 +426,9 @@ OPVER_API opver_status opver_interpreter_create(opver_runtime *runtime,
 	return opver_interpreter_create_with_options(runtime, model, NULL, out);
 }
 
-/* Everything up to the arena: tensors, nodes, delegation, resolution. */
-/* Everything before prepare.  An inspect-only interpreter reports the nodes
- * no kernel handles at info level: for it they are a finding, not a
- * failure. */
+/* Everything up to the arena: tensors, nodes, delegation, resolution.  An
+ * inspect-only interpreter reports the nodes no kernel handles at info
+ * level: for it they are a finding, not a failure. */
 static opver_status bind(opver_interpreter *it, bool inspect_only)
 {
 	opver_status status = build_tensors(it);
@@ -492,7 +497,8 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	if (status == OPVER_OK)
 		status = prepare_all(it);
 	if (status == OPVER_OK)
-		status = plan_arena(it, !given.prepare_only);
+		status = plan_arena(it, !given.prepare_only,
+				    given.preserve_intermediates != 0);
 	if (status == OPVER_OK && !given.prepare_only)
 		status = opver__delegation_bind_memory(&it->delegation);
 	if (status != OPVER_OK) {
@@ -661,6 +667,19 @@ OPVER_API const opver_tensor *opver_interpreter_output(const opver_interpreter *
 	return &it->tensors[it->graph->outputs[index]];
 }
 
+OPVER_API size_t opver_interpreter_tensor_count(const opver_interpreter *it)
+{
+	return (size_t)it->graph->num_tensors;
+}
+
+OPVER_API const opver_tensor *opver_interpreter_tensor(
+	const opver_interpreter *it, size_t index)
+{
+	if (index >= (size_t)it->graph->num_tensors)
+		return NULL;
+	return &it->tensors[index];
+}
+
 OPVER_API size_t opver_interpreter_node_count(const opver_interpreter *it)
 {
 	return (size_t)it->graph->num_nodes;
@@ -702,6 +721,22 @@ OPVER_API opver_status opver_interpreter_node_info_sized(
 		info.invocations = state->invocations;
 	}
 	opver__copy_sized(out, &info, size, sizeof(info));
+	return OPVER_OK;
+}
+
+OPVER_API opver_status opver_interpreter_node_tensors(
+	const opver_interpreter *it, size_t index, const int32_t **inputs,
+	int32_t *num_inputs, const int32_t **outputs, int32_t *num_outputs)
+{
+	const opver__graph_node *node;
+
+	if (index >= (size_t)it->graph->num_nodes)
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	node = &it->graph->nodes[index];
+	*inputs = node->inputs;
+	*num_inputs = node->num_inputs;
+	*outputs = node->outputs;
+	*num_outputs = node->num_outputs;
 	return OPVER_OK;
 }
 

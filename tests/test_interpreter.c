@@ -53,6 +53,56 @@ Test(interpreter, runs_a_chain_on_plugin_kernels)
 	opver_runtime_destroy(runtime);
 }
 
+/* x -> a -> b -> c -> y, each ADD_ONE.  By default a and c share bytes
+ * (a is dead once b is written), so after an invoke a reads c's value;
+ * with preserve_intermediates each holds its own: x + 1, x + 2, x + 3. */
+Test(interpreter, preserve_intermediates_keeps_every_tensor_after_invoke)
+{
+	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	const float x[4] = { 1.0f, -2.5f, 0.0f, 100.0f };
+	opver_interpreter_options options;
+	size_t shared_arena, preserved_arena;
+	const int32_t *inputs, *outputs;
+	int32_t num_inputs, num_outputs;
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK, "%s", captured.text);
+	opver_interpreter_memory(it, &shared_arena, NULL);
+	opver_interpreter_destroy(it);
+
+	opver_interpreter_options_init(&options);
+	options.preserve_intermediates = 1;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model, &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	opver_interpreter_memory(it, &preserved_arena, NULL);
+	cr_assert_gt(preserved_arena, shared_arena);
+	set_input(it, x, 4);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	cr_assert_eq(opver_interpreter_tensor_count(it), 5);
+	cr_assert_null(opver_interpreter_tensor(it, 5));
+	for (size_t t = 1; t <= 4; t++) {
+		const float *value = opver_interpreter_tensor(it, t)->data;
+
+		for (int i = 0; i < 4; i++)
+			cr_assert_float_eq(value[i], x[i] + (float)t, 0,
+					   "tensor %zu, element %d", t, i);
+	}
+	/* Node 2 reads tensor 2 and writes tensor 3. */
+	cr_assert_eq(opver_interpreter_node_tensors(it, 2, &inputs, &num_inputs,
+						    &outputs, &num_outputs), OPVER_OK);
+	cr_assert_eq(num_inputs, 1);
+	cr_assert_eq(num_outputs, 1);
+	cr_assert_eq(inputs[0], 2);
+	cr_assert_eq(outputs[0], 3);
+	cr_assert_eq(opver_interpreter_node_tensors(it, 4, &inputs, &num_inputs,
+						    &outputs, &num_outputs),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 Test(interpreter, stateless_kernel_gets_one_object_for_all_nodes)
 {
 	opver_runtime *runtime = fixture_runtime(ADD_ONE_CONFIG, &captured);

@@ -388,8 +388,19 @@ typedef struct opver_interpreter_options {
 	 */
 	opver_trace_fn trace;
 	void *trace_user_data;
+	/*
+	 * Appended after ABI 2.1.
+	 * 1: no tensor reuses another's memory, so after an invoke every
+	 * tensor a kernel wrote still holds its value
+	 * (opver_interpreter_tensor), for comparing and dumping them.  The
+	 * arena grows towards one buffer per tensor.  Tensors inside a
+	 * delegate partition hold what the delegate wrote there, usually
+	 * nothing.  0 (the default) lets tensors share memory.  64 bits wide
+	 * so that the struct ends without padding (the append rule).
+	 */
+	int64_t preserve_intermediates;
 } opver_interpreter_options;
-OPVER_ABI_ENDS_AT(opver_interpreter_options, trace_user_data);
+OPVER_ABI_ENDS_AT(opver_interpreter_options, preserve_intermediates);
 
 /* The arena limit when neither the options nor the config set one: 4 GiB. */
 #define OPVER_DEFAULT_MAX_ARENA_BYTES (UINT64_C(4) << 30)
@@ -423,6 +434,18 @@ OPVER_API const opver_tensor *opver_interpreter_output(const opver_interpreter *
 						       size_t index);
 
 OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it);
+
+/*
+ * Any tensor of the model by its index in the model's tensor list (a
+ * node's inputs and outputs in opver_node_info): constants, inputs,
+ * outputs and intermediates.  An intermediate's data holds its value after
+ * an invoke only with options.preserve_intermediates; otherwise a later
+ * tensor may have reused its bytes.  Borrowed; valid until the interpreter
+ * is destroyed.  NULL when out of range.
+ */
+OPVER_API size_t opver_interpreter_tensor_count(const opver_interpreter *it);
+OPVER_API const opver_tensor *opver_interpreter_tensor(
+	const opver_interpreter *it, size_t index);
 
 /* How a node was bound, for --explain and profiling. */
 typedef struct opver_node_info {
@@ -469,6 +492,15 @@ OPVER_API opver_status opver_interpreter_node_info_sized(
 	size_t size);
 #define opver_interpreter_node_info(it, node, info) \
 	opver_interpreter_node_info_sized((it), (node), (info), sizeof(*(info)))
+
+/* Appended after ABI 2.1.  A node's tensors, as indices for
+ * opver_interpreter_tensor: *num_inputs inputs (-1 for an omitted optional
+ * one) and *num_outputs outputs, both arrays borrowed and valid until the
+ * interpreter is destroyed.  OPVER_ERROR_INVALID_ARGUMENT when `node` is out
+ * of range. */
+OPVER_API opver_status opver_interpreter_node_tensors(
+	const opver_interpreter *it, size_t node, const int32_t **inputs,
+	int32_t *num_inputs, const int32_t **outputs, int32_t *num_outputs);
 
 /*
  * A profile event a kernel or delegate reported inside a node or partition
