@@ -102,32 +102,31 @@ int run_invoke(struct session *s)
 	return EXIT_SUCCESS;
 }
 
-static int create_runtime(struct session *s)
+int run_create_runtime(struct session *s, const char *config,
+		       opver_runtime **runtime)
 {
 	opver_runtime_options options;
 	opver_status status;
 
 	opver_runtime_options_init(&options);
-	options.config_path = s->cmd.config;
+	options.config_path = config;
 	options.log = on_log;
 	options.log_user_data = s;
 	options.log_level = s->cmd.log_level;
 	options.strict = s->cmd.strict;
 	options.strict_versions = s->cmd.strict_versions;
 	options.threads = (uint32_t)s->cmd.threads;
-	status = opver_runtime_create(&options, &s->runtime);
+	status = opver_runtime_create(&options, runtime);
 	if (status != OPVER_OK)
 		return run_fail(s, status == OPVER_ERROR_CONFIG ||
 				   status == OPVER_ERROR_IO ?
 				   EXIT_USAGE : EXIT_RUN_FAILED,
-				s->cmd.config ? s->cmd.config :
-				"default config", status);
+				config ? config : "default config", status);
 	run_report_pending(s);
 	return EXIT_SUCCESS;
 }
 
-/* The exit status of a failed interpreter creation. */
-static int creation_exit_status(opver_status status)
+int run_creation_exit_status(opver_status status)
 {
 	switch (status) {
 	case OPVER_ERROR_UNRESOLVED:
@@ -174,7 +173,7 @@ static int check_prepares(struct session *s)
 						       &options, &prepared);
 	opver_interpreter_destroy(prepared);
 	if (status != OPVER_OK)
-		return run_fail(s, creation_exit_status(status), s->cmd.model,
+		return run_fail(s, run_creation_exit_status(status), s->cmd.model,
 				status);
 	run_report_pending(s);
 	return EXIT_SUCCESS;
@@ -197,6 +196,8 @@ static int load_model(struct session *s)
 	options.inspect_only = !run_runs_model(&s->cmd);
 	/* --benchmark shows what kernels and delegates report inside nodes. */
 	options.profile = s->cmd.benchmark_runs > 0;
+	options.preserve_intermediates = s->cmd.compare != NULL ||
+					 s->cmd.dump_tensors != NULL;
 	options.max_arena_bytes = s->cmd.max_arena;
 	options.max_tensor_bytes = s->cmd.max_tensor;
 	if (s->cmd.profile != NULL) {
@@ -211,7 +212,7 @@ static int load_model(struct session *s)
 						       &s->interpreter);
 	s->create_ms = run_now_ms() - start;
 	if (status != OPVER_OK)
-		return run_fail(s, creation_exit_status(status), s->cmd.model,
+		return run_fail(s, run_creation_exit_status(status), s->cmd.model,
 				status);
 	run_report_pending(s);
 	if (s->cmd.profile != NULL &&
@@ -229,9 +230,18 @@ static int run_model(struct session *s)
 
 	if (s->cmd.benchmark_runs > 0)
 		status = run_benchmark(s);
+	else if (s->cmd.compare != NULL)
+		status = run_compare(s);
 	else
 		status = run_invoke(s);
-	if (status != EXIT_SUCCESS)
+	if (s->cmd.dump_tensors != NULL &&
+	    (status == EXIT_SUCCESS || status == EXIT_DIVERGED)) {
+		int dumped = run_dump_tensors(s);
+
+		if (dumped != EXIT_SUCCESS)
+			status = dumped;
+	}
+	if (status != EXIT_SUCCESS || s->cmd.compare != NULL)
 		return status;
 	if (s->cmd.profile != NULL && !trace_writer_close(&s->trace))
 		return EXIT_RUN_FAILED;
@@ -248,7 +258,7 @@ static int run_command(struct session *s)
 	bool run = false;
 	int status;
 
-	status = create_runtime(s);
+	status = run_create_runtime(s, s->cmd.config, &s->runtime);
 	if (status == EXIT_SUCCESS && !s->cmd.list_plugins)
 		status = load_model(s);
 	if (status == EXIT_SUCCESS && !s->cmd.list_plugins)
@@ -279,9 +289,10 @@ static int run_command(struct session *s)
 		if (status == EXIT_SUCCESS && run)
 			status = run_model(s);
 	}
-	/* A model that cannot run still gets its whole explanation. */
-	if (s->cmd.json &&
-	    (status == EXIT_SUCCESS || status == EXIT_UNRESOLVED)) {
+	/* A model that cannot run still gets its whole explanation, and a
+	 * comparison that diverged its whole report. */
+	if (s->cmd.json && (status == EXIT_SUCCESS || status == EXIT_UNRESOLVED ||
+			    status == EXIT_DIVERGED)) {
 		json_end_object(&s->json);
 		json_finish(&s->json);
 	}

@@ -21,6 +21,8 @@ enum {
 	EXIT_USAGE = 2,
 	EXIT_BAD_MODEL = 3,
 	EXIT_UNRESOLVED = 4,
+	/* --compare: a node's outputs differ by more than --tolerance. */
+	EXIT_DIVERGED = 5,
 	/* Returned by the parser when the run should go on. */
 	CONTINUE = -1
 };
@@ -50,6 +52,12 @@ struct command {
 	uint64_t max_tensor;
 	/* --profile's trace file, or NULL; points into argv. */
 	const char *profile;
+	/* --compare's config and --dump-tensors' directory, or NULL; point
+	 * into argv. */
+	const char *compare;
+	const char *dump_tensors;
+	/* --tolerance: the largest difference --compare accepts. */
+	double tolerance;
 };
 
 struct session {
@@ -107,6 +115,15 @@ void run_format_op(int32_t op, const char *custom_name, char *text,
 /* Runs the model once. */
 int run_invoke(struct session *s);
 
+/* Creates a runtime from `config` (NULL: the default config) with the
+ * command line's log level, strictness and threads, its messages going
+ * through the session; the caller owns *runtime. */
+int run_create_runtime(struct session *s, const char *config,
+		       opver_runtime **runtime);
+
+/* The exit status of a failed interpreter creation. */
+int run_creation_exit_status(opver_status status);
+
 /* opver_run_list.c: --list-plugins. */
 int run_list_plugins(struct session *s);
 
@@ -133,6 +150,32 @@ void run_show_outputs(struct session *s);
 
 /* Writes the outputs -o names to their files. */
 int run_write_outputs(struct session *s);
+
+/* opver_run_dump.c */
+
+/* Where a tensor's value comes from after an invoke of an interpreter
+ * created with preserve_intermediates. */
+struct tensor_origin {
+	/* The node that writes it, or -1 (graph inputs, constants). */
+	int32_t node;
+	/* It holds what the model computed: a graph input, an output of a
+	 * node on a kernel, or an output a delegate partition hands to
+	 * another step or to the caller; not a tensor inside a partition,
+	 * which the delegate need not write. */
+	bool computed;
+};
+
+/* The origin of each of the interpreter's tensors; the caller frees the
+ * array.  NULL when out of memory. */
+struct tensor_origin *run_tensor_origins(opver_interpreter *it);
+
+/* --dump-tensors DIR: every computed tensor as DIR/tensor_N.npy, and
+ * DIR/index.json naming each with the node, op and plugin that wrote it. */
+int run_dump_tensors(struct session *s);
+
+/* opver_run_compare.c: --compare CONFIG_B.  EXIT_DIVERGED when a node's
+ * outputs differ by more than --tolerance. */
+int run_compare(struct session *s);
 
 /* opver_run_benchmark.c: --benchmark. */
 int run_benchmark(struct session *s);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,19 @@ static const char usage_text[] =
 	"                         it in Perfetto or chrome://tracing): each node,\n"
 	"                         delegate partition and plugin profile event per\n"
 	"                         invoke, on the thread that ran it\n"
+	"      --compare CONFIG_B run the model under the config and under\n"
+	"                         CONFIG_B on the same inputs and compare every\n"
+	"                         node's outputs: the plugin on each side, the\n"
+	"                         largest difference in output units and in\n"
+	"                         quantized steps; names the first node that\n"
+	"                         differs by more than --tolerance (exit 5)\n"
+	"      --tolerance T      the difference --compare accepts, in output\n"
+	"                         units (default 0)\n"
+	"      --dump-tensors DIR after the run, write every tensor the model\n"
+	"                         computed as DIR/tensor_N.npy (N: its index in\n"
+	"                         the model) and DIR/index.json naming each with\n"
+	"                         the node and plugin that wrote it; tensors\n"
+	"                         inside a delegate partition are not written\n"
 	"      --json             machine-readable output\n"
 	"      --log-level LEVEL  error, warning, info or debug\n"
 	"      --strict           refuse to fall back to a lower-priority kernel\n"
@@ -73,7 +87,8 @@ static const char usage_text[] =
 	"failed, out of memory, a tensor or the arena exceeds its limit); 2 usage\n"
 	"error (options, config file, input files); 3 the model cannot be read or\n"
 	"is invalid (a kernel rejected it); 4 the model needs an op or op version\n"
-	"no plugin provides.\n";
+	"no plugin provides; 5 --compare found a node whose outputs differ by more\n"
+	"than --tolerance.\n";
 
 int run_usage_error(const char *format, ...)
 {
@@ -121,6 +136,17 @@ static bool parse_bytes(const char *text, uint64_t *bytes)
 	return true;
 }
 
+/* A finite number from 0 up. */
+static bool parse_tolerance(const char *text, double *value)
+{
+	char *end;
+
+	errno = 0;
+	*value = strtod(text, &end);
+	return errno == 0 && end != text && *end == '\0' && isfinite(*value) &&
+	       *value >= 0.0;
+}
+
 enum {
 	OPT_CONFIG = 256,
 	OPT_LIST_PLUGINS,
@@ -134,7 +160,10 @@ enum {
 	OPT_CHECK,
 	OPT_MAX_ARENA,
 	OPT_MAX_TENSOR,
-	OPT_PROFILE
+	OPT_PROFILE,
+	OPT_COMPARE,
+	OPT_TOLERANCE,
+	OPT_DUMP_TENSORS
 };
 
 static const struct option long_options[] = {
@@ -153,6 +182,9 @@ static const struct option long_options[] = {
 	{ "max-arena", required_argument, NULL, OPT_MAX_ARENA },
 	{ "max-tensor", required_argument, NULL, OPT_MAX_TENSOR },
 	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
+	{ "dump-tensors", required_argument, NULL, OPT_DUMP_TENSORS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -161,6 +193,7 @@ static const struct option long_options[] = {
 /* Returns CONTINUE, or the exit status when parsing ends the program. */
 int run_parse_command(int argc, char **argv, struct command *cmd)
 {
+	bool tolerance_given = false;
 	int option;
 
 	cmd->log_level = -1;
@@ -234,6 +267,18 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 		case OPT_PROFILE:
 			cmd->profile = optarg;
 			break;
+		case OPT_COMPARE:
+			cmd->compare = optarg;
+			break;
+		case OPT_TOLERANCE:
+			if (!parse_tolerance(optarg, &cmd->tolerance))
+				return run_usage_error("--tolerance needs a number from 0 up, not '%s'",
+						       optarg);
+			tolerance_given = true;
+			break;
+		case OPT_DUMP_TENSORS:
+			cmd->dump_tensors = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_SUCCESS;
@@ -258,18 +303,27 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 	if (optind < argc)
 		return run_usage_error("one MODEL only; '%s' is extra",
 				       argv[optind]);
+	if (tolerance_given && cmd->compare == NULL)
+		return run_usage_error("--tolerance goes with --compare");
 	if (cmd->list_plugins) {
 		if (cmd->model != NULL || cmd->explain || cmd->check ||
 		    cmd->benchmark_runs > 0 || cmd->num_inputs > 0 ||
-		    cmd->num_outputs > 0 || cmd->profile != NULL)
+		    cmd->num_outputs > 0 || cmd->profile != NULL ||
+		    cmd->compare != NULL || cmd->dump_tensors != NULL)
 			return run_usage_error("--list-plugins takes no MODEL and no run options");
 	} else if (cmd->model == NULL) {
 		return run_usage_error("no MODEL given");
 	} else if (cmd->check && (cmd->benchmark_runs > 0 ||
 				  cmd->num_inputs > 0 ||
 				  cmd->num_outputs > 0 ||
-				  cmd->profile != NULL)) {
-		return run_usage_error("--check does not run the model: it takes no -i, -o, --benchmark or --profile");
+				  cmd->profile != NULL ||
+				  cmd->compare != NULL ||
+				  cmd->dump_tensors != NULL)) {
+		return run_usage_error("--check does not run the model: it takes no -i, -o, --benchmark, --profile, --compare or --dump-tensors");
+	} else if (cmd->compare != NULL &&
+		   (cmd->explain || cmd->benchmark_runs > 0 ||
+		    cmd->num_outputs > 0 || cmd->profile != NULL)) {
+		return run_usage_error("--compare runs the model once under each config: it takes no --explain, -o, --benchmark or --profile");
 	} else if (cmd->profile != NULL && !run_runs_model(cmd)) {
 		return run_usage_error("--profile traces runs: with --explain, give -i, -o or --benchmark too");
 	}
