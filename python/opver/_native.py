@@ -59,6 +59,9 @@ class InterpreterOptions(ctypes.Structure):
         ("prepare_only", ctypes.c_int32),
         ("max_arena_bytes", ctypes.c_uint64),
         ("max_tensor_bytes", ctypes.c_uint64),
+        ("trace", ctypes.c_void_p),
+        ("trace_user_data", ctypes.c_void_p),
+        ("preserve_intermediates", ctypes.c_int64),
     ]
 
 
@@ -200,6 +203,9 @@ interpreter_input = _declare("opver_interpreter_input",
 interpreter_output = _declare("opver_interpreter_output",
                               ctypes.POINTER(Tensor), _p, _size)
 invoke = _declare("opver_interpreter_invoke", _status, _p)
+tensor_count = _declare("opver_interpreter_tensor_count", _size, _p)
+interpreter_tensor = _declare("opver_interpreter_tensor",
+                              ctypes.POINTER(Tensor), _p, _size)
 node_count = _declare("opver_interpreter_node_count", _size, _p)
 node_info = _declare("opver_interpreter_node_info_sized", _status, _p, _size,
                      ctypes.POINTER(NodeInfo), _size)
@@ -310,11 +316,12 @@ class _Session:
                                        ctypes.byref(self.model))
         self.log.check(status)
 
-    def create_interpreter(self, threads=0):
+    def create_interpreter(self, threads=0, preserve_intermediates=False):
         options = InterpreterOptions()
         interpreter_options_init(ctypes.byref(options),
                                  ctypes.sizeof(options))
         options.threads = threads
+        options.preserve_intermediates = 1 if preserve_intermediates else 0
         self.log.check(interpreter_create(self.runtime, self.model,
                                           ctypes.byref(options),
                                           ctypes.byref(self.interpreter)))

@@ -55,13 +55,15 @@ class Interpreter:
     path of an opver.ini (None: the installed config, as opver-run
     without --config); num_threads sets the interpreter's thread pool
     (None or -1: the config's).  Tensors are named by the model's tensor
-    indices, as in TFLite; only the model's inputs and outputs are
-    reachable (opver's arena reuses intermediate tensors' memory).
-    Failures raise OpverError, with the library's message and status.
+    indices, as in TFLite.  The model's inputs, outputs and constants are
+    always reachable; its intermediate tensors only with
+    experimental_preserve_all_tensors=True, as in TFLite, since otherwise
+    opver's arena reuses their memory.  Failures raise OpverError, with the
+    library's message and status.
     """
 
     def __init__(self, model_path=None, model_content=None, config=None,
-                 num_threads=None):
+                 num_threads=None, experimental_preserve_all_tensors=False):
         if (model_path is None) == (model_content is None):
             raise ValueError("Interpreter needs exactly one of model_path "
                              "and model_content")
@@ -81,8 +83,9 @@ class Interpreter:
         session.open_model(model_path, model_content)
         # Read after libopver verified the model.
         graph = _model.read_indices(model_path, model_content)
-        session.create_interpreter(num_threads if num_threads and
-                                   num_threads > 0 else 0)
+        session.create_interpreter(
+            num_threads if num_threads and num_threads > 0 else 0,
+            experimental_preserve_all_tensors)
         self._session = session
         self._graph = graph
         # Borrowed from the interpreter: dropped with the session.
@@ -97,7 +100,13 @@ class Interpreter:
                 "%s: %d inputs and %d outputs, but libopver has %d and %d"
                 % (self._model_name, len(graph.inputs), len(graph.outputs),
                    len(inputs), len(outputs)))
-        self._tensors = dict(zip(graph.outputs, outputs))
+        self._tensors = {}
+        for index in range(_native.tensor_count(session.interpreter)):
+            tensor = _native.interpreter_tensor(session.interpreter, index)
+            if experimental_preserve_all_tensors or \
+                    tensor.contents.is_constant:
+                self._tensors[index] = tensor
+        self._tensors.update(zip(graph.outputs, outputs))
         self._tensors.update(zip(graph.inputs, inputs))
 
     # Lifetime: the session frees the C objects once, when its last
@@ -129,8 +138,10 @@ class Interpreter:
         tensor = self._tensors.get(int(tensor_index))
         if tensor is None:
             raise ValueError(
-                "Tensor %d is not an input or output of the model: opver "
-                "gives access to those only (inputs %s, outputs %s)"
+                "Tensor %d is not an input, output or constant of the "
+                "model: create the Interpreter with "
+                "experimental_preserve_all_tensors=True to read "
+                "intermediate tensors (inputs %s, outputs %s)"
                 % (tensor_index, self._graph.inputs, self._graph.outputs))
         return tensor.contents
 
@@ -188,6 +199,10 @@ class Interpreter:
 
     def get_output_details(self):
         return [self._details(i) for i in self._graph.outputs]
+
+    def get_tensor_details(self):
+        """The details of every tensor get_tensor() can read, by index."""
+        return [self._details(i) for i in sorted(self._tensors)]
 
     def set_tensor(self, tensor_index, value):
         """Copies value into the tensor; its dtype and shape must be the

@@ -126,11 +126,13 @@ class SetTensor(unittest.TestCase):
                 r"but expected 1 for dimension 1 of input 0\.$"):
             self.it.set_tensor(0, np.zeros((1, 3), np.int8))
 
-    def test_not_an_input_or_output(self):
+    def test_not_an_input_output_or_constant(self):
+        # Tensor 7 is hello_world_int8's first layer's output.
+        with self.assertRaisesRegex(
+                ValueError, "Tensor 7 is not an input, output or constant"):
+            self.it.get_tensor(7)
         with self.assertRaisesRegex(ValueError,
-                                    "Tensor 4 is not an input or output"):
-            self.it.set_tensor(4, np.zeros((1, 1), np.int8))
-        with self.assertRaisesRegex(ValueError, "not an input or output"):
+                                    "experimental_preserve_all_tensors"):
             self.it.get_tensor(-1)
         with self.assertRaises(ValueError):
             self.it.tensor("0")
@@ -222,6 +224,34 @@ class Lifetime(unittest.TestCase):
                     it.get_output_details()[0]["index"]))
         for output in outputs[1:]:
             np.testing.assert_array_equal(output, outputs[0])
+
+    def test_preserved_intermediates_are_each_layer(self):
+        # hello_world_float is three dense layers, 1 -> 16 -> 16 -> 1, the
+        # first two with RELU.  numpy recomputes each layer from the
+        # model's weights (constants, readable by get_tensor) and the
+        # layer before, as TFLite's FULLY_CONNECTED defines it.
+        with interpreter("hello_world_float",
+                         experimental_preserve_all_tensors=True) as it:
+            names = {d["name"]: d["index"] for d in it.get_tensor_details()}
+            self.assertEqual(len(names), 10)
+            x = np.array([[1.25]], np.float32)
+            it.set_tensor(0, x)
+            it.invoke()
+            layer = x
+            for weights, bias, out, relu in (
+                    ("dense/MatMul", "dense/BiasAdd/ReadVariableOp", 7,
+                     True),
+                    ("dense_1/MatMul", "dense_1/BiasAdd/ReadVariableOp", 8,
+                     True),
+                    ("dense_2/MatMul", "dense_2/BiasAdd/ReadVariableOp", 9,
+                     False)):
+                w = it.get_tensor(names["sequential/" + weights])
+                b = it.get_tensor(names["sequential/" + bias])
+                layer = layer @ w.T + b
+                if relu:
+                    layer = np.maximum(layer, 0)
+                np.testing.assert_allclose(it.get_tensor(out), layer,
+                                           rtol=1e-5, atol=1e-6)
 
     def test_bad_arguments(self):
         path = support.model("hello_world_float")
