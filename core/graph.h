@@ -63,6 +63,22 @@ typedef struct opver__graph_node {
 	size_t custom_options_size;
 } opver__graph_node;
 
+/* An input or output of a SignatureDef. */
+typedef struct opver__signature_tensor {
+	const char *name;       /* borrowed from the mapping; "" if absent */
+	int32_t tensor;         /* index into the signature's subgraph */
+} opver__signature_tensor;
+
+/* A SignatureDef: a named entry point of the model. */
+typedef struct opver__signature {
+	const char *key;        /* borrowed from the mapping; "" if absent */
+	int32_t subgraph;
+	int32_t num_inputs;
+	opver__signature_tensor *inputs;        /* owned */
+	int32_t num_outputs;
+	opver__signature_tensor *outputs;       /* owned */
+} opver__signature;
+
 typedef struct opver__graph {
 	int32_t num_tensors;
 	opver__graph_tensor *tensors;   /* owned */
@@ -83,6 +99,9 @@ typedef struct opver__graph {
 	 * one not copied; owned, num_buffer_copies slots. */
 	uint8_t **buffer_copies;
 	uint32_t num_buffer_copies;
+	/* The model's SignatureDefs, in file order; owned. */
+	int32_t num_signatures;
+	opver__signature *signatures;
 } opver__graph;
 
 #endif /* OPVER_CORE_GRAPH_H */

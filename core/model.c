@@ -9,6 +9,7 @@
 #include "model_reader.h"
 #include "op_version.h"
 #include "runtime.h"
+#include "sized.h"
 
 struct opver_model {
 	opver__model_file file;
@@ -137,4 +138,65 @@ OPVER_API const char *opver_model_computed_runtime_version(
 const opver__graph *opver__model_graph(const opver_model *model)
 {
 	return &model->file.graph;
+}
+
+OPVER_API size_t opver_model_signature_count(const opver_model *model)
+{
+	return (size_t)model->file.graph.num_signatures;
+}
+
+OPVER_API opver_status opver_model_signature_info_sized(
+	const opver_model *model, size_t index, opver_signature_info *out,
+	size_t size)
+{
+	const opver__signature *signature;
+	opver_signature_info info = { .struct_size = sizeof(info) };
+
+	if (index >= opver_model_signature_count(model) || out == NULL)
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	signature = &model->file.graph.signatures[index];
+	info.subgraph = (uint32_t)signature->subgraph;
+	info.num_inputs = (uint32_t)signature->num_inputs;
+	info.num_outputs = (uint32_t)signature->num_outputs;
+	info.key = signature->key;
+	opver__copy_sized(out, &info, size, sizeof(info));
+	return OPVER_OK;
+}
+
+/* Entry `index` of one of a signature's tensor lists. */
+static opver_status signature_tensor(const opver_model *model,
+				     size_t signature, size_t index,
+				     bool output, const char **name,
+				     int32_t *tensor)
+{
+	const opver__signature *s;
+	const opver__signature_tensor *entry;
+
+	if (signature >= opver_model_signature_count(model))
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	s = &model->file.graph.signatures[signature];
+	if (index >= (size_t)(output ? s->num_outputs : s->num_inputs))
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	entry = output ? &s->outputs[index] : &s->inputs[index];
+	*name = entry->name;
+	*tensor = entry->tensor;
+	return OPVER_OK;
+}
+
+OPVER_API opver_status opver_model_signature_input(const opver_model *model,
+						   size_t signature,
+						   size_t index,
+						   const char **name,
+						   int32_t *tensor)
+{
+	return signature_tensor(model, signature, index, false, name, tensor);
+}
+
+OPVER_API opver_status opver_model_signature_output(const opver_model *model,
+						    size_t signature,
+						    size_t index,
+						    const char **name,
+						    int32_t *tensor)
+{
+	return signature_tensor(model, signature, index, true, name, tensor);
 }

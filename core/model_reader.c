@@ -143,7 +143,7 @@ static opver_status read_model(opver__model_reader *r, opver__graph *graph)
 	if (status == OPVER_OK)
 		status = read_metadata(r, &model, graph);
 	if (status == OPVER_OK)
-		status = opver__model_read_signatures(r, &model);
+		status = opver__model_read_signatures(r, &model, graph);
 	return status;
 }
 
@@ -301,6 +301,11 @@ void opver__graph_free(opver__graph *graph)
 	free(graph->outputs);
 	free(graph->min_runtime_version);
 	free_copies(graph->buffer_copies, graph->num_buffer_copies);
+	for (int32_t i = 0; i < graph->num_signatures; i++) {
+		free(graph->signatures[i].inputs);
+		free(graph->signatures[i].outputs);
+	}
+	free(graph->signatures);
 	memset(graph, 0, sizeof(*graph));
 }
 

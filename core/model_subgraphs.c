@@ -340,15 +340,23 @@ opver_status opver__model_read_subgraphs(opver__model_reader *r,
 	return status;
 }
 
-/* Checks the tensor maps of a signature against its subgraph. */
+/* Reads the tensor maps of a signature into *out (*count of them, owned by
+ * the caller), checking them against its subgraph. */
 static opver_status read_tensor_maps(opver__model_reader *r,
 				     const opver__fb_table *table, unsigned id,
-				     const char *name, uint32_t num_tensors)
+				     const char *name, uint32_t num_tensors,
+				     opver__signature_tensor **out,
+				     int32_t *count)
 {
 	opver__fb_vector maps;
 	opver_status status;
 
 	status = opver__model_vector(r, table, id, name, 4, &maps);
+	if (status != OPVER_OK || maps.length == 0)
+		return status;
+	*out = opver__model_allocate(maps.length, sizeof(**out));
+	if (*out == NULL)
+		return opver__model_no_memory(r);
 	for (uint32_t i = 0; status == OPVER_OK && i < maps.length; i++) {
 		opver__fb_table map;
 		const char *alias;
@@ -366,12 +374,16 @@ static opver_status read_tensor_maps(opver__model_reader *r,
 			return opver__model_invalid(r, "%s[%u] is tensor %u, out of range (the subgraph has %u tensors)",
 						    name, i, tensor,
 						    num_tensors);
+		(*out)[i].name = alias != NULL ? alias : "";
+		(*out)[i].tensor = (int32_t)tensor;
+		*count = (int32_t)i + 1;
 	}
 	return status;
 }
 
 opver_status opver__model_read_signatures(opver__model_reader *r,
-					  const opver__fb_table *model)
+					  const opver__fb_table *model,
+					  opver__graph *graph)
 {
 	opver__fb_vector signatures;
 	opver_status status;
@@ -379,11 +391,20 @@ opver_status opver__model_read_signatures(opver__model_reader *r,
 	opver__model_where(r, "model");
 	status = opver__model_vector(r, model, MODEL_SIGNATURE_DEFS, "signature_defs",
 				     4, &signatures);
+	if (status != OPVER_OK || signatures.length == 0)
+		return status;
+	graph->signatures = opver__model_allocate(signatures.length,
+						  sizeof(*graph->signatures));
+	if (graph->signatures == NULL)
+		return opver__model_no_memory(r);
 	for (uint32_t i = 0; status == OPVER_OK && i < signatures.length; i++) {
+		opver__signature *out = &graph->signatures[i];
 		opver__fb_table signature;
 		const char *key;
 		uint32_t subgraph;
 
+		/* Counted first, so that a failure below frees its maps. */
+		graph->num_signatures = (int32_t)i + 1;
 		opver__model_where(r, "signature %u", i);
 		status = opver__model_element(r, &signatures, i, "signature", &signature);
 		if (status != OPVER_OK)
@@ -397,12 +418,17 @@ opver_status opver__model_read_signatures(opver__model_reader *r,
 		if (subgraph >= r->num_subgraphs)
 			return opver__model_invalid(r, "subgraph_index %u out of range (model has %u subgraphs)",
 						    subgraph, r->num_subgraphs);
+		out->key = key != NULL ? key : "";
+		out->subgraph = (int32_t)subgraph;
 		status = read_tensor_maps(r, &signature, SIGNATURE_INPUTS,
-					  "inputs", r->subgraph_tensors[subgraph]);
+					  "inputs", r->subgraph_tensors[subgraph],
+					  &out->inputs, &out->num_inputs);
 		if (status == OPVER_OK)
 			status = read_tensor_maps(r, &signature,
 						  SIGNATURE_OUTPUTS, "outputs",
-						  r->subgraph_tensors[subgraph]);
+						  r->subgraph_tensors[subgraph],
+						  &out->outputs,
+						  &out->num_outputs);
 	}
 	return status;
 }

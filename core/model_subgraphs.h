@@ -18,8 +18,10 @@ opver_status opver__model_read_subgraphs(opver__model_reader *r,
 					 const opver__fb_table *model,
 					 opver__graph *graph);
 
-/* Checks the signatures against the subgraphs read. */
+/* Reads the signatures into graph->signatures, checking them against the
+ * subgraphs read. */
 opver_status opver__model_read_signatures(opver__model_reader *r,
-					  const opver__fb_table *model);
+					  const opver__fb_table *model,
+					  opver__graph *graph);
 
 #endif /* OPVER_CORE_MODEL_SUBGRAPHS_H */

@@ -627,3 +627,53 @@ Test(interpreter, model_opened_from_memory_is_verified)
 	cr_assert_null(model);
 	opver_runtime_destroy(runtime);
 }
+
+/* litert_mul_add_signature_def's one SignatureDef, as flatc's JSON dump of
+ * the file gives it: key "mul_add" on subgraph 0, inputs x (tensor 1) and
+ * y (tensor 0: the field is absent, so its default), output output_0
+ * (tensor 4).  A model without signatures has none. */
+Test(interpreter, signatures_name_their_tensors)
+{
+	const char *corpus = getenv("OPVER_MODEL_CORPUS");
+	opver_runtime *runtime;
+	opver_model *model;
+	opver_signature_info info;
+	const char *name;
+	int32_t tensor;
+	char path[4096];
+
+	if (corpus == NULL || corpus[0] == '\0')
+		cr_skip_test("OPVER_MODEL_CORPUS is not set");
+	runtime = fixture_runtime("[opver]\n", &captured);
+	snprintf(path, sizeof(path), "%s/litert_mul_add_signature_def.tflite",
+		 corpus);
+	cr_assert_eq(opver_model_open(runtime, path, &model), OPVER_OK, "%s",
+		     captured.text);
+	cr_assert_eq(opver_model_signature_count(model), 1);
+	cr_assert_eq(opver_model_signature_info(model, 0, &info), OPVER_OK);
+	cr_assert_str_eq(info.key, "mul_add");
+	cr_assert_eq(info.subgraph, 0);
+	cr_assert_eq(info.num_inputs, 2);
+	cr_assert_eq(info.num_outputs, 1);
+	cr_assert_eq(opver_model_signature_input(model, 0, 0, &name, &tensor), OPVER_OK);
+	cr_assert_str_eq(name, "x");
+	cr_assert_eq(tensor, 1);
+	cr_assert_eq(opver_model_signature_input(model, 0, 1, &name, &tensor), OPVER_OK);
+	cr_assert_str_eq(name, "y");
+	cr_assert_eq(tensor, 0);
+	cr_assert_eq(opver_model_signature_output(model, 0, 0, &name, &tensor), OPVER_OK);
+	cr_assert_str_eq(name, "output_0");
+	cr_assert_eq(tensor, 4);
+	cr_assert_eq(opver_model_signature_input(model, 0, 2, &name, &tensor),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_assert_eq(opver_model_signature_output(model, 1, 0, &name, &tensor),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_assert_eq(opver_model_signature_info(model, 1, &info),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	opver_model_close(model);
+
+	model = fixture_model(runtime, "add_one_chain");
+	cr_assert_eq(opver_model_signature_count(model), 0);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}

@@ -275,6 +275,48 @@ OPVER_API const char *opver_model_min_runtime_version(const opver_model *model);
 OPVER_API const char *opver_model_computed_runtime_version(
 	const opver_model *model);
 
+/* Appended after ABI 2.1.  One of the model's SignatureDefs: a named entry
+ * point (TFLite's signature runners) with named inputs and outputs. */
+typedef struct opver_signature_info {
+	uint32_t struct_size;
+	/* The subgraph it runs; an interpreter runs subgraph 0. */
+	uint32_t subgraph;
+	uint32_t num_inputs;
+	uint32_t num_outputs;
+	/* Borrowed; valid while the model is open.  "" when the file gives
+	 * none. */
+	const char *key;
+} opver_signature_info;
+OPVER_ABI_ENDS_AT(opver_signature_info, key);
+
+/* Signatures in the file's order; OPVER_ERROR_INVALID_ARGUMENT when
+ * `signature` is out of range. */
+OPVER_API size_t opver_model_signature_count(const opver_model *model);
+OPVER_API opver_status opver_model_signature_info_sized(
+	const opver_model *model, size_t signature,
+	opver_signature_info *info, size_t size);
+#define opver_model_signature_info(model, signature, info)             \
+	opver_model_signature_info_sized((model), (signature), (info), \
+					 sizeof(*(info)))
+
+/*
+ * Input or output `index` of a signature: *name its name in the signature
+ * (borrowed, valid while the model is open; "" when the file gives none)
+ * and *tensor the index of its tensor in the signature's subgraph (for
+ * subgraph 0, the index opver_interpreter_tensor takes).
+ * OPVER_ERROR_INVALID_ARGUMENT when either index is out of range.
+ */
+OPVER_API opver_status opver_model_signature_input(const opver_model *model,
+						   size_t signature,
+						   size_t index,
+						   const char **name,
+						   int32_t *tensor);
+OPVER_API opver_status opver_model_signature_output(const opver_model *model,
+						    size_t signature,
+						    size_t index,
+						    const char **name,
+						    int32_t *tensor);
+
 /*
  * Resolves every node to a kernel or delegate, prepares every node and
  * partition, then plans and allocates the arena.  Fails with

@@ -141,6 +141,16 @@ class Quantization(ctypes.Structure):
     ]
 
 
+class SignatureInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("subgraph", ctypes.c_uint32),
+        ("num_inputs", ctypes.c_uint32),
+        ("num_outputs", ctypes.c_uint32),
+        ("key", _c_str),
+    ]
+
+
 class Tensor(ctypes.Structure):
     _fields_ = [
         ("struct_size", ctypes.c_uint32),
@@ -189,6 +199,15 @@ model_min_runtime_version = _declare("opver_model_min_runtime_version",
                                      _c_str, _p)
 model_computed_runtime_version = _declare(
     "opver_model_computed_runtime_version", _c_str, _p)
+signature_count = _declare("opver_model_signature_count", _size, _p)
+signature_info = _declare("opver_model_signature_info_sized", _status, _p,
+                          _size, ctypes.POINTER(SignatureInfo), _size)
+signature_input = _declare("opver_model_signature_input", _status, _p, _size,
+                           _size, ctypes.POINTER(_c_str),
+                           ctypes.POINTER(_int32))
+signature_output = _declare("opver_model_signature_output", _status, _p,
+                            _size, _size, ctypes.POINTER(_c_str),
+                            ctypes.POINTER(_int32))
 interpreter_options_init = _declare(
     "opver_interpreter_options_init_sized", None,
     ctypes.POINTER(InterpreterOptions), _size)

@@ -8,6 +8,7 @@ import numpy as np
 from . import _info
 from . import _model
 from . import _native
+from . import _signature
 
 # numpy's type for each opver_type name, as tflite_runtime reports dtypes.
 _DTYPES = {
@@ -88,6 +89,7 @@ class Interpreter:
             experimental_preserve_all_tensors)
         self._session = session
         self._graph = graph
+        self._signatures = _signature.read(session)
         # Borrowed from the interpreter: dropped with the session.
         inputs = [_native.interpreter_input(session.interpreter, i)
                   for i in range(_native.input_count(session.interpreter))]
@@ -265,14 +267,38 @@ class Interpreter:
             "(issue 11 adds it); inputs keep the model's shapes")
 
     def get_signature_list(self):
-        raise NotImplementedError(
-            "get_signature_list: opver's C API does not expose the model's "
-            "signatures yet (issue 11 adds them)")
+        """{key: {"inputs": [names], "outputs": [names]}} for each of the
+        model's SignatureDefs, as TFLite's."""
+        self._live()
+        return {key: {"inputs": [name for name, _ in inputs],
+                      "outputs": [name for name, _ in outputs]}
+                for key, _, inputs, outputs in self._signatures}
 
     def get_signature_runner(self, signature_key=None):
-        raise NotImplementedError(
-            "get_signature_runner: opver's C API does not expose the "
-            "model's signatures yet (issue 11 adds them)")
+        """The SignatureRunner of signature_key, or of the model's only
+        signature when it is None.  ValueError for an unknown key, as
+        TFLite's; NotImplementedError for a signature of a subgraph other
+        than the first, which opver does not run yet."""
+        self._live()
+        if signature_key is None:
+            if len(self._signatures) != 1:
+                raise ValueError(
+                    "SignatureDef signature_key is None and the model has "
+                    "%d SignatureDefs: name one of %s"
+                    % (len(self._signatures),
+                       [key for key, _, _, _ in self._signatures]))
+            signature_key = self._signatures[0][0]
+        for key, subgraph, inputs, outputs in self._signatures:
+            if key != signature_key:
+                continue
+            if subgraph != 0:
+                raise NotImplementedError(
+                    "SignatureDef %s runs subgraph %d: opver runs a "
+                    "model's first subgraph only (issue 11 adds the rest)"
+                    % (key, subgraph))
+            return _signature.SignatureRunner(self, key, inputs, outputs)
+        raise ValueError("Invalid signature_key provided: %s"
+                         % (signature_key,))
 
 
 def list_plugins(config=None):
