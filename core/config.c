@@ -293,6 +293,9 @@ void opver__config_free(opver__config *config)
 			free(plugin->options[o].value);
 		}
 		free(plugin->options);
+		for (size_t k = 0; k < plugin->num_kernels; k++)
+			free(plugin->kernels[k]);
+		free(plugin->kernels);
 		free(plugin->name);
 		free(plugin->library);
 		free(plugin->file);

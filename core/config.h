@@ -77,6 +77,11 @@ typedef struct opver__plugin_config {
 	bool enabled;                 /* default true */
 	opver__config_option *options; /* owned; num_options entries */
 	size_t num_options;
+	/* The kernels = lines: only these kernels of the plugin are used
+	 * (kernel_selection.h).  Owned; num_kernels names. */
+	bool has_kernels;
+	char **kernels;
+	size_t num_kernels;
 	char *file;                   /* owned; where the section starts */
 	int line;
 } opver__plugin_config;

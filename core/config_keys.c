@@ -2,6 +2,7 @@
  * config_keys.c - sections, keys and values of the config (config_keys.h):
  * the key table of [opver] and [plugin.NAME] and the parsing of each value.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -250,6 +251,45 @@ static opver_status add_option(opver__plugin_config *plugin, const char *key,
 	return OPVER_OK;
 }
 
+/* kernels = NAME, NAME...: appends the names to the section's list; the key
+ * may repeat, since a long list does not fit one line. */
+static opver_status add_kernels(opver__config_parser *p,
+				opver__plugin_config *plugin,
+				const char *value)
+{
+	const char *name = value;
+
+	plugin->has_kernels = true;
+	while (*name != '\0') {
+		size_t length = strcspn(name, ",");
+		const char *start = name, *stop = name + length;
+		char **grown;
+
+		while (start < stop && isspace((unsigned char)*start))
+			start++;
+		while (stop > start && isspace((unsigned char)stop[-1]))
+			stop--;
+		if (start == stop || start + strcspn(start, " \t") < stop) {
+			opver__config_bad_line(p, "kernels = '%s': kernel names are single words separated by commas",
+					       value);
+			return OPVER_OK;
+		}
+		grown = realloc(plugin->kernels,
+				(plugin->num_kernels + 1) * sizeof(*grown));
+		if (grown == NULL)
+			return OPVER_ERROR_NOMEM;
+		plugin->kernels = grown;
+		grown[plugin->num_kernels] = strndup(start, (size_t)(stop - start));
+		if (grown[plugin->num_kernels] == NULL)
+			return OPVER_ERROR_NOMEM;
+		plugin->num_kernels++;
+		name += length;
+		if (*name == ',')
+			name++;
+	}
+	return OPVER_OK;
+}
+
 static opver_status set_plugin_key(opver__config_parser *p,
 				   const char *key, const char *value)
 {
@@ -277,6 +317,8 @@ static opver_status set_plugin_key(opver__config_parser *p,
 			bad_bool(p, key, value);
 		return OPVER_OK;
 	}
+	if (strcmp(key, "kernels") == 0)
+		return add_kernels(p, plugin, value);
 	return add_option(plugin, key, value);
 }
 
@@ -409,7 +451,9 @@ void opver__config_pair(opver__config_parser *p, const char *key,
 				       "[opver] or [plugin.NAME]");
 		return;
 	}
-	if (!first_time(p, key))
+	/* A kernels list may go on over several lines. */
+	if ((p->section == OPVER__SECTION_OPVER || strcmp(key, "kernels") != 0) &&
+	    !first_time(p, key))
 		return;
 	if (p->section == OPVER__SECTION_OPVER)
 		p->status = set_opver_key(p, key, value);

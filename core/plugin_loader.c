@@ -18,6 +18,7 @@
 
 #include "elf_extent.h"
 #include "kernel_match.h"
+#include "kernel_selection.h"
 #include "plugin_loader.h"
 
 /* Counts above these are a corrupt descriptor, not a real manifest. */
@@ -614,6 +615,8 @@ opver_status opver__plugin_load(const char *path, const char *config_name,
 	status = check_descriptor(plugin, entry, path, options,
 				  config != NULL ? config->num_options : 0,
 				  reporter);
+	if (status == OPVER_OK && config != NULL && config->has_kernels)
+		opver__select_kernels(plugin, config, reporter);
 out:
 	free(options);
 	if (status != OPVER_OK)

@@ -226,6 +226,42 @@ Test(config, empty_library)
 	assert_one_bad_line("[plugin.a]\nlibrary =\n", 2, "library is empty");
 }
 
+/* kernels = may repeat, each line adding its comma-separated names; an
+ * empty value selects none; the key is not passed on as an option. */
+Test(config, kernels_lines_add_up)
+{
+	cr_assert_eq(read_ini("[plugin.a]\n"
+			      "kernels = conv_2d_int8 , softmax_int8\n"
+			      "threads = 2\n"
+			      "kernels = reshape\n"
+			      "[plugin.b]\n"
+			      "kernels =\n"
+			      "[plugin.c]\n"),
+		     OPVER_OK, "%s", captured.text);
+	cr_assert_eq(messages_total(&captured), 0, "%s", captured.text);
+	cr_assert(config.plugins[0].has_kernels);
+	cr_assert_eq(config.plugins[0].num_kernels, 3);
+	cr_assert_str_eq(config.plugins[0].kernels[0], "conv_2d_int8");
+	cr_assert_str_eq(config.plugins[0].kernels[1], "softmax_int8");
+	cr_assert_str_eq(config.plugins[0].kernels[2], "reshape");
+	cr_assert_eq(config.plugins[0].num_options, 1);
+	cr_assert(config.plugins[1].has_kernels);
+	cr_assert_eq(config.plugins[1].num_kernels, 0);
+	cr_assert_not(config.plugins[2].has_kernels);
+}
+
+Test(config, kernels_with_an_empty_name)
+{
+	assert_one_bad_line("[plugin.a]\nkernels = a,,b\n", 2,
+			    "kernels = 'a,,b': kernel names are single words");
+}
+
+Test(config, kernels_with_a_spaced_name)
+{
+	assert_one_bad_line("[plugin.a]\nkernels = conv 2d\n", 2,
+			    "kernels = 'conv 2d'");
+}
+
 Test(config, line_too_long)
 {
 	char text[512];

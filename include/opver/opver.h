@@ -229,6 +229,14 @@ OPVER_API opver_status opver_runtime_kernel_info_sized(
 OPVER_API opver_status opver_runtime_delegate_op_info_sized(
 	const opver_runtime *runtime, size_t plugin, size_t op,
 	opver_delegate_op_info *info, size_t size);
+/* Appended after ABI 2.1.  Option `option` of a plugin's config section,
+ * as its init got it (the keys other than library, priority, enabled and
+ * kernels); both strings borrowed, valid until the runtime is destroyed.
+ * OPVER_ERROR_INVALID_ARGUMENT past the last, and for a plugin without a
+ * section (found in a plugin directory). */
+OPVER_API opver_status opver_runtime_plugin_option(
+	const opver_runtime *runtime, size_t plugin, size_t option,
+	const char **key, const char **value);
 #define opver_runtime_plugin_info(runtime, plugin, info) \
 	opver_runtime_plugin_info_sized((runtime), (plugin), (info), \
 					sizeof(*(info)))
