@@ -6,7 +6,16 @@
  */
 #include "kernels.h"
 
+/*
+ * Every kernel, or with REF_SELECTED_KERNELS (./configure
+ * --with-reference-kernels) the table select-kernels wrote for a list of
+ * them: the others are then unreferenced, and the link drops their code
+ * (-ffunction-sections, --gc-sections).
+ */
 static const opver_kernel *const reference_kernels[] = {
+#ifdef REF_SELECTED_KERNELS
+#include REF_SELECTED_KERNELS
+#else
 	&ref_abs_float32,
 	&ref_abs_integer,
 	&ref_abs_quantized,
@@ -216,6 +225,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_transpose_conv_uint8,
 	&ref_unpack,
 	&ref_zeros_like,
+#endif
 };
 
 static const opver_plugin reference_plugin = {
