@@ -199,3 +199,20 @@ Test(opver_run, kernels_naming_a_missing_kernel_warns)
 	cr_assert(strstr(r.out, "softmax_int8") != NULL, "%s", r.out);
 	spawn_free(&r);
 }
+
+/* A section's options are carried into the selected config. */
+Test(opver_run, select_keeps_a_plugins_options)
+{
+	static const char text[] = "[plugin.reference]\nlibrary = " REFERENCE_PLUGIN
+				   "\nflavour = plain\n";
+	char model[4096], path[128];
+	spawn_result r;
+
+	in_workdir(path, sizeof(path), "options.ini");
+	write_file(path, text, strlen(text));
+	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
+	run_select(&r, (const char *const[]){ "--config", path, model, NULL });
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, "\nflavour = plain\n") != NULL, "%s", r.out);
+	spawn_free(&r);
+}
