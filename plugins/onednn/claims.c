@@ -1,17 +1,21 @@
 /*
  * claims.c - the oneDNN delegate's typed claims and the per-node checks
- * behind them.  It claims int8 CONV_2D (TFLite's versions 1 to 3: dilation,
- * per-channel filters) where oneDNN's VNNI convolution computes TFLite's
- * result within one output step: oneDNN rescales the int32 accumulator by
- * a float multiplier per channel, TFLite by a fixed-point one, so ties may
- * round apart.  Grouped convolution (version 6), int16 and hybrid nodes,
- * filters with zero points (oneDNN has no weight zero point) and the
- * activations oneDNN is not given (TANH, SIGN_BIT) stay on the kernels.
+ * behind them.  It claims int8 CONV_2D (TFLite's versions 1 to 3:
+ * dilation, per-channel filters), DEPTHWISE_CONV_2D (1 to 3: any depth
+ * multiplier, dilation, per-channel filters) and FULLY_CONNECTED (1 to 6:
+ * keep_num_dims, no bias, per-tensor or per-unit weights) where oneDNN's
+ * VNNI convolution computes TFLite's result within one output step:
+ * oneDNN rescales the int32 accumulator by a float multiplier per channel,
+ * TFLite by a fixed-point one, so ties may round apart.  Grouped
+ * convolution (CONV_2D version 6), int16, int4 and hybrid nodes, filters
+ * with zero points (oneDNN has no weight zero point) and the activations
+ * oneDNN is not given (TANH, SIGN_BIT) stay on the kernels.
  */
 #include <math.h>
 
 #include "claims.h"
 #include "delegate_claims.h"
+#include "geometry.h"
 
 #define S8 OPVER_T(INT8)
 #define I32 OPVER_T(INT32)
@@ -26,38 +30,19 @@ static const opver_delegate_op conv_2d_s8 = {
 	OPVER_KERNEL_SIGNATURES(conv_s8_types),
 };
 
-const opver_delegate_op *const dn_claims[DN_NUM_CLAIMS] = { &conv_2d_s8 };
+static const opver_delegate_op depthwise_conv_2d_s8 = {
+	OPVER_DELEGATE_OP(DEPTHWISE_CONV_2D, 1, 3),
+	OPVER_KERNEL_SIGNATURES(conv_s8_types),
+};
 
-bool dn_axis_of(int32_t padding, int32_t in, int32_t kernel, int32_t stride,
-		int32_t dilation, int32_t out, dn_axis *axis)
-{
-	int64_t span = (int64_t)(kernel - 1) * dilation + 1;
-	int64_t expected, total;
+static const opver_delegate_op fully_connected_s8 = {
+	OPVER_DELEGATE_OP(FULLY_CONNECTED, 1, 6),
+	OPVER_KERNEL_SIGNATURES(conv_s8_types),
+};
 
-	if (in < 1 || kernel < 1 || stride < 1 || dilation < 1 || out < 1)
-		return false;
-	if (padding == OPVER_PADDING_SAME)
-		expected = (in + (int64_t)stride - 1) / stride;
-	else if (padding == OPVER_PADDING_VALID)
-		expected = in >= span ? (in - span) / stride + 1 : 0;
-	else
-		return false;
-	if (expected != out)
-		return false;
-	/* What the last window reaches past the input; SAME pads half of it
-	 * before (the smaller half), VALID none: its last rows may go
-	 * unread, a negative pad after. */
-	total = (int64_t)(out - 1) * stride + span - in;
-	axis->in = in;
-	axis->kernel = kernel;
-	axis->stride = stride;
-	axis->dilation = dilation;
-	axis->out = out;
-	axis->pad_before = padding == OPVER_PADDING_SAME && total > 0 ?
-				   (int32_t)(total / 2) : 0;
-	axis->pad_after = (int32_t)(total - axis->pad_before);
-	return true;
-}
+const opver_delegate_op *const dn_claims[DN_NUM_CLAIMS] = {
+	&conv_2d_s8, &depthwise_conv_2d_s8, &fully_connected_s8,
+};
 
 static int32_t quantize(float value, const opver_tensor *t)
 {
@@ -102,9 +87,10 @@ static bool per_tensor(const opver_tensor *t)
 	       t->quant.zero_point != NULL && usable_scale(t->quant.scale[0]);
 }
 
-/* The filter: symmetric, one scale per output channel or one in all. */
-static const char *filter_refusal(const opver_tensor *filter, char *buf,
-				  size_t size)
+/* The filter: symmetric, one scale in all or one per output channel
+ * (along dimension `axis`). */
+static const char *filter_refusal(const opver_tensor *filter, int32_t axis,
+				  char *buf, size_t size)
 {
 	int32_t count = filter->quant.count;
 
@@ -112,7 +98,8 @@ static const char *filter_refusal(const opver_tensor *filter, char *buf,
 		return dc_say(buf, size, "filter not constant");
 	if (count < 1 || filter->quant.scale == NULL ||
 	    filter->quant.zero_point == NULL ||
-	    (count > 1 && (count != filter->dims[0] || filter->quant.axis != 0)))
+	    (count > 1 &&
+	     (count != filter->dims[axis] || filter->quant.axis != axis)))
 		return dc_say(buf, size,
 			   "filter scales are neither one per tensor nor one per output channel");
 	for (int32_t c = 0; c < count; c++) {
@@ -128,47 +115,30 @@ static const char *filter_refusal(const opver_tensor *filter, char *buf,
 	return NULL;
 }
 
-static const char *conv_refusal(const opver_node *node, char *buf,
-				size_t size)
+/* Quantization and activation oneDNN's attributes express, over the
+ * node's convolution geometry. */
+static const char *convolution_refusal(const opver_node *node, char *buf,
+				       size_t size)
 {
-	const opver_tensor *in = node->inputs[0], *filter = node->inputs[1];
-	const opver_tensor *bias = node->num_inputs > 2 ? node->inputs[2] :
-							   NULL;
-	const opver_tensor *out = node->outputs[0];
-	opver_conv_params p = OPVER_CONV_PARAMS_DEFAULTS;
-	dn_axis rows, cols;
+	dn_geometry g;
 	int32_t qmin, qmax;
 
-	if (in->rank != 4 || filter->rank != 4 || out->rank != 4)
-		return dc_say(buf, size, "input, filter and output must be 4D");
-	if (!per_tensor(in) || !per_tensor(out))
+	if (dn_geometry_of(node, &g, buf, size) != NULL)
+		return buf;
+	if (!per_tensor(g.input) || !per_tensor(g.output))
 		return dc_say(buf, size,
 			   "input and output need one normal positive scale each");
-	if (filter_refusal(filter, buf, size) != NULL)
+	if (filter_refusal(g.filter, g.filter_axis, buf, size) != NULL)
 		return buf;
-	if (filter->dims[3] != in->dims[3])
-		return dc_say(buf, size,
-			   "grouped convolution (input %d channels, filter %d)",
-			   (int)in->dims[3], (int)filter->dims[3]);
-	if (out->dims[0] != in->dims[0] || out->dims[3] != filter->dims[0])
-		return dc_say(buf, size, "output shape is not the convolution's");
-	if (bias != NULL && (!bias->is_constant || bias->rank != 1 ||
-			     bias->dims[0] != filter->dims[0]))
+	if (g.bias != NULL &&
+	    (!g.bias->is_constant || g.bias->rank != 1 ||
+	     g.bias->dims[0] != g.out_channels))
 		return dc_say(buf, size,
 			   "bias is not a constant with one value per output channel");
-	opver_read_params(node, &p, sizeof(p));
-	if (!dn_axis_of(p.padding, in->dims[1], filter->dims[1],
-			p.stride_height, p.dilation_height, out->dims[1],
-			&rows) ||
-	    !dn_axis_of(p.padding, in->dims[2], filter->dims[2],
-			p.stride_width, p.dilation_width, out->dims[2], &cols))
-		return dc_say(buf, size,
-			   "output %dx%d is not what the padding, strides and dilation give",
-			   (int)out->dims[1], (int)out->dims[2]);
-	if (!dn_activation_range(p.activation, out, &qmin, &qmax))
+	if (!dn_activation_range(g.activation, g.output, &qmin, &qmax))
 		return dc_say(buf, size,
 			   "fused activation %d not supported by this delegate",
-			   (int)p.activation);
+			   (int)g.activation);
 	if (qmin > qmax)
 		return dc_say(buf, size,
 			   "fused activation leaves the output no range (%d to %d)",
@@ -199,5 +169,5 @@ const char *dn_refusal(const opver_node *node, char *buf, size_t size)
 	if (node->resolved_version > claim->max_version)
 		return dc_say(buf, size, "version %d above %d",
 			   (int)node->resolved_version, (int)claim->max_version);
-	return conv_refusal(node, buf, size);
+	return convolution_refusal(node, buf, size);
 }
