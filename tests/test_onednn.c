@@ -444,6 +444,8 @@ Test(onednn, refused_layers_stay_on_the_kernels_with_the_reason)
 		  "oneDNN has no weight zero points" },
 		{ { FC, 2, 1, 16, 8, 1, GEOMETRY(VALID, 1, SIGN_BIT, 1), false, 0, 0, 0, true, false, 0 },
 		  "fused activation 5 not supported" },
+		{ { FC, 2, 1, 16, 8, 1, GEOMETRY(VALID, 1, RELU, 1), false, 0, 300, 0, true, false, 0 },
+		  "an int8 zero point each" },
 	};
 	uint32_t state = 99;
 

@@ -44,35 +44,54 @@ const opver_delegate_op *const dn_claims[DN_NUM_CLAIMS] = {
 	&conv_2d_s8, &depthwise_conv_2d_s8, &fully_connected_s8,
 };
 
+bool dn_activation_bounds(int32_t activation, float *lo, float *hi)
+{
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	switch (activation) {
+	case OPVER_ACTIVATION_NONE:
+		return true;
+	case OPVER_ACTIVATION_RELU:
+		*lo = 0.0f;
+		return true;
+	case OPVER_ACTIVATION_RELU6:
+		*lo = 0.0f;
+		*hi = 6.0f;
+		return true;
+	case OPVER_ACTIVATION_RELU_N1_TO_1:
+		*lo = -1.0f;
+		*hi = 1.0f;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* `value` in `t`'s steps, held to one step past the int8 range (so a
+ * bound above it still leaves no range below it). */
 static int32_t quantize(float value, const opver_tensor *t)
 {
-	return (int32_t)t->quant.zero_point[0] +
-	       (int32_t)roundf(value / t->quant.scale[0]);
+	float q = (float)t->quant.zero_point[0] +
+		  roundf(value / t->quant.scale[0]);
+
+	return q < INT8_MIN - 1 ? INT8_MIN - 1 :
+	       q > INT8_MAX + 1 ? INT8_MAX + 1 : (int32_t)q;
 }
 
 bool dn_activation_range(int32_t activation, const opver_tensor *out,
 			 int32_t *qmin, int32_t *qmax)
 {
+	float lo, hi;
+
 	*qmin = INT8_MIN;
 	*qmax = INT8_MAX;
-	switch (activation) {
-	case OPVER_ACTIVATION_NONE:
-		return true;
-	case OPVER_ACTIVATION_RELU:
-		*qmin = quantize(0.0f, out) > *qmin ? quantize(0.0f, out) : *qmin;
-		return true;
-	case OPVER_ACTIVATION_RELU6:
-		*qmin = quantize(0.0f, out) > *qmin ? quantize(0.0f, out) : *qmin;
-		*qmax = quantize(6.0f, out) < *qmax ? quantize(6.0f, out) : *qmax;
-		return true;
-	case OPVER_ACTIVATION_RELU_N1_TO_1:
-		*qmin = quantize(-1.0f, out) > *qmin ? quantize(-1.0f, out) :
-						       *qmin;
-		*qmax = quantize(1.0f, out) < *qmax ? quantize(1.0f, out) : *qmax;
-		return true;
-	default:
+	if (!dn_activation_bounds(activation, &lo, &hi))
 		return false;
-	}
+	if (isfinite(lo) && quantize(lo, out) > *qmin)
+		*qmin = quantize(lo, out);
+	if (isfinite(hi) && quantize(hi, out) < *qmax)
+		*qmax = quantize(hi, out);
+	return true;
 }
 
 static bool usable_scale(float scale)
@@ -80,11 +99,15 @@ static bool usable_scale(float scale)
 	return isnormal(scale) && scale > 0.0f;
 }
 
-/* One scale and zero point, the scale a normal positive number. */
+/* One scale and zero point, the scale a normal positive number, the zero
+ * point an int8 value. */
 static bool per_tensor(const opver_tensor *t)
 {
 	return t->quant.count == 1 && t->quant.scale != NULL &&
-	       t->quant.zero_point != NULL && usable_scale(t->quant.scale[0]);
+	       t->quant.zero_point != NULL &&
+	       usable_scale(t->quant.scale[0]) &&
+	       t->quant.zero_point[0] >= INT8_MIN &&
+	       t->quant.zero_point[0] <= INT8_MAX;
 }
 
 /* The filter: symmetric, one scale in all or one per output channel
@@ -127,7 +150,7 @@ static const char *convolution_refusal(const opver_node *node, char *buf,
 		return buf;
 	if (!per_tensor(g.input) || !per_tensor(g.output))
 		return dc_say(buf, size,
-			   "input and output need one normal positive scale each");
+			   "input and output need one normal positive scale and an int8 zero point each");
 	if (filter_refusal(g.filter, g.filter_axis, buf, size) != NULL)
 		return buf;
 	if (g.bias != NULL &&

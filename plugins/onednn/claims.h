@@ -17,6 +17,11 @@ extern const opver_delegate_op *const dn_claims[DN_NUM_CLAIMS];
  * output step); otherwise why not, written to `buf` (`size` bytes). */
 const char *dn_refusal(const opver_node *node, char *buf, size_t size);
 
+/* The range activation `activation` leaves, as TFLite clamps it
+ * (infinite ends where it leaves the value be); false for an activation
+ * oneDNN is not given. */
+bool dn_activation_bounds(int32_t activation, float *lo, float *hi);
+
 /* The quantized range of `out` that activation `activation` leaves, as
  * TFLite computes it; false for an activation oneDNN is not given. */
 bool dn_activation_range(int32_t activation, const opver_tensor *out,
