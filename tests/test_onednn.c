@@ -14,6 +14,7 @@
  * then declines to load).
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +54,9 @@ typedef struct run {
 } run;
 
 /* Starts `model_bytes` (copied by opver) or the file `path` on `config`
- * and invokes it on int8 input bytes `input` (as many as input 0 has). */
+ * and invokes it on input bytes `input` (as many as input 0 has). */
 static void start(run *r, const char *config, const uint8_t *model_bytes,
-		  size_t model_size, const char *path, const int8_t *input)
+		  size_t model_size, const char *path, const void *input)
 {
 	r->runtime = fixture_runtime(config, &captured);
 	if (path != NULL)
@@ -142,10 +143,42 @@ static const int32_t layer_ops[] = {
 	OPVER_OP_FULLY_CONNECTED,
 };
 
+/* Starts the corpus model `name` with oneDNN ahead of the reference
+ * plugin (`dn`) and on the reference plugin alone (`ref`), both on the
+ * same pseudo-random input: int8 bytes, or floats in [-1, 1). */
+static void start_corpus_pair(const char *dir, const char *name,
+			      uint32_t *state, run *dn, run *ref)
+{
+	char path[512];
+	const opver_tensor *in;
+	void *input;
+
+	snprintf(path, sizeof(path), "%s/%s.tflite", dir, name);
+	/* The input's size and type from a first, reference-only run. */
+	ref->runtime = fixture_runtime(REFERENCE_ONLY, &captured);
+	cr_assert_eq(opver_model_open(ref->runtime, path, &ref->model),
+		     OPVER_OK, "%s", captured.text);
+	cr_assert_eq(opver_interpreter_create(ref->runtime, ref->model,
+					      &ref->it),
+		     OPVER_OK, "%s", captured.text);
+	in = opver_interpreter_input(ref->it, 0);
+	input = malloc(in->bytes);
+	cr_assert_not_null(input);
+	fill(input, in->bytes, state);
+	if (in->type == OPVER_TYPE_FLOAT32)
+		for (size_t e = 0; e < in->bytes / sizeof(float); e++)
+			((float *)input)[e] =
+				(float)((int8_t *)input)[e * sizeof(float)] /
+				128.0f;
+	stop(ref);
+	start(dn, WITH_ONEDNN, NULL, 0, path, input);
+	start(ref, REFERENCE_ONLY, NULL, 0, path, input);
+	free(input);
+}
+
 Test(onednn, corpus_int8_cnns_run_their_layers_within_one_step)
 {
 	const char *dir = getenv("OPVER_MODEL_CORPUS");
-	char path[512];
 	uint32_t state = 7;
 	int seen[sizeof(layer_ops) / sizeof(layer_ops[0])] = { 0 };
 
@@ -155,25 +188,10 @@ Test(onednn, corpus_int8_cnns_run_their_layers_within_one_step)
 	for (size_t m = 0; m < sizeof(int8_cnns) / sizeof(int8_cnns[0]);
 	     m++) {
 		run dn, ref;
-		int8_t *input;
-		size_t bytes, differ;
+		size_t differ;
 		int nodes, on_onednn, steps;
 
-		snprintf(path, sizeof(path), "%s/%s.tflite", dir, int8_cnns[m]);
-		/* The input's size from a first, reference-only run. */
-		ref.runtime = fixture_runtime(REFERENCE_ONLY, &captured);
-		cr_assert_eq(opver_model_open(ref.runtime, path, &ref.model),
-			     OPVER_OK, "%s", captured.text);
-		cr_assert_eq(opver_interpreter_create(ref.runtime, ref.model,
-						      &ref.it),
-			     OPVER_OK, "%s", captured.text);
-		bytes = opver_interpreter_input(ref.it, 0)->bytes;
-		stop(&ref);
-		input = malloc(bytes);
-		cr_assert_not_null(input);
-		fill(input, bytes, &state);
-		start(&dn, WITH_ONEDNN, NULL, 0, path, input);
-		start(&ref, REFERENCE_ONLY, NULL, 0, path, input);
+		start_corpus_pair(dir, int8_cnns[m], &state, &dn, &ref);
 		for (size_t o = 0; o < sizeof(layer_ops) / sizeof(layer_ops[0]);
 		     o++) {
 			count_nodes(&dn, layer_ops[o], &nodes, &on_onednn);
@@ -188,11 +206,59 @@ Test(onednn, corpus_int8_cnns_run_their_layers_within_one_step)
 			      int8_cnns[m], steps);
 		stop(&dn);
 		stop(&ref);
-		free(input);
 	}
 	for (size_t o = 0; o < sizeof(layer_ops) / sizeof(layer_ops[0]); o++)
 		cr_assert_gt(seen[o], 0, "no %s in the corpus's int8 CNNs",
 			     opver_op_name(layer_ops[o]));
+}
+
+/* float32 CNNs whose convolutions are float32 throughout (the corpus's
+ * float KWS model has hybrid int8 filters, which stay on the kernels). */
+static const char *const float_cnns[] = {
+	"mlperf_ic_resnet_float",
+	"mlperf_vww_96_float",
+};
+
+/* oneDNN and the reference sum in different orders: the outputs agree to
+ * float rounding, far below what a wrong scale, bias or clip gives. */
+Test(onednn, corpus_float_cnns_run_their_convolutions_within_rounding)
+{
+	const char *dir = getenv("OPVER_MODEL_CORPUS");
+	uint32_t state = 11;
+
+	require_plugin();
+	if (dir == NULL)
+		cr_skip_test("OPVER_MODEL_CORPUS is not set");
+	for (size_t m = 0; m < sizeof(float_cnns) / sizeof(float_cnns[0]);
+	     m++) {
+		run dn, ref;
+		const opver_tensor *x, *y;
+		float most = 0.0f, largest = 0.0f;
+		int nodes, on_onednn;
+
+		start_corpus_pair(dir, float_cnns[m], &state, &dn, &ref);
+		count_nodes(&dn, OPVER_OP_CONV_2D, &nodes, &on_onednn);
+		cr_assert_gt(nodes, 0, "%s", float_cnns[m]);
+		cr_assert_eq(on_onednn, nodes, "%s: %d of %d CONV_2D on oneDNN",
+			     float_cnns[m], on_onednn, nodes);
+		x = opver_interpreter_output(dn.it, 0);
+		y = opver_interpreter_output(ref.it, 0);
+		cr_assert_eq(x->type, OPVER_TYPE_FLOAT32);
+		cr_assert_eq(x->bytes, y->bytes);
+		for (size_t e = 0; e < y->bytes / sizeof(float); e++) {
+			float d = fabsf(((const float *)x->data)[e] -
+					((const float *)y->data)[e]);
+
+			most = d > most ? d : most;
+			largest = fmaxf(largest,
+					fabsf(((const float *)y->data)[e]));
+		}
+		cr_assert_leq(most, 1e-5f * fmaxf(1.0f, largest),
+			      "%s: output %g from the reference (largest %g)",
+			      float_cnns[m], (double)most, (double)largest);
+		stop(&dn);
+		stop(&ref);
+	}
 }
 
 /* ------------------------------------------------------- built models */

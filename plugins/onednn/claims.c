@@ -6,7 +6,9 @@
  * keep_num_dims, no bias, per-tensor or per-unit weights) where oneDNN's
  * VNNI convolution computes TFLite's result within one output step:
  * oneDNN rescales the int32 accumulator by a float multiplier per channel,
- * TFLite by a fixed-point one, so ties may round apart.  Grouped
+ * TFLite by a fixed-point one, so ties may round apart.  It claims float32
+ * CONV_2D too, where oneDNN's AVX-512 convolution beats XNNPACK's (float
+ * DEPTHWISE_CONV_2D and FULLY_CONNECTED are not measured yet).  Grouped
  * convolution (CONV_2D version 6), int16, int4 and hybrid nodes, filters
  * with zero points (oneDNN has no weight zero point) and the activations
  * oneDNN is not given (TANH, SIGN_BIT) stay on the kernels.
@@ -19,15 +21,23 @@
 
 #define S8 OPVER_T(INT8)
 #define I32 OPVER_T(INT32)
+#define F32 OPVER_T(FLOAT32)
 
 static const opver_type_signature conv_s8_types[] = {
 	OPVER_SIGNATURE(OPVER_INPUTS(S8, S8, I32 | OPVER_TYPE_BIT_ABSENT),
 			OPVER_OUTPUT(S8)),
 };
 
-static const opver_delegate_op conv_2d_s8 = {
+static const opver_type_signature conv_types[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(S8, S8, I32 | OPVER_TYPE_BIT_ABSENT),
+			OPVER_OUTPUT(S8)),
+	OPVER_SIGNATURE(OPVER_INPUTS(F32, F32, F32 | OPVER_TYPE_BIT_ABSENT),
+			OPVER_OUTPUT(F32)),
+};
+
+static const opver_delegate_op conv_2d = {
 	OPVER_DELEGATE_OP(CONV_2D, 1, 3),
-	OPVER_KERNEL_SIGNATURES(conv_s8_types),
+	OPVER_KERNEL_SIGNATURES(conv_types),
 };
 
 static const opver_delegate_op depthwise_conv_2d_s8 = {
@@ -41,7 +51,7 @@ static const opver_delegate_op fully_connected_s8 = {
 };
 
 const opver_delegate_op *const dn_claims[DN_NUM_CLAIMS] = {
-	&conv_2d_s8, &depthwise_conv_2d_s8, &fully_connected_s8,
+	&conv_2d, &depthwise_conv_2d_s8, &fully_connected_s8,
 };
 
 bool dn_activation_bounds(int32_t activation, float *lo, float *hi)
@@ -117,8 +127,6 @@ static const char *filter_refusal(const opver_tensor *filter, int32_t axis,
 {
 	int32_t count = filter->quant.count;
 
-	if (!filter->is_constant)
-		return dc_say(buf, size, "filter not constant");
 	if (count < 1 || filter->quant.scale == NULL ||
 	    filter->quant.zero_point == NULL ||
 	    (count > 1 &&
@@ -138,40 +146,43 @@ static const char *filter_refusal(const opver_tensor *filter, int32_t axis,
 	return NULL;
 }
 
-/* Quantization and activation oneDNN's attributes express, over the
- * node's convolution geometry. */
-static const char *convolution_refusal(const opver_node *node, char *buf,
-				       size_t size)
+/* Quantization oneDNN's attributes express, and the activation's range. */
+static const char *quantization_refusal(const dn_geometry *g, char *buf,
+					size_t size)
 {
-	dn_geometry g;
 	int32_t qmin, qmax;
 
-	if (dn_geometry_of(node, &g, buf, size) != NULL)
-		return buf;
-	if (!per_tensor(g.input) || !per_tensor(g.output))
+	if (!per_tensor(g->input) || !per_tensor(g->output))
 		return dc_say(buf, size,
 			   "input and output need one normal positive scale and an int8 zero point each");
-	if (filter_refusal(g.filter, g.filter_axis, buf, size) != NULL)
+	if (filter_refusal(g->filter, g->filter_axis, buf, size) != NULL)
 		return buf;
-	if (g.bias != NULL &&
-	    (!g.bias->is_constant || g.bias->rank != 1 ||
-	     g.bias->dims[0] != g.out_channels))
-		return dc_say(buf, size,
-			   "bias is not a constant with one value per output channel");
-	if (!dn_activation_range(g.activation, g.output, &qmin, &qmax))
-		return dc_say(buf, size,
-			   "fused activation %d not supported by this delegate",
-			   (int)g.activation);
-	if (qmin > qmax)
+	if (dn_activation_range(g->activation, g->output, &qmin, &qmax) &&
+	    qmin > qmax)
 		return dc_say(buf, size,
 			   "fused activation leaves the output no range (%d to %d)",
 			   (int)qmin, (int)qmax);
 	return NULL;
 }
 
+/* The node's types: int8 with an int32 bias, or (CONV_2D only) float32
+ * throughout. */
+static bool types_are(const opver_node *node, int32_t data,
+		      int32_t bias)
+{
+	return node->inputs[0]->type == data &&
+	       node->inputs[1]->type == data &&
+	       node->outputs[0]->type == data &&
+	       (node->num_inputs < 3 || node->inputs[2] == NULL ||
+		node->inputs[2]->type == bias);
+}
+
 const char *dn_refusal(const opver_node *node, char *buf, size_t size)
 {
 	const opver_delegate_op *claim = NULL;
+	dn_geometry g;
+	float lo, hi;
+	bool quantized;
 
 	for (size_t c = 0; c < DN_NUM_CLAIMS; c++)
 		if (dn_claims[c]->op == node->op)
@@ -182,15 +193,29 @@ const char *dn_refusal(const opver_node *node, char *buf, size_t size)
 	    node->inputs[0] == NULL || node->inputs[1] == NULL ||
 	    node->outputs[0] == NULL)
 		return dc_say(buf, size, "needs an input, a filter and an output");
-	if (node->inputs[0]->type != OPVER_TYPE_INT8 ||
-	    node->inputs[1]->type != OPVER_TYPE_INT8 ||
-	    node->outputs[0]->type != OPVER_TYPE_INT8 ||
-	    (node->num_inputs > 2 && node->inputs[2] != NULL &&
-	     node->inputs[2]->type != OPVER_TYPE_INT32))
+	quantized = types_are(node, OPVER_TYPE_INT8, OPVER_TYPE_INT32);
+	if (!quantized &&
+	    (node->op != OPVER_OP_CONV_2D ||
+	     !types_are(node, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32)))
 		return dc_say(buf, size,
-			   "not int8 input, filter and output with an int32 bias");
+			   node->op == OPVER_OP_CONV_2D ?
+				   "not int8 input, filter and output with an int32 bias, nor float32 throughout" :
+				   "not int8 input, filter and output with an int32 bias");
 	if (node->resolved_version > claim->max_version)
 		return dc_say(buf, size, "version %d above %d",
 			   (int)node->resolved_version, (int)claim->max_version);
-	return convolution_refusal(node, buf, size);
+	if (dn_geometry_of(node, &g, buf, size) != NULL)
+		return buf;
+	if (!g.filter->is_constant)
+		return dc_say(buf, size, "filter not constant");
+	if (g.bias != NULL &&
+	    (!g.bias->is_constant || g.bias->rank != 1 ||
+	     g.bias->dims[0] != g.out_channels))
+		return dc_say(buf, size,
+			   "bias is not a constant with one value per output channel");
+	if (!dn_activation_bounds(g.activation, &lo, &hi))
+		return dc_say(buf, size,
+			   "fused activation %d not supported by this delegate",
+			   (int)g.activation);
+	return quantized ? quantization_refusal(&g, buf, size) : NULL;
 }

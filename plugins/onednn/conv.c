@@ -1,15 +1,17 @@
 /*
- * conv.c - a node's convolution geometry (geometry.h) as an int8 oneDNN
+ * conv.c - a node's convolution geometry (geometry.h) as a oneDNN
  * convolution: NHWC source and destination as the model lays them out,
  * the model's filter reordered once into the blocked layout the primitive
- * picks, TFLite's quantization as attributes: the input and output zero
- * points, one output scale per channel (input scale * filter scale /
- * output scale), and the fused activation as a clip post-op in the
- * output's steps before the zero point is added (oneDNN applies scales,
- * post-ops, zero point, then rounds and saturates; the clip bounds are
- * whole steps, so clipping before rounding equals TFLite's clamp after
- * it).
+ * picks, the fused activation as a clip post-op.  For int8, TFLite's
+ * quantization becomes attributes: the input and output zero points, one
+ * output scale per channel (input scale * filter scale / output scale),
+ * and the clip in the output's steps before the zero point is added
+ * (oneDNN applies scales, post-ops, zero point, then rounds and
+ * saturates; the clip bounds are whole steps, so clipping before rounding
+ * equals TFLite's clamp after it).
  */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "claims.h"
@@ -34,19 +36,52 @@ static opver_status failed(const opver_context *ctx, const opver_node *node,
 		}                                                \
 	} while (0)
 
-/* Output scales, zero points and the activation's clip. */
-static opver_status make_attributes(const opver_context *ctx,
-				    const opver_node *node,
-				    const dn_geometry *g,
-				    dnnl_primitive_attr_t attr)
+/* The activation as a clip post-op, in the output's steps relative to
+ * its zero point for int8; nothing when it leaves every value be. */
+static opver_status set_clip(const opver_context *ctx, const opver_node *node,
+			     const dn_geometry *g, dnnl_primitive_attr_t attr)
+{
+	opver_status status = OPVER_OK;
+	dnnl_post_ops_t post_ops = NULL;
+	float lo, hi;
+
+	if (g->output->type == OPVER_TYPE_INT8) {
+		int32_t qmin, qmax;
+		int32_t zero = (int32_t)g->output->quant.zero_point[0];
+
+		dn_activation_range(g->activation, g->output, &qmin, &qmax);
+		lo = qmin > INT8_MIN ? (float)(qmin - zero) : -INFINITY;
+		hi = qmax < INT8_MAX ? (float)(qmax - zero) : INFINITY;
+	} else {
+		dn_activation_bounds(g->activation, &lo, &hi);
+	}
+	if (isinf(lo) && isinf(hi))
+		return OPVER_OK;
+	TRY("post-ops", dnnl_post_ops_create(&post_ops));
+	TRY("clip post-op",
+	    dnnl_post_ops_append_eltwise(post_ops, 1.0f, dnnl_eltwise_clip,
+					 isinf(lo) ? -FLT_MAX : lo,
+					 isinf(hi) ? FLT_MAX : hi));
+	TRY("post-ops attribute",
+	    dnnl_primitive_attr_set_post_ops(attr, post_ops));
+out:
+	if (post_ops != NULL)
+		dnnl_post_ops_destroy(post_ops);
+	return status;
+}
+
+/* Output scales and zero points. */
+static opver_status set_quantization(const opver_context *ctx,
+				     const opver_node *node,
+				     const dn_geometry *g,
+				     dnnl_primitive_attr_t attr)
 {
 	const opver_tensor *in = g->input, *filter = g->filter;
 	const opver_tensor *out = g->output;
-	int32_t count = filter->quant.count, qmin, qmax;
+	int32_t count = filter->quant.count;
 	int32_t in_zero = (int32_t)in->quant.zero_point[0];
 	int32_t out_zero = (int32_t)out->quant.zero_point[0];
 	opver_status status = OPVER_OK;
-	dnnl_post_ops_t post_ops = NULL;
 	float *scales;
 
 	scales = ctx->host->allocate(ctx, (size_t)count * sizeof(float));
@@ -67,22 +102,20 @@ static opver_status make_attributes(const opver_context *ctx,
 	TRY("output zero point",
 	    dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0,
 						&out_zero));
-	dn_activation_range(g->activation, out, &qmin, &qmax);
-	if (qmin > INT8_MIN || qmax < INT8_MAX) {
-		TRY("post-ops", dnnl_post_ops_create(&post_ops));
-		TRY("clip post-op",
-		    dnnl_post_ops_append_eltwise(post_ops, 1.0f,
-						 dnnl_eltwise_clip,
-						 (float)(qmin - out_zero),
-						 (float)(qmax - out_zero)));
-		TRY("post-ops attribute",
-		    dnnl_primitive_attr_set_post_ops(attr, post_ops));
-	}
 out:
-	if (post_ops != NULL)
-		dnnl_post_ops_destroy(post_ops);
 	ctx->host->free_memory(ctx, scales);
 	return status;
+}
+
+/* oneDNN's type of the node's data and of its bias. */
+static dnnl_data_type_t data_type(const dn_geometry *g)
+{
+	return g->input->type == OPVER_TYPE_INT8 ? dnnl_s8 : dnnl_f32;
+}
+
+static dnnl_data_type_t bias_type(const dn_geometry *g)
+{
+	return g->input->type == OPVER_TYPE_INT8 ? dnnl_s32 : dnnl_f32;
 }
 
 /* The convolution's descriptor over NHWC tensors, the filter's layout left
@@ -103,16 +136,19 @@ static dnnl_status_t describe(const dn_geometry *g,
 	dnnl_dims_t pad_r = { g->rows.pad_after, g->cols.pad_after };
 	dnnl_status_t s;
 
-	if ((s = dnnl_memory_desc_init_by_tag(&src, 4, src_dims, dnnl_s8,
-					      dnnl_nhwc)) != dnnl_success ||
+	if ((s = dnnl_memory_desc_init_by_tag(&src, 4, src_dims,
+					      data_type(g), dnnl_nhwc)) !=
+		    dnnl_success ||
 	    (s = dnnl_memory_desc_init_by_tag(&weights, g->weight_ndims,
-					      g->weight_dims, dnnl_s8,
+					      g->weight_dims, data_type(g),
 					      dnnl_format_tag_any)) !=
 		    dnnl_success ||
-	    (s = dnnl_memory_desc_init_by_tag(&bias, 1, bias_dims, dnnl_s32,
-					      dnnl_a)) != dnnl_success ||
-	    (s = dnnl_memory_desc_init_by_tag(&dst, 4, dst_dims, dnnl_s8,
-					      dnnl_nhwc)) != dnnl_success)
+	    (s = dnnl_memory_desc_init_by_tag(&bias, 1, bias_dims,
+					      bias_type(g), dnnl_a)) !=
+		    dnnl_success ||
+	    (s = dnnl_memory_desc_init_by_tag(&dst, 4, dst_dims,
+					      data_type(g), dnnl_nhwc)) !=
+		    dnnl_success)
 		return s;
 	return dnnl_dilated_convolution_forward_desc_init(
 		desc, dnnl_forward_inference, dnnl_convolution_direct, &src,
@@ -139,7 +175,7 @@ static opver_status reorder_filter(const opver_context *ctx,
 
 	TRY("filter layout",
 	    dnnl_memory_desc_init_by_strides(&model_md, g->weight_ndims,
-					     g->weight_dims, dnnl_s8,
+					     g->weight_dims, data_type(g),
 					     g->weight_strides));
 	/* The model's bytes are only read. */
 	TRY("filter memory",
@@ -203,7 +239,10 @@ opver_status dn_conv_create(const opver_context *ctx, dnnl_engine_t engine,
 	conv->output = g.output;
 	TRY("convolution descriptor", describe(&g, &desc));
 	TRY("attributes", dnnl_primitive_attr_create(&attr));
-	status = make_attributes(ctx, node, &g, attr);
+	if (g.input->type == OPVER_TYPE_INT8)
+		status = set_quantization(ctx, node, &g, attr);
+	if (status == OPVER_OK)
+		status = set_clip(ctx, node, &g, attr);
 	if (status != OPVER_OK)
 		goto out;
 	TRY("convolution", dnnl_primitive_desc_create(&pd, &desc, attr,
