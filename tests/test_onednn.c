@@ -512,6 +512,8 @@ Test(onednn, refused_layers_stay_on_the_kernels_with_the_reason)
 		  "fused activation 5 not supported" },
 		{ { FC, 2, 1, 16, 8, 1, GEOMETRY(VALID, 1, RELU, 1), false, 0, 300, 0, true, false, 0 },
 		  "an int8 zero point each" },
+		{ { CONV, 4, 4, 2, 0, 1, GEOMETRY(VALID, 1, NONE, 1), false, 0, 0, 0, false, false, 0 },
+		  "a tensor has no elements" },
 	};
 	uint32_t state = 99;
 

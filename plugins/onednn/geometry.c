@@ -218,18 +218,29 @@ static const char *fc_geometry(const opver_node *node, dn_geometry *g,
 const char *dn_geometry_of(const opver_node *node, dn_geometry *g, char *buf,
 			   size_t size)
 {
+	const char *reason;
+
 	g->input = node->inputs[0];
 	g->filter = node->inputs[1];
 	g->bias = node->num_inputs > 2 ? node->inputs[2] : NULL;
 	g->output = node->outputs[0];
 	switch (node->op) {
 	case OPVER_OP_CONV_2D:
-		return conv_geometry(node, g, buf, size);
+		reason = conv_geometry(node, g, buf, size);
+		break;
 	case OPVER_OP_DEPTHWISE_CONV_2D:
-		return depthwise_geometry(node, g, buf, size);
+		reason = depthwise_geometry(node, g, buf, size);
+		break;
 	case OPVER_OP_FULLY_CONNECTED:
-		return fc_geometry(node, g, buf, size);
+		reason = fc_geometry(node, g, buf, size);
+		break;
 	default:
 		return dc_say(buf, size, "op not supported by this delegate");
 	}
+	/* The spatial axes are checked positive; oneDNN takes no empty
+	 * batch or channel dimension either. */
+	if (reason == NULL &&
+	    (g->batches < 1 || g->in_channels < 1 || g->out_channels < 1))
+		return dc_say(buf, size, "a tensor has no elements");
+	return reason;
 }
