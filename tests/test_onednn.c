@@ -338,11 +338,14 @@ static void build(const layer_case *lc, uint8_t **bytes, size_t *size,
 	size_t filter_size = lc->op == FC ? (size_t)lc->oc * lc->c :
 			     lc->op == DW ? (size_t)lc->k * lc->k * lc->oc :
 					    (size_t)lc->oc * lc->k * lc->k * lc->c;
-	int8_t *filter = malloc(filter_size);
-	int32_t *bias = malloc((size_t)lc->oc * sizeof(int32_t));
-	float *filter_scales = malloc((size_t)lc->oc * sizeof(float));
-	float *bias_scales = malloc((size_t)lc->oc * sizeof(float));
-	int64_t *filter_zeros = calloc((size_t)lc->oc, sizeof(int64_t));
+	/* Quantization for at least one channel: a case with no output
+	 * channels still writes one scale. */
+	size_t channels = lc->oc > 0 ? (size_t)lc->oc : 1;
+	int8_t *filter = malloc(filter_size > 0 ? filter_size : 1);
+	int32_t *bias = malloc(channels * sizeof(int32_t));
+	float *filter_scales = malloc(channels * sizeof(float));
+	float *bias_scales = malloc(channels * sizeof(float));
+	int64_t *filter_zeros = calloc(channels, sizeof(int64_t));
 	float in_scale = 0.05f, out_scale = 0.2f;
 	layer_params params;
 	int32_t version = layer_options(lc, &params);
@@ -393,7 +396,7 @@ static void build(const layer_case *lc, uint8_t **bytes, size_t *size,
 			       2 * sizeof(int32_t));
 	}
 	fill(filter, filter_size, state);
-	for (int32_t o = 0; o < lc->oc; o++) {
+	for (size_t o = 0; o < channels; o++) {
 		*state = *state * 1103515245u + 12345u;
 		bias[o] = (int32_t)(*state >> 16) % 4001 - 2000;
 		filter_scales[o] = 0.002f + 0.0003f * (float)o;
