@@ -35,9 +35,9 @@ typedef struct dn_geometry {
 	int32_t batches, in_channels, out_channels, groups;
 	dn_axis rows, cols;
 	/* The model's filter as oneDNN's weights: [groups,] out, in, kernel
-	 * rows, kernel columns (weight_ndims of them, groups only when
-	 * groups > 1), with each dimension's stride, in elements, in the
-	 * model's bytes. */
+	 * rows, kernel columns (weight_ndims of them; groups, counting
+	 * per-group channels, for DEPTHWISE_CONV_2D only), with each
+	 * dimension's stride, in elements, in the model's bytes. */
 	int weight_ndims;
 	dnnl_dims_t weight_dims, weight_strides;
 	/* The filter dimension its per-channel scales run along. */
