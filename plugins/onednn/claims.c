@@ -1,93 +1,107 @@
 /*
  * claims.c - the oneDNN delegate's typed claims and the per-node checks
- * behind them.  It claims int8 CONV_2D (TFLite's versions 1 to 3: dilation,
- * per-channel filters) where oneDNN's VNNI convolution computes TFLite's
- * result within one output step: oneDNN rescales the int32 accumulator by
- * a float multiplier per channel, TFLite by a fixed-point one, so ties may
- * round apart.  Grouped convolution (version 6), int16 and hybrid nodes,
- * filters with zero points (oneDNN has no weight zero point) and the
- * activations oneDNN is not given (TANH, SIGN_BIT) stay on the kernels.
+ * behind them.  It claims int8 CONV_2D (TFLite's versions 1 to 3:
+ * dilation, per-channel filters), DEPTHWISE_CONV_2D (1 to 3: any depth
+ * multiplier, dilation, per-channel filters) and FULLY_CONNECTED (1 to 6:
+ * keep_num_dims, no bias, per-tensor or per-unit weights) where oneDNN's
+ * VNNI convolution computes TFLite's result within one output step:
+ * oneDNN rescales the int32 accumulator by a float multiplier per channel,
+ * TFLite by a fixed-point one, so ties may round apart.  It claims float32
+ * CONV_2D too, where oneDNN's AVX-512 convolution beats XNNPACK's (float
+ * DEPTHWISE_CONV_2D and FULLY_CONNECTED are not measured yet).  Grouped
+ * convolution (CONV_2D version 6), int16, int4 and hybrid nodes, filters
+ * with zero points (oneDNN has no weight zero point) and the activations
+ * oneDNN is not given (TANH, SIGN_BIT) stay on the kernels.
  */
 #include <math.h>
 
 #include "claims.h"
 #include "delegate_claims.h"
+#include "geometry.h"
 
 #define S8 OPVER_T(INT8)
 #define I32 OPVER_T(INT32)
+#define F32 OPVER_T(FLOAT32)
 
 static const opver_type_signature conv_s8_types[] = {
 	OPVER_SIGNATURE(OPVER_INPUTS(S8, S8, I32 | OPVER_TYPE_BIT_ABSENT),
 			OPVER_OUTPUT(S8)),
 };
 
-static const opver_delegate_op conv_2d_s8 = {
+static const opver_type_signature conv_types[] = {
+	OPVER_SIGNATURE(OPVER_INPUTS(S8, S8, I32 | OPVER_TYPE_BIT_ABSENT),
+			OPVER_OUTPUT(S8)),
+	OPVER_SIGNATURE(OPVER_INPUTS(F32, F32, F32 | OPVER_TYPE_BIT_ABSENT),
+			OPVER_OUTPUT(F32)),
+};
+
+static const opver_delegate_op conv_2d = {
 	OPVER_DELEGATE_OP(CONV_2D, 1, 3),
+	OPVER_KERNEL_SIGNATURES(conv_types),
+};
+
+static const opver_delegate_op depthwise_conv_2d_s8 = {
+	OPVER_DELEGATE_OP(DEPTHWISE_CONV_2D, 1, 3),
 	OPVER_KERNEL_SIGNATURES(conv_s8_types),
 };
 
-const opver_delegate_op *const dn_claims[DN_NUM_CLAIMS] = { &conv_2d_s8 };
+static const opver_delegate_op fully_connected_s8 = {
+	OPVER_DELEGATE_OP(FULLY_CONNECTED, 1, 6),
+	OPVER_KERNEL_SIGNATURES(conv_s8_types),
+};
 
-bool dn_axis_of(int32_t padding, int32_t in, int32_t kernel, int32_t stride,
-		int32_t dilation, int32_t out, dn_axis *axis)
+const opver_delegate_op *const dn_claims[DN_NUM_CLAIMS] = {
+	&conv_2d, &depthwise_conv_2d_s8, &fully_connected_s8,
+};
+
+bool dn_activation_bounds(int32_t activation, float *lo, float *hi)
 {
-	int64_t span = (int64_t)(kernel - 1) * dilation + 1;
-	int64_t expected, total;
-
-	if (in < 1 || kernel < 1 || stride < 1 || dilation < 1 || out < 1)
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	switch (activation) {
+	case OPVER_ACTIVATION_NONE:
+		return true;
+	case OPVER_ACTIVATION_RELU:
+		*lo = 0.0f;
+		return true;
+	case OPVER_ACTIVATION_RELU6:
+		*lo = 0.0f;
+		*hi = 6.0f;
+		return true;
+	case OPVER_ACTIVATION_RELU_N1_TO_1:
+		*lo = -1.0f;
+		*hi = 1.0f;
+		return true;
+	default:
 		return false;
-	if (padding == OPVER_PADDING_SAME)
-		expected = (in + (int64_t)stride - 1) / stride;
-	else if (padding == OPVER_PADDING_VALID)
-		expected = in >= span ? (in - span) / stride + 1 : 0;
-	else
-		return false;
-	if (expected != out)
-		return false;
-	/* What the last window reaches past the input; SAME pads half of it
-	 * before (the smaller half), VALID none: its last rows may go
-	 * unread, a negative pad after. */
-	total = (int64_t)(out - 1) * stride + span - in;
-	axis->in = in;
-	axis->kernel = kernel;
-	axis->stride = stride;
-	axis->dilation = dilation;
-	axis->out = out;
-	axis->pad_before = padding == OPVER_PADDING_SAME && total > 0 ?
-				   (int32_t)(total / 2) : 0;
-	axis->pad_after = (int32_t)(total - axis->pad_before);
-	return true;
+	}
 }
 
+/* `value` in `t`'s steps, held to one step past the int8 range (so a
+ * bound above it still leaves no range below it). */
 static int32_t quantize(float value, const opver_tensor *t)
 {
-	return (int32_t)t->quant.zero_point[0] +
-	       (int32_t)roundf(value / t->quant.scale[0]);
+	float q = (float)t->quant.zero_point[0] +
+		  roundf(value / t->quant.scale[0]);
+
+	return q < INT8_MIN - 1 ? INT8_MIN - 1 :
+	       q > INT8_MAX + 1 ? INT8_MAX + 1 : (int32_t)q;
 }
 
 bool dn_activation_range(int32_t activation, const opver_tensor *out,
 			 int32_t *qmin, int32_t *qmax)
 {
+	float lo, hi;
+
 	*qmin = INT8_MIN;
 	*qmax = INT8_MAX;
-	switch (activation) {
-	case OPVER_ACTIVATION_NONE:
-		return true;
-	case OPVER_ACTIVATION_RELU:
-		*qmin = quantize(0.0f, out) > *qmin ? quantize(0.0f, out) : *qmin;
-		return true;
-	case OPVER_ACTIVATION_RELU6:
-		*qmin = quantize(0.0f, out) > *qmin ? quantize(0.0f, out) : *qmin;
-		*qmax = quantize(6.0f, out) < *qmax ? quantize(6.0f, out) : *qmax;
-		return true;
-	case OPVER_ACTIVATION_RELU_N1_TO_1:
-		*qmin = quantize(-1.0f, out) > *qmin ? quantize(-1.0f, out) :
-						       *qmin;
-		*qmax = quantize(1.0f, out) < *qmax ? quantize(1.0f, out) : *qmax;
-		return true;
-	default:
+	if (!dn_activation_bounds(activation, &lo, &hi))
 		return false;
-	}
+	if (isfinite(lo) && quantize(lo, out) > *qmin)
+		*qmin = quantize(lo, out);
+	if (isfinite(hi) && quantize(hi, out) < *qmax)
+		*qmax = quantize(hi, out);
+	return true;
 }
 
 static bool usable_scale(float scale)
@@ -95,24 +109,28 @@ static bool usable_scale(float scale)
 	return isnormal(scale) && scale > 0.0f;
 }
 
-/* One scale and zero point, the scale a normal positive number. */
+/* One scale and zero point, the scale a normal positive number, the zero
+ * point an int8 value. */
 static bool per_tensor(const opver_tensor *t)
 {
 	return t->quant.count == 1 && t->quant.scale != NULL &&
-	       t->quant.zero_point != NULL && usable_scale(t->quant.scale[0]);
+	       t->quant.zero_point != NULL &&
+	       usable_scale(t->quant.scale[0]) &&
+	       t->quant.zero_point[0] >= INT8_MIN &&
+	       t->quant.zero_point[0] <= INT8_MAX;
 }
 
-/* The filter: symmetric, one scale per output channel or one in all. */
-static const char *filter_refusal(const opver_tensor *filter, char *buf,
-				  size_t size)
+/* The filter: symmetric, one scale in all or one per output channel
+ * (along dimension `axis`). */
+static const char *filter_refusal(const opver_tensor *filter, int32_t axis,
+				  char *buf, size_t size)
 {
 	int32_t count = filter->quant.count;
 
-	if (!filter->is_constant)
-		return dc_say(buf, size, "filter not constant");
 	if (count < 1 || filter->quant.scale == NULL ||
 	    filter->quant.zero_point == NULL ||
-	    (count > 1 && (count != filter->dims[0] || filter->quant.axis != 0)))
+	    (count > 1 &&
+	     (count != filter->dims[axis] || filter->quant.axis != axis)))
 		return dc_say(buf, size,
 			   "filter scales are neither one per tensor nor one per output channel");
 	for (int32_t c = 0; c < count; c++) {
@@ -128,57 +146,43 @@ static const char *filter_refusal(const opver_tensor *filter, char *buf,
 	return NULL;
 }
 
-static const char *conv_refusal(const opver_node *node, char *buf,
-				size_t size)
+/* Quantization oneDNN's attributes express, and the activation's range. */
+static const char *quantization_refusal(const dn_geometry *g, char *buf,
+					size_t size)
 {
-	const opver_tensor *in = node->inputs[0], *filter = node->inputs[1];
-	const opver_tensor *bias = node->num_inputs > 2 ? node->inputs[2] :
-							   NULL;
-	const opver_tensor *out = node->outputs[0];
-	opver_conv_params p = OPVER_CONV_PARAMS_DEFAULTS;
-	dn_axis rows, cols;
 	int32_t qmin, qmax;
 
-	if (in->rank != 4 || filter->rank != 4 || out->rank != 4)
-		return dc_say(buf, size, "input, filter and output must be 4D");
-	if (!per_tensor(in) || !per_tensor(out))
+	if (!per_tensor(g->input) || !per_tensor(g->output))
 		return dc_say(buf, size,
-			   "input and output need one normal positive scale each");
-	if (filter_refusal(filter, buf, size) != NULL)
+			   "input and output need one normal positive scale and an int8 zero point each");
+	if (filter_refusal(g->filter, g->filter_axis, buf, size) != NULL)
 		return buf;
-	if (filter->dims[3] != in->dims[3])
-		return dc_say(buf, size,
-			   "grouped convolution (input %d channels, filter %d)",
-			   (int)in->dims[3], (int)filter->dims[3]);
-	if (out->dims[0] != in->dims[0] || out->dims[3] != filter->dims[0])
-		return dc_say(buf, size, "output shape is not the convolution's");
-	if (bias != NULL && (!bias->is_constant || bias->rank != 1 ||
-			     bias->dims[0] != filter->dims[0]))
-		return dc_say(buf, size,
-			   "bias is not a constant with one value per output channel");
-	opver_read_params(node, &p, sizeof(p));
-	if (!dn_axis_of(p.padding, in->dims[1], filter->dims[1],
-			p.stride_height, p.dilation_height, out->dims[1],
-			&rows) ||
-	    !dn_axis_of(p.padding, in->dims[2], filter->dims[2],
-			p.stride_width, p.dilation_width, out->dims[2], &cols))
-		return dc_say(buf, size,
-			   "output %dx%d is not what the padding, strides and dilation give",
-			   (int)out->dims[1], (int)out->dims[2]);
-	if (!dn_activation_range(p.activation, out, &qmin, &qmax))
-		return dc_say(buf, size,
-			   "fused activation %d not supported by this delegate",
-			   (int)p.activation);
-	if (qmin > qmax)
+	if (dn_activation_range(g->activation, g->output, &qmin, &qmax) &&
+	    qmin > qmax)
 		return dc_say(buf, size,
 			   "fused activation leaves the output no range (%d to %d)",
 			   (int)qmin, (int)qmax);
 	return NULL;
 }
 
+/* The node's types: int8 with an int32 bias, or (CONV_2D only) float32
+ * throughout. */
+static bool types_are(const opver_node *node, int32_t data,
+		      int32_t bias)
+{
+	return node->inputs[0]->type == data &&
+	       node->inputs[1]->type == data &&
+	       node->outputs[0]->type == data &&
+	       (node->num_inputs < 3 || node->inputs[2] == NULL ||
+		node->inputs[2]->type == bias);
+}
+
 const char *dn_refusal(const opver_node *node, char *buf, size_t size)
 {
 	const opver_delegate_op *claim = NULL;
+	dn_geometry g;
+	float lo, hi;
+	bool quantized;
 
 	for (size_t c = 0; c < DN_NUM_CLAIMS; c++)
 		if (dn_claims[c]->op == node->op)
@@ -189,15 +193,29 @@ const char *dn_refusal(const opver_node *node, char *buf, size_t size)
 	    node->inputs[0] == NULL || node->inputs[1] == NULL ||
 	    node->outputs[0] == NULL)
 		return dc_say(buf, size, "needs an input, a filter and an output");
-	if (node->inputs[0]->type != OPVER_TYPE_INT8 ||
-	    node->inputs[1]->type != OPVER_TYPE_INT8 ||
-	    node->outputs[0]->type != OPVER_TYPE_INT8 ||
-	    (node->num_inputs > 2 && node->inputs[2] != NULL &&
-	     node->inputs[2]->type != OPVER_TYPE_INT32))
+	quantized = types_are(node, OPVER_TYPE_INT8, OPVER_TYPE_INT32);
+	if (!quantized &&
+	    (node->op != OPVER_OP_CONV_2D ||
+	     !types_are(node, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32)))
 		return dc_say(buf, size,
-			   "not int8 input, filter and output with an int32 bias");
+			   node->op == OPVER_OP_CONV_2D ?
+				   "not int8 input, filter and output with an int32 bias, nor float32 throughout" :
+				   "not int8 input, filter and output with an int32 bias");
 	if (node->resolved_version > claim->max_version)
 		return dc_say(buf, size, "version %d above %d",
 			   (int)node->resolved_version, (int)claim->max_version);
-	return conv_refusal(node, buf, size);
+	if (dn_geometry_of(node, &g, buf, size) != NULL)
+		return buf;
+	if (!g.filter->is_constant)
+		return dc_say(buf, size, "filter not constant");
+	if (g.bias != NULL &&
+	    (!g.bias->is_constant || g.bias->rank != 1 ||
+	     g.bias->dims[0] != g.out_channels))
+		return dc_say(buf, size,
+			   "bias is not a constant with one value per output channel");
+	if (!dn_activation_bounds(g.activation, &lo, &hi))
+		return dc_say(buf, size,
+			   "fused activation %d not supported by this delegate",
+			   (int)g.activation);
+	return quantized ? quantization_refusal(&g, buf, size) : NULL;
 }

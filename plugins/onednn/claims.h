@@ -5,27 +5,22 @@
 #ifndef OPVER_ONEDNN_CLAIMS_H
 #define OPVER_ONEDNN_CLAIMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <opver/plugin.h>
 
-#define DN_NUM_CLAIMS 1
+#define DN_NUM_CLAIMS 3
 extern const opver_delegate_op *const dn_claims[DN_NUM_CLAIMS];
 
 /* NULL when the delegate computes `node` as TFLite does (within one
  * output step); otherwise why not, written to `buf` (`size` bytes). */
 const char *dn_refusal(const opver_node *node, char *buf, size_t size);
 
-/* A convolution's geometry along one spatial axis, as TFLite pads it. */
-typedef struct dn_axis {
-	int32_t in, kernel, stride, dilation, out;
-	int32_t pad_before, pad_after; /* pad_after < 0 drops input rows */
-} dn_axis;
-
-/* Fills `axis` for `padding` (an opver_padding); false when the output
- * size is not the one TFLite computes. */
-bool dn_axis_of(int32_t padding, int32_t in, int32_t kernel, int32_t stride,
-		int32_t dilation, int32_t out, dn_axis *axis);
+/* The range activation `activation` leaves, as TFLite clamps it
+ * (infinite ends where it leaves the value be); false for an activation
+ * oneDNN is not given. */
+bool dn_activation_bounds(int32_t activation, float *lo, float *hi);
 
 /* The quantized range of `out` that activation `activation` leaves, as
  * TFLite computes it; false for an activation oneDNN is not given. */

@@ -1,24 +1,29 @@
 /*
- * conv.c - int8 CONV_2D on oneDNN: NHWC source and destination as the
- * model lays them out, the filter (TFLite's OHWI) reordered once into the
- * blocked layout the primitive picks, TFLite's quantization as attributes:
- * the input and output zero points, one output scale per channel (input
- * scale * filter scale / output scale), and the fused activation as a clip
- * post-op in the output's steps before the zero point is added (oneDNN
- * applies scales, post-ops, zero point, then rounds and saturates; the
- * clip bounds are whole steps, so clipping before rounding equals TFLite's
- * clamp after it).
+ * conv.c - a node's convolution geometry (geometry.h) as a oneDNN
+ * convolution: NHWC source and destination as the model lays them out,
+ * the model's filter reordered once into the blocked layout the primitive
+ * picks, the fused activation as a clip post-op.  For int8, TFLite's
+ * quantization becomes attributes: the input and output zero points, one
+ * output scale per channel (input scale * filter scale / output scale),
+ * and the clip in the output's steps before the zero point is added
+ * (oneDNN applies scales, post-ops, zero point, then rounds and
+ * saturates; the clip bounds are whole steps, so clipping before rounding
+ * equals TFLite's clamp after it).
  */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "claims.h"
 #include "conv.h"
+#include "geometry.h"
 
 static opver_status failed(const opver_context *ctx, const opver_node *node,
 			   const char *what, dnnl_status_t status)
 {
-	OPVER_REPORT(ctx, "node %d (CONV_2D): oneDNN %s failed (status %d)",
-		     (int)node->index, what, (int)status);
+	OPVER_REPORT(ctx, "node %d (%s): oneDNN %s failed (status %d)",
+		     (int)node->index, ctx->host->op_name(node->op), what,
+		     (int)status);
 	return status == dnnl_out_of_memory ? OPVER_ERROR_NOMEM : OPVER_ERROR;
 }
 
@@ -31,19 +36,52 @@ static opver_status failed(const opver_context *ctx, const opver_node *node,
 		}                                                \
 	} while (0)
 
-/* Output scales, zero points and the activation's clip. */
-static opver_status make_attributes(const opver_context *ctx,
-				    const opver_node *node,
-				    dnnl_primitive_attr_t attr)
+/* The activation as a clip post-op, in the output's steps relative to
+ * its zero point for int8; nothing when it leaves every value be. */
+static opver_status set_clip(const opver_context *ctx, const opver_node *node,
+			     const dn_geometry *g, dnnl_primitive_attr_t attr)
 {
-	const opver_tensor *in = node->inputs[0], *filter = node->inputs[1];
-	const opver_tensor *out = node->outputs[0];
-	opver_conv_params p = OPVER_CONV_PARAMS_DEFAULTS;
-	int32_t count = filter->quant.count, qmin, qmax;
+	opver_status status = OPVER_OK;
+	dnnl_post_ops_t post_ops = NULL;
+	float lo, hi;
+
+	if (g->output->type == OPVER_TYPE_INT8) {
+		int32_t qmin, qmax;
+		int32_t zero = (int32_t)g->output->quant.zero_point[0];
+
+		dn_activation_range(g->activation, g->output, &qmin, &qmax);
+		lo = qmin > INT8_MIN ? (float)(qmin - zero) : -INFINITY;
+		hi = qmax < INT8_MAX ? (float)(qmax - zero) : INFINITY;
+	} else {
+		dn_activation_bounds(g->activation, &lo, &hi);
+	}
+	if (isinf(lo) && isinf(hi))
+		return OPVER_OK;
+	TRY("post-ops", dnnl_post_ops_create(&post_ops));
+	TRY("clip post-op",
+	    dnnl_post_ops_append_eltwise(post_ops, 1.0f, dnnl_eltwise_clip,
+					 isinf(lo) ? -FLT_MAX : lo,
+					 isinf(hi) ? FLT_MAX : hi));
+	TRY("post-ops attribute",
+	    dnnl_primitive_attr_set_post_ops(attr, post_ops));
+out:
+	if (post_ops != NULL)
+		dnnl_post_ops_destroy(post_ops);
+	return status;
+}
+
+/* Output scales and zero points. */
+static opver_status set_quantization(const opver_context *ctx,
+				     const opver_node *node,
+				     const dn_geometry *g,
+				     dnnl_primitive_attr_t attr)
+{
+	const opver_tensor *in = g->input, *filter = g->filter;
+	const opver_tensor *out = g->output;
+	int32_t count = filter->quant.count;
 	int32_t in_zero = (int32_t)in->quant.zero_point[0];
 	int32_t out_zero = (int32_t)out->quant.zero_point[0];
 	opver_status status = OPVER_OK;
-	dnnl_post_ops_t post_ops = NULL;
 	float *scales;
 
 	scales = ctx->host->allocate(ctx, (size_t)count * sizeof(float));
@@ -64,91 +102,71 @@ static opver_status make_attributes(const opver_context *ctx,
 	TRY("output zero point",
 	    dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0,
 						&out_zero));
-	opver_read_params(node, &p, sizeof(p));
-	dn_activation_range(p.activation, out, &qmin, &qmax);
-	if (qmin > INT8_MIN || qmax < INT8_MAX) {
-		TRY("post-ops", dnnl_post_ops_create(&post_ops));
-		TRY("clip post-op",
-		    dnnl_post_ops_append_eltwise(post_ops, 1.0f,
-						 dnnl_eltwise_clip,
-						 (float)(qmin - out_zero),
-						 (float)(qmax - out_zero)));
-		TRY("post-ops attribute",
-		    dnnl_primitive_attr_set_post_ops(attr, post_ops));
-	}
 out:
-	if (post_ops != NULL)
-		dnnl_post_ops_destroy(post_ops);
 	ctx->host->free_memory(ctx, scales);
 	return status;
 }
 
-/* The convolution's descriptor over NHWC tensors, the filter's layout left
- * to oneDNN. */
-static dnnl_status_t describe(const opver_node *node,
-			      dnnl_convolution_desc_t *desc)
+/* oneDNN's type of the node's data and of its bias. */
+static dnnl_data_type_t data_type(const dn_geometry *g)
 {
-	const opver_tensor *in = node->inputs[0], *filter = node->inputs[1];
-	const opver_tensor *bias = node->num_inputs > 2 ? node->inputs[2] :
-							   NULL;
-	const opver_tensor *out = node->outputs[0];
-	opver_conv_params p = OPVER_CONV_PARAMS_DEFAULTS;
-	dnnl_memory_desc_t src, weights, bias_md, dst;
-	dn_axis rows, cols;
-	dnnl_dims_t src_dims = { in->dims[0], in->dims[3], in->dims[1],
-				 in->dims[2] };
-	dnnl_dims_t weight_dims = { filter->dims[0], filter->dims[3],
-				    filter->dims[1], filter->dims[2] };
-	dnnl_dims_t bias_dims = { filter->dims[0] };
-	dnnl_dims_t dst_dims = { out->dims[0], out->dims[3], out->dims[1],
-				 out->dims[2] };
-	dnnl_status_t s;
-
-	opver_read_params(node, &p, sizeof(p));
-	dn_axis_of(p.padding, in->dims[1], filter->dims[1], p.stride_height,
-		   p.dilation_height, out->dims[1], &rows);
-	dn_axis_of(p.padding, in->dims[2], filter->dims[2], p.stride_width,
-		   p.dilation_width, out->dims[2], &cols);
-	if ((s = dnnl_memory_desc_init_by_tag(&src, 4, src_dims, dnnl_s8,
-					      dnnl_nhwc)) != dnnl_success ||
-	    (s = dnnl_memory_desc_init_by_tag(&weights, 4, weight_dims,
-					      dnnl_s8,
-					      dnnl_format_tag_any)) !=
-		    dnnl_success ||
-	    (s = dnnl_memory_desc_init_by_tag(&bias_md, 1, bias_dims,
-					      dnnl_s32, dnnl_a)) !=
-		    dnnl_success ||
-	    (s = dnnl_memory_desc_init_by_tag(&dst, 4, dst_dims, dnnl_s8,
-					      dnnl_nhwc)) != dnnl_success)
-		return s;
-	{
-		dnnl_dims_t strides = { rows.stride, cols.stride };
-		/* oneDNN counts dilation from 0, TFLite from 1. */
-		dnnl_dims_t dilates = { rows.dilation - 1, cols.dilation - 1 };
-		dnnl_dims_t pad_l = { rows.pad_before, cols.pad_before };
-		dnnl_dims_t pad_r = { rows.pad_after, cols.pad_after };
-
-		return dnnl_dilated_convolution_forward_desc_init(
-			desc, dnnl_forward_inference,
-			dnnl_convolution_direct, &src, &weights,
-			bias != NULL ? &bias_md : NULL, &dst, strides,
-			dilates, pad_l, pad_r);
-	}
+	return g->input->type == OPVER_TYPE_INT8 ? dnnl_s8 : dnnl_f32;
 }
 
-/* The model's OHWI filter, reordered into `conv->weights` (the layout
- * `pd` chose). */
+static dnnl_data_type_t bias_type(const dn_geometry *g)
+{
+	return g->input->type == OPVER_TYPE_INT8 ? dnnl_s32 : dnnl_f32;
+}
+
+/* The convolution's descriptor over NHWC tensors, the filter's layout left
+ * to oneDNN. */
+static dnnl_status_t describe(const dn_geometry *g,
+			      dnnl_convolution_desc_t *desc)
+{
+	dnnl_memory_desc_t src, weights, bias, dst;
+	dnnl_dims_t src_dims = { g->batches, g->in_channels, g->rows.in,
+				 g->cols.in };
+	dnnl_dims_t bias_dims = { g->out_channels };
+	dnnl_dims_t dst_dims = { g->batches, g->out_channels, g->rows.out,
+				 g->cols.out };
+	dnnl_dims_t strides = { g->rows.stride, g->cols.stride };
+	/* oneDNN counts dilation from 0, TFLite from 1. */
+	dnnl_dims_t dilates = { g->rows.dilation - 1, g->cols.dilation - 1 };
+	dnnl_dims_t pad_l = { g->rows.pad_before, g->cols.pad_before };
+	dnnl_dims_t pad_r = { g->rows.pad_after, g->cols.pad_after };
+	dnnl_status_t s;
+
+	if ((s = dnnl_memory_desc_init_by_tag(&src, 4, src_dims,
+					      data_type(g), dnnl_nhwc)) !=
+		    dnnl_success ||
+	    (s = dnnl_memory_desc_init_by_tag(&weights, g->weight_ndims,
+					      g->weight_dims, data_type(g),
+					      dnnl_format_tag_any)) !=
+		    dnnl_success ||
+	    (s = dnnl_memory_desc_init_by_tag(&bias, 1, bias_dims,
+					      bias_type(g), dnnl_a)) !=
+		    dnnl_success ||
+	    (s = dnnl_memory_desc_init_by_tag(&dst, 4, dst_dims,
+					      data_type(g), dnnl_nhwc)) !=
+		    dnnl_success)
+		return s;
+	return dnnl_dilated_convolution_forward_desc_init(
+		desc, dnnl_forward_inference, dnnl_convolution_direct, &src,
+		&weights, g->bias != NULL ? &bias : NULL, &dst, strides,
+		dilates, pad_l, pad_r);
+}
+
+/* The model's filter, reordered into `conv->weights` (the layout `pd`
+ * chose). */
 static opver_status reorder_filter(const opver_context *ctx,
 				   const opver_node *node,
-				   dnnl_engine_t engine, dnnl_stream_t stream,
+				   const dn_geometry *g, dnnl_engine_t engine,
+				   dnnl_stream_t stream,
 				   const_dnnl_primitive_desc_t pd,
 				   dn_conv *conv)
 {
-	const opver_tensor *filter = node->inputs[1];
 	const dnnl_memory_desc_t *chosen =
 		dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-	dnnl_dims_t dims = { filter->dims[0], filter->dims[3],
-			     filter->dims[1], filter->dims[2] };
 	dnnl_memory_desc_t model_md;
 	dnnl_memory_t model = NULL;
 	dnnl_primitive_desc_t reorder_pd = NULL;
@@ -156,11 +174,12 @@ static opver_status reorder_filter(const opver_context *ctx,
 	opver_status status = OPVER_OK;
 
 	TRY("filter layout",
-	    dnnl_memory_desc_init_by_tag(&model_md, 4, dims, dnnl_s8,
-					 dnnl_ohwi));
+	    dnnl_memory_desc_init_by_strides(&model_md, g->weight_ndims,
+					     g->weight_dims, data_type(g),
+					     g->weight_strides));
 	/* The model's bytes are only read. */
 	TRY("filter memory",
-	    dnnl_memory_create(&model, &model_md, engine, filter->data));
+	    dnnl_memory_create(&model, &model_md, engine, g->filter->data));
 	TRY("reordered filter memory",
 	    dnnl_memory_create(&conv->weights, chosen, engine,
 			       DNNL_MEMORY_ALLOCATE));
@@ -205,18 +224,25 @@ opver_status dn_conv_create(const opver_context *ctx, dnnl_engine_t engine,
 			    dnnl_stream_t stream, const opver_node *node,
 			    dn_conv *conv)
 {
-	const opver_tensor *bias = node->num_inputs > 2 ? node->inputs[2] :
-							   NULL;
+	char reason[160];
+	dn_geometry g;
 	dnnl_convolution_desc_t desc;
 	dnnl_primitive_attr_t attr = NULL;
 	dnnl_primitive_desc_t pd = NULL;
 	opver_status status = OPVER_OK;
 
-	conv->input = node->inputs[0];
-	conv->output = node->outputs[0];
-	TRY("convolution descriptor", describe(node, &desc));
+	if (dn_geometry_of(node, &g, reason, sizeof(reason)) != NULL) {
+		OPVER_REPORT(ctx, "node %d: %s", (int)node->index, reason);
+		return OPVER_ERROR;
+	}
+	conv->input = g.input;
+	conv->output = g.output;
+	TRY("convolution descriptor", describe(&g, &desc));
 	TRY("attributes", dnnl_primitive_attr_create(&attr));
-	status = make_attributes(ctx, node, attr);
+	if (g.input->type == OPVER_TYPE_INT8)
+		status = set_quantization(ctx, node, &g, attr);
+	if (status == OPVER_OK)
+		status = set_clip(ctx, node, &g, attr);
 	if (status != OPVER_OK)
 		goto out;
 	TRY("convolution", dnnl_primitive_desc_create(&pd, &desc, attr,
@@ -234,13 +260,13 @@ opver_status dn_conv_create(const opver_context *ctx, dnnl_engine_t engine,
 				       pd, dnnl_query_dst_md, 0),
 			       engine, DNNL_MEMORY_NONE));
 	/* The model's bias is only read. */
-	if (bias != NULL)
+	if (g.bias != NULL)
 		TRY("bias memory",
 		    dnnl_memory_create(&conv->bias,
 				       dnnl_primitive_desc_query_md(
 					       pd, dnnl_query_weights_md, 1),
-				       engine, bias->data));
-	status = reorder_filter(ctx, node, engine, stream, pd, conv);
+				       engine, g.bias->data));
+	status = reorder_filter(ctx, node, &g, engine, stream, pd, conv);
 out:
 	if (pd != NULL)
 		dnnl_primitive_desc_destroy(pd);

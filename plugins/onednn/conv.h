@@ -1,8 +1,9 @@
 /*
- * conv.h - one int8 CONV_2D node as a oneDNN convolution primitive, made at
- * prepare with its filter reordered once into the layout the primitive
- * chose; its input and output memory bound to the core's tensors before
- * the first invoke.
+ * conv.h - one node the delegate claims (int8 CONV_2D, DEPTHWISE_CONV_2D
+ * and FULLY_CONNECTED, float32 CONV_2D) as a oneDNN convolution
+ * primitive, made at prepare with its filter reordered once into the
+ * layout the primitive chose; its input and output memory bound to the
+ * core's tensors before the first invoke.
  */
 #ifndef OPVER_ONEDNN_CONV_H
 #define OPVER_ONEDNN_CONV_H

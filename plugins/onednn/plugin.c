@@ -1,7 +1,8 @@
 /*
- * plugin.c - opver-plugin-onednn: a delegate running the int8 convolutions
- * it claims (claims.c) as oneDNN primitives, which use the VNNI
- * instructions Debian's XNNPACK lacks.  Each node of a partition is one
+ * plugin.c - opver-plugin-onednn: a delegate running the int8
+ * convolutions and fully connected layers it claims (claims.c) as oneDNN
+ * primitives, which use the VNNI instructions Debian's XNNPACK lacks, and
+ * float32 convolutions.  Each node of a partition is one
  * primitive, made at prepare, bound to the arena in bind_memory, executed
  * in invoke.  Options of its ini section:
  *
