@@ -206,6 +206,37 @@ Test(movement, dynamic_update_slice_int16_bool_and_whole_update)
 	cr_expect_eq(memcmp(flags->data, (const uint8_t[]){ 1, 0, 1 }, 3), 0);
 }
 
+/* Versions 3 and 6: float16 and bfloat16 elements are moved as their bit
+ * patterns (a NaN pattern too), start (0, 9) clamped to (0, 1). */
+Test(movement, dynamic_update_slice_float16_and_bfloat16)
+{
+	static const opver_type types[2] = { OPVER_TYPE_FLOAT16,
+					     OPVER_TYPE_BFLOAT16 };
+
+	for (int i = 0; i < 2; i++) {
+		opver_tensor *out = kh_tensor(&h, "out", types[i],
+					      KH_DIMS(1, 3), NULL);
+
+		run(node("dynamic_update_slice", i == 0 ? 3 : 6, NULL, 0,
+			 KH_TENSORS(kh_tensor(&h, "operand", types[i],
+					      KH_DIMS(1, 3),
+					      (const uint16_t[]){ 0x3c00, 0x4000,
+								  0x4200 }),
+				    kh_tensor(&h, "update", types[i],
+					      KH_DIMS(1, 2),
+					      (const uint16_t[]){ 0x7e01,
+								  0x8000 }),
+				    kh_tensor(&h, "start", OPVER_TYPE_INT32,
+					      KH_DIMS(2),
+					      (const int32_t[]){ 0, 9 })),
+			 KH_TENSORS(out)));
+		cr_expect_eq(memcmp(out->data,
+				    (const uint16_t[]){ 0x3c00, 0x7e01, 0x8000 },
+				    3 * sizeof(uint16_t)),
+			     0, "%s", i == 0 ? "float16" : "bfloat16");
+	}
+}
+
 Test(movement, dynamic_update_slice_refuses_an_update_that_cannot_fit)
 {
 	opver_tensor *operand = floats("operand", KH_DIMS(2, 3), six);
