@@ -331,6 +331,11 @@ static const options_field batch_matmul_fields[] = {
 		   BATCH_MATMUL_ASYMMETRIC_QUANTIZE_INPUTS,
 		   "asymmetric_quantize_inputs", 0),
 };
+static const options_field cumsum_fields[] = {
+	BOOL_FIELD(opver_cumsum_params, exclusive, CUMSUM_EXCLUSIVE,
+		   "exclusive", 0),
+	BOOL_FIELD(opver_cumsum_params, reverse, CUMSUM_REVERSE, "reverse", 0),
+};
 
 /* An entry's fields: an array of them, or none. */
 #define FIELDS(array) array, sizeof(array) / sizeof((array)[0]), NULL
@@ -471,6 +476,8 @@ static const struct op_params_entry {
 	  sizeof(opver_l2_norm_params), FIELDS(l2_norm_fields) },
 	{ OPVER_OP_BATCH_MATMUL, OPTIONS_BATCH_MATMUL, "BatchMatMulOptions",
 	  sizeof(opver_batch_matmul_params), FIELDS(batch_matmul_fields) },
+	{ OPVER_OP_CUMSUM, OPTIONS_CUMSUM, "CumsumOptions",
+	  sizeof(opver_cumsum_params), FIELDS(cumsum_fields) },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

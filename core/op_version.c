@@ -250,6 +250,27 @@ static int32_t depthwise_conv_2d_version(const opver__op_signature *sig,
 }
 
 /*
+ * EMBEDDING_LOOKUP's table is input 1; TFLite's "per-channel" table has
+ * more than one scale, one per row (dimension 0).  Version 5 (int2 table)
+ * has no opver type.
+ */
+static int32_t embedding_lookup_version(const opver__op_signature *sig,
+					const reason_buffer *why)
+{
+	const opver__tensor_signature *table;
+
+	if (!has_tensors(sig, 2, 0, why))
+		return 1;
+	table = &sig->inputs[1];
+	if (table->type == OPVER_TYPE_INT4)
+		return decided(why, 4, "int4 table");
+	if (table->quant_count > 1 && scale_per_slice(table, 0))
+		return decided(why, 4, "table quantized per row: %d scales",
+			       table->quant_count);
+	return base_version(sig, why);
+}
+
+/*
  * "No bias" is TFLite's inputs.size() == 2: an omitted bias written as
  * index -1 is still an entry of the node's input list (TFLite gives it
  * type kTfLiteNoType), so such a node stays below version 6 as in TFLite.
@@ -668,6 +689,8 @@ static const rule_row rule_rows[] = {
 	    RANK_ABOVE(0, 4)),
 	ROW(STRIDED_SLICE, 3, "bool input", IN(0, BOOL)),
 	ROW(STRIDED_SLICE, 2, "int8 input", IN(0, INT8)),
+	ROW(REVERSE_V2, 3, "int8 input", IN(0, INT8)),
+	ROW(REVERSE_V2, 2, "bool input", IN(0, BOOL)),
 	ROW(PACK, 2, "int8 input", IN(0, INT8)),
 	ROW(PACK, 3, "int16 input and output", IN(0, INT16), OUT(INT16)),
 	ROW(PACK, 4, "uint32 input", IN(0, UINT32)),
@@ -746,6 +769,11 @@ static const rule_row rule_rows[] = {
 	ROW(LOG, 2, "int16 input", IN(0, INT16)),
 	ROW(SQRT, 2, "int8 input", IN(0, INT8)),
 	ROW(SQRT, 2, "int16 input", IN(0, INT16)),
+	ROW(DYNAMIC_UPDATE_SLICE, 6, "bfloat16 operand", IN(0, BFLOAT16)),
+	ROW(DYNAMIC_UPDATE_SLICE, 5, "int4 operand", IN(0, INT4)),
+	ROW(DYNAMIC_UPDATE_SLICE, 4, "int16 operand", IN(0, INT16)),
+	ROW(DYNAMIC_UPDATE_SLICE, 3, "float16 operand", IN(0, FLOAT16)),
+	ROW(DYNAMIC_UPDATE_SLICE, 2, "int64 start indices", IN(2, INT64)),
 };
 #define RULE_ROWS_END (rule_rows + sizeof(rule_rows) / sizeof(rule_rows[0]))
 
@@ -871,6 +899,8 @@ int32_t opver__op_required_version(const opver__op_signature *sig,
 		return conv_2d_version(sig, &why);
 	case OPVER_OP_DEPTHWISE_CONV_2D:
 		return depthwise_conv_2d_version(sig, &why);
+	case OPVER_OP_EMBEDDING_LOOKUP:
+		return embedding_lookup_version(sig, &why);
 	case OPVER_OP_FULLY_CONNECTED:
 		return fully_connected_version(sig, &why);
 	case OPVER_OP_ADD:

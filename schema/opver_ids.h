@@ -213,7 +213,10 @@
 	X(BATCH_MATMUL_ADJ_X, 0, "BatchMatMulOptions", "adj_x") \
 	X(BATCH_MATMUL_ADJ_Y, 1, "BatchMatMulOptions", "adj_y") \
 	X(BATCH_MATMUL_ASYMMETRIC_QUANTIZE_INPUTS, 2, \
-	  "BatchMatMulOptions", "asymmetric_quantize_inputs")
+	  "BatchMatMulOptions", "asymmetric_quantize_inputs") \
+	\
+	X(CUMSUM_EXCLUSIVE, 0, "CumsumOptions", "exclusive") \
+	X(CUMSUM_REVERSE, 1, "CumsumOptions", "reverse")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -272,6 +275,7 @@
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
 	X(OPTIONS_DEPTH_TO_SPACE, 94, "BuiltinOptions", "DepthToSpaceOptions") \
 	X(OPTIONS_BATCH_MATMUL, 101, "BuiltinOptions", "BatchMatMulOptions") \
+	X(OPTIONS_CUMSUM, 102, "BuiltinOptions", "CumsumOptions") \
 	X(OPTIONS_BROADCAST_TO, 104, "BuiltinOptions", "BroadcastToOptions") \
 	X(OPTIONS_GELU, 116, "BuiltinOptions", "GeluOptions")
 

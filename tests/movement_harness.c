@@ -58,4 +58,11 @@ void run(opver_node *n)
 	cr_assert_eq(kh_run(&h, n), OPVER_OK, "%s", h.errors);
 }
 
+void rejected(opver_node *n, opver_status status, const char *text)
+{
+	h.num_errors = 0;
+	h.errors[0] = '\0';
+	kh_expect_rejected(&h, n, status, text);
+}
+
 const float six[6] = { 1, 2, 3, 4, 5, 6 };

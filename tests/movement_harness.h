@@ -35,6 +35,10 @@ opver_node *node(const char *kernel, int32_t version,
 /* Runs n, which must succeed. */
 void run(opver_node *n);
 
+/* kh_expect_rejected() with the messages of earlier checks forgotten, so
+ * that one test can check several nodes. */
+void rejected(opver_node *n, opver_status status, const char *text);
+
 /* 1..6, the values most tests move. */
 extern const float six[6];
 

@@ -630,6 +630,19 @@ typedef struct opver_batch_matmul_params {
 OPVER_ABI_ENDS_AT(opver_batch_matmul_params, asymmetric_quantize_inputs);
 #define OPVER_BATCH_MATMUL_PARAMS_DEFAULTS { 0, 0, 0 }
 
+/* CUMSUM: inputs (input, axis: an INT32 tensor of one element), one output
+ * of the input's shape: the running sums along the axis. */
+typedef struct opver_cumsum_params {
+	/* 1 leaves each element out of its own sum (the first sum is 0);
+	 * default 0.  Version 1. */
+	int32_t exclusive;
+	/* 1 sums from the last element of the axis to the first; default 0.
+	 * Version 1. */
+	int32_t reverse;
+} opver_cumsum_params;
+OPVER_ABI_ENDS_AT(opver_cumsum_params, reverse);
+#define OPVER_CUMSUM_PARAMS_DEFAULTS { 0, 0 }
+
 #ifdef __cplusplus
 }
 #endif

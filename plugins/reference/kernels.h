@@ -66,6 +66,12 @@ extern const opver_kernel ref_add_int16;
 
 /* broadcast_to.c */
 extern const opver_kernel ref_broadcast_to;
+/* broadcast_args.c */
+extern const opver_kernel ref_broadcast_args;
+/* cumsum.c */
+extern const opver_kernel ref_cumsum;
+/* embedding_lookup.c */
+extern const opver_kernel ref_embedding_lookup;
 
 /* cast.c */
 extern const opver_kernel ref_cast;
@@ -339,6 +345,10 @@ extern const opver_kernel ref_padv2;
 extern const opver_kernel ref_mirror_pad;
 /* slice.c */
 extern const opver_kernel ref_slice;
+/* dynamic_update_slice.c */
+extern const opver_kernel ref_dynamic_update_slice;
+/* reverse_v2.c */
+extern const opver_kernel ref_reverse_v2;
 /* split.c */
 extern const opver_kernel ref_split;
 extern const opver_kernel ref_split_v;

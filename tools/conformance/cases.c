@@ -570,6 +570,11 @@ static const cf_generator *const generators[] = {
 	&cf_select_v2_cases,
 	&cf_reduce_any_cases,
 	&cf_reduce_all_cases,
+	&cf_cumsum_cases,
+	&cf_reverse_v2_cases,
+	&cf_dynamic_update_slice_cases,
+	&cf_embedding_lookup_cases,
+	&cf_broadcast_args_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

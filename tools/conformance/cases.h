@@ -81,6 +81,7 @@ typedef union cf_params {
 	opver_transpose_conv_params transpose_conv;
 	opver_l2_norm_params l2_norm;
 	opver_batch_matmul_params batch_matmul;
+	opver_cumsum_params cumsum;
 } cf_params;
 
 typedef struct cf_case {
@@ -310,9 +311,11 @@ const cf_generator *cf_generator_for(int32_t op);
 extern const cf_generator cf_add_cases;               /* elementwise */
 extern const cf_generator cf_average_pool_2d_cases;   /* pool */
 extern const cf_generator cf_batch_to_space_nd_cases; /* gather */
+extern const cf_generator cf_broadcast_args_cases;    /* gather */
 extern const cf_generator cf_broadcast_to_cases;      /* gather */
 extern const cf_generator cf_cast_cases;              /* gather */
 extern const cf_generator cf_depth_to_space_cases;    /* gather */
+extern const cf_generator cf_embedding_lookup_cases;  /* gather */
 extern const cf_generator cf_fill_cases;              /* gather */
 extern const cf_generator cf_gather_cases;            /* gather */
 extern const cf_generator cf_gather_nd_cases;         /* gather */
@@ -376,6 +379,7 @@ extern const cf_generator cf_reduce_any_cases;        /* reduce */
 extern const cf_generator cf_reduce_all_cases;        /* reduce */
 extern const cf_generator cf_arg_max_cases;           /* reduce */
 extern const cf_generator cf_arg_min_cases;           /* reduce */
+extern const cf_generator cf_cumsum_cases;            /* reduce */
 /* unary */
 extern const cf_generator cf_abs_cases;
 extern const cf_generator cf_ceil_cases;
@@ -392,11 +396,13 @@ extern const cf_generator cf_sqrt_cases;
 extern const cf_generator cf_square_cases;
 /* movement */
 extern const cf_generator cf_concatenation_cases;
+extern const cf_generator cf_dynamic_update_slice_cases;
 extern const cf_generator cf_expand_dims_cases;
 extern const cf_generator cf_mirror_pad_cases;
 extern const cf_generator cf_pack_cases;
 extern const cf_generator cf_pad_cases;
 extern const cf_generator cf_padv2_cases;
+extern const cf_generator cf_reverse_v2_cases;
 extern const cf_generator cf_slice_cases;
 extern const cf_generator cf_split_cases;
 extern const cf_generator cf_split_v_cases;

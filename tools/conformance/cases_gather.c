@@ -1,7 +1,8 @@
 /*
  * cases_gather.c - cases of the ops that gather, tile, fill and move data:
  * GATHER, GATHER_ND, TILE, BROADCAST_TO, SHAPE, FILL, ZEROS_LIKE, CAST,
- * SPACE_TO_DEPTH, DEPTH_TO_SPACE, SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND.
+ * SPACE_TO_DEPTH, DEPTH_TO_SPACE, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND,
+ * EMBEDDING_LOOKUP and BROADCAST_ARGS.
  *
  * Variants cross the element types each op takes in TFLite with the types
  * of its index or shape input and, for the shape-giving inputs, whether
@@ -537,4 +538,112 @@ const cf_generator cf_batch_to_space_nd_cases = {
 	.op = OPVER_OP_BATCH_TO_SPACE_ND,
 	.num_variants = 12,
 	.generate = batch_to_space_generate,
+};
+
+/* ----------------------------------------------------- EMBEDDING_LOOKUP */
+
+/* Variants: float32, int8 and uint8 tables looked up as stored, then int8
+ * and uint8 tables dequantized to float32 (symmetric), with one scale and
+ * with one per row (version 4).  The table is constant, as a model's
+ * weights are; the ids a graph input within the rows. */
+static bool embedding_lookup_generate(int32_t variant, cf_rng *rng,
+				      cf_case *c)
+{
+	static const opver_type plain[3] = {
+		OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8, OPVER_TYPE_UINT8,
+	};
+	const bool hybrid = variant >= 3, per_row = variant >= 5;
+	const opver_type type = !hybrid         ? plain[variant]
+				: variant % 2 ? OPVER_TYPE_INT8
+					      : OPVER_TYPE_UINT8;
+	int32_t rank = cf_rng_int(rng, 2, 4), dims[4], out_dims[4];
+	int32_t count = cf_rng_int(rng, 1, 6), table;
+	int64_t ids[6];
+	float scales[4];
+	int32_t zero = 0;
+	bool ok;
+
+	draw_dims(rng, rank, per_row ? 2 : 1, 4, dims);
+	for (int32_t i = 0; i < count; i++)
+		ids[i] = cf_rng_int(rng, 0, dims[0] - 1);
+	ok = integer_vector(c, OPVER_TYPE_INT32, count, ids, false, 1,
+			    &count);
+	table = cf_case_tensor(c, type, rank, dims);
+	cf_case_input(c, table);
+	if (per_row) {
+		for (int32_t r = 0; r < dims[0]; r++)
+			scales[r] = cf_rng_float(rng, 0.01f, 0.5f);
+		ok = ok && cf_case_quantize_per_channel(c, table, 0, scales);
+	} else if (hybrid) {
+		ok = ok && cf_case_quantize(c, table,
+					    cf_rng_float(rng, 0.01f, 0.5f), 0);
+	} else if (type != OPVER_TYPE_FLOAT32) {
+		scales[0] = cf_rng_float(rng, 0.01f, 0.5f);
+		zero = cf_rng_int(rng, -10, 10);
+		ok = ok && cf_case_quantize(c, table, scales[0], zero);
+	}
+	ok = ok && cf_case_fill(c, table, rng, -128, 127, true);
+	out_dims[0] = count;
+	for (int32_t d = 1; d < rank; d++)
+		out_dims[d] = dims[d];
+	c->output = cf_case_tensor(c, hybrid ? OPVER_TYPE_FLOAT32 : type,
+				   rank, out_dims);
+	if (!hybrid && type != OPVER_TYPE_FLOAT32)
+		ok = ok && cf_case_quantize(c, c->output, scales[0], zero);
+	cf_case_param(c, "table=%s%s", opver_type_name(type),
+		      per_row ? " per-row" : hybrid ? " hybrid" : "");
+	return ok;
+}
+
+const cf_generator cf_embedding_lookup_cases = {
+	.op = OPVER_OP_EMBEDDING_LOOKUP,
+	.num_variants = 7,
+	.generate = embedding_lookup_generate,
+};
+
+/* ------------------------------------------------------- BROADCAST_ARGS */
+
+/* Variants: int32 or int64 shapes, of one length or the first or the
+ * second longer.  Each dimension of the broadcast shape is held by one
+ * input, the other holding it too or 1.  int64 shapes are constants:
+ * TFLite's tool feeds no int64 input. */
+static bool broadcast_args_generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	const opver_type type = variant % 2 ? OPVER_TYPE_INT64
+					    : OPVER_TYPE_INT32;
+	const int32_t longer = variant / 2 % 3;
+	const bool constant = type == OPVER_TYPE_INT64;
+	int32_t rank = cf_rng_int(rng, longer > 0 ? 2 : 1, 4), dims[4];
+	int32_t len[2] = { rank, rank };
+	int64_t shape[2][4];
+
+	draw_dims(rng, rank, 1, 4, dims);
+	if (longer > 0)
+		len[2 - longer] = cf_rng_int(rng, 1, rank - 1);
+	for (int32_t i = 0; i < rank; i++) {
+		const int32_t holder = cf_rng_int(rng, 0, 1);
+
+		for (int32_t k = 0; k < 2; k++) {
+			const int32_t at = len[k] - rank + i;
+			const bool holds = k == holder || at < 0 ||
+					   len[1 - k] - rank + i < 0;
+
+			if (at >= 0)
+				shape[k][at] = holds || cf_rng_int(rng, 0, 1)
+						       ? dims[i]
+						       : 1;
+		}
+	}
+	if (!integer_vector(c, type, len[0], shape[0], constant, 1, &len[0]) ||
+	    !integer_vector(c, type, len[1], shape[1], constant, 1, &len[1]))
+		return false;
+	c->output = cf_case_tensor(c, type, 1, &rank);
+	cf_case_param(c, "lengths=%d,%d", (int)len[0], (int)len[1]);
+	return true;
+}
+
+const cf_generator cf_broadcast_args_cases = {
+	.op = OPVER_OP_BROADCAST_ARGS,
+	.num_variants = 6,
+	.generate = broadcast_args_generate,
 };

@@ -1,7 +1,8 @@
 /*
  * cases_movement.c - cases of the data-movement ops: PAD, PADV2,
  * MIRROR_PAD, CONCATENATION, SPLIT, SPLIT_V, PACK, UNPACK, SQUEEZE,
- * EXPAND_DIMS, TRANSPOSE, SLICE and STRIDED_SLICE.
+ * EXPAND_DIMS, TRANSPOSE, REVERSE_V2, DYNAMIC_UPDATE_SLICE, SLICE and
+ * STRIDED_SLICE.
  *
  * Variants cross each op's element types (TFLite's list for the op) with
  * the parameter branches that matter to it: paddings as INT32 or INT64,
@@ -529,6 +530,80 @@ const cf_generator cf_transpose_cases = {
 	.op = OPVER_OP_TRANSPOSE,
 	.num_variants = NUM_MOVE_TYPES + 5,
 	.generate = generate_transpose,
+};
+
+/* --------------------------------------------------------- REVERSE_V2 */
+
+/* Variants: the types with one axis, then FLOAT32 with two and with three
+ * adjacent axes.  Each case draws the axes' place and gives some
+ * negative. */
+static bool generate_reverse_v2(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	const int32_t count = variant < NUM_MOVE_TYPES
+				      ? 1
+				      : 2 + (variant - NUM_MOVE_TYPES);
+	const opver_type type = variant < NUM_MOVE_TYPES ? move_types[variant]
+							 : OPVER_TYPE_FLOAT32;
+	int32_t rank = cf_rng_int(rng, count, 4), dims[CF_MAX_RANK];
+	int32_t first = cf_rng_int(rng, 0, rank - count), axes[3];
+	move_quant q = draw_quant(rng, type);
+	bool ok = true;
+
+	draw_shape(rng, rank, dims);
+	for (int32_t i = 0; i < count; i++)
+		axes[i] = cf_rng_int(rng, 0, 1) ? first + i - rank : first + i;
+	move_input(c, rng, type, rank, dims, &q, &ok);
+	move_indices(c, 1, &count, axes, false, &ok);
+	c->output = move_tensor(c, type, rank, dims, &q, &ok);
+	cf_case_param(c, "axes=%d from=%d rank=%d", (int)count, (int)axes[0],
+		      (int)rank);
+	return ok;
+}
+
+const cf_generator cf_reverse_v2_cases = {
+	.op = OPVER_OP_REVERSE_V2,
+	.num_variants = NUM_MOVE_TYPES + 2,
+	.generate = generate_reverse_v2,
+};
+
+/* ------------------------------------------------ DYNAMIC_UPDATE_SLICE */
+
+/* Variants: the types but UINT8 (TFLite's kernel has none) with INT32 or
+ * INT64 start indices, then FLOAT16 (version 3) and BFLOAT16 (version 6)
+ * with INT32 ones.  Start indices are drawn past both ends of the room
+ * the update leaves, to reach the clamping. */
+static bool generate_dynamic_update_slice(int32_t variant, cf_rng *rng,
+					  cf_case *c)
+{
+	const int32_t k = variant % (NUM_MOVE_TYPES - 1);
+	const bool half = variant >= 2 * (NUM_MOVE_TYPES - 1);
+	const opver_type type =
+		!half ? move_types[k + (k >= 2)]
+		: variant % 2 ? OPVER_TYPE_BFLOAT16 : OPVER_TYPE_FLOAT16;
+	const bool wide = !half && variant / (NUM_MOVE_TYPES - 1);
+	int32_t rank = cf_rng_int(rng, 1, 4), dims[CF_MAX_RANK];
+	int32_t update_dims[CF_MAX_RANK], start[CF_MAX_RANK];
+	move_quant q = draw_quant(rng, type);
+	bool ok = true;
+
+	draw_shape(rng, rank, dims);
+	for (int32_t d = 0; d < rank; d++) {
+		update_dims[d] = cf_rng_int(rng, 1, dims[d]);
+		start[d] = cf_rng_int(rng, -2, dims[d] - update_dims[d] + 2);
+	}
+	move_input(c, rng, type, rank, dims, &q, &ok);
+	move_input(c, rng, type, rank, update_dims, &q, &ok);
+	move_indices(c, 1, &rank, start, wide, &ok);
+	c->output = move_tensor(c, type, rank, dims, &q, &ok);
+	cf_case_param(c, "indices=%s rank=%d", wide ? "int64" : "int32",
+		      (int)rank);
+	return ok;
+}
+
+const cf_generator cf_dynamic_update_slice_cases = {
+	.op = OPVER_OP_DYNAMIC_UPDATE_SLICE,
+	.num_variants = 2 * (NUM_MOVE_TYPES - 1) + 2,
+	.generate = generate_dynamic_update_slice,
 };
 
 /* -------------------------------------------------------------- SLICE */

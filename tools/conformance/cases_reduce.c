@@ -17,6 +17,10 @@
  * int64 axis, constant or a graph input, and an int32 or int64 output;
  * each case draws the axis, positive or negative.  Small integer ranges
  * make ties, which go to the first index.
+ *
+ * CUMSUM: variants cross float32, int32 and int64 with exclusive and
+ * reverse; each case draws the shape and a constant axis, positive or
+ * negative.
  */
 #include <math.h>
 
@@ -314,4 +318,44 @@ const cf_generator cf_arg_min_cases = {
 	.op = OPVER_OP_ARG_MIN,
 	.num_variants = NUM_ARG_TYPES * 8,
 	.generate = generate_arg,
+};
+
+/* -------------------------------------------------------------- CUMSUM */
+
+static const opver_type cumsum_types[] = {
+	OPVER_TYPE_FLOAT32, OPVER_TYPE_INT32, OPVER_TYPE_INT64,
+};
+#define NUM_CUMSUM_TYPES 3
+
+/* Variants: the three types crossed with exclusive and reverse.  int64
+ * inputs are constants: TFLite's tool feeds no int64 input. */
+static bool generate_cumsum(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	const opver_type type = cumsum_types[variant % NUM_CUMSUM_TYPES];
+	const int32_t options = variant / NUM_CUMSUM_TYPES;
+	int32_t rank = cf_rng_int(rng, 1, MAX_RANK), dims[MAX_RANK];
+	int32_t axis = cf_rng_int(rng, -rank, rank - 1);
+	int32_t input;
+	bool ok;
+
+	for (int32_t d = 0; d < rank; d++)
+		dims[d] = cf_rng_int(rng, 1, 4);
+	input = cf_case_tensor(c, type, rank, dims);
+	cf_case_input(c, input);
+	ok = cf_case_fill(c, input, rng, -100, 100, type == OPVER_TYPE_INT64) &&
+	     add_axis(c, &axis, 1);
+	c->output = cf_case_tensor(c, type, rank, dims);
+	c->has_params = true;
+	c->params.cumsum.exclusive = options & 1;
+	c->params.cumsum.reverse = options >> 1 & 1;
+	cf_case_param(c, "axis=%d exclusive=%d reverse=%d", (int)axis,
+		      (int)c->params.cumsum.exclusive,
+		      (int)c->params.cumsum.reverse);
+	return ok;
+}
+
+const cf_generator cf_cumsum_cases = {
+	.op = OPVER_OP_CUMSUM,
+	.num_variants = NUM_CUMSUM_TYPES * 4,
+	.generate = generate_cumsum,
 };

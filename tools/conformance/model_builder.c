@@ -314,6 +314,7 @@ static bool has_options(int32_t op)
 	case OPVER_OP_TRANSPOSE_CONV:
 	case OPVER_OP_L2_NORMALIZATION:
 	case OPVER_OP_BATCH_MATMUL:
+	case OPVER_OP_CUMSUM:
 		return true;
 	default:
 		return false;
@@ -771,6 +772,13 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		set_field(t, BATCH_MATMUL_ASYMMETRIC_QUANTIZE_INPUTS, 1,
 			  p->asymmetric_quantize_inputs);
 		return OPTIONS_BATCH_MATMUL;
+	}
+	case OPVER_OP_CUMSUM: {
+		const opver_cumsum_params *p = params;
+
+		set_field(t, CUMSUM_EXCLUSIVE, 1, p->exclusive);
+		set_field(t, CUMSUM_REVERSE, 1, p->reverse);
+		return OPTIONS_CUMSUM;
 	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;

@@ -1,0 +1,140 @@
+/*
+ * test_op_version_other.c - TensorFlow Lite's version rules for the
+ * "other" ops of issue 11: REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE,
+ * EMBEDDING_LOOKUP and BROADCAST_ARGS (op_version.cc's branches, and its
+ * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table).
+ */
+#include <criterion/criterion.h>
+
+#include "op_version_nodes.h"
+
+static const int32_t axis_1[1] = { 1 };
+static const int32_t table_3x2[2] = { 3, 2 };
+static const int32_t ids_2[1] = { 2 };
+static const int32_t rows_2x2[2] = { 2, 2 };
+
+/* REVERSE_V2: input 0 of `type`, an INT32 axis. */
+static const opver__op_signature *reverse(test_node *n, int32_t type)
+{
+	n->inputs[0] = tensor(type, 2, rows_2x2);
+	n->inputs[1] = TENSOR(INT32, axis_1);
+	n->outputs[0] = tensor(type, 2, rows_2x2);
+	return build(n, OPVER_OP_REVERSE_V2, NULL, 0, 2, 1);
+}
+
+Test(reverse_v2, bool_is_2_and_int8_3)
+{
+	test_node n;
+
+	expect(reverse(&n, OPVER_TYPE_FLOAT32), 1,
+	       "float32 and int32 tensors");
+	expect(reverse(&n, OPVER_TYPE_INT16), 1, "int16 and int32 tensors");
+	expect(reverse(&n, OPVER_TYPE_UINT8), 1, "uint8 and int32 tensors");
+	expect(reverse(&n, OPVER_TYPE_BOOL), 2, "bool input");
+	expect(reverse(&n, OPVER_TYPE_INT8), 3, "int8 input");
+}
+
+/* DYNAMIC_UPDATE_SLICE: operand and update of `type`, start indices of
+ * `index`. */
+static const opver__op_signature *update_slice(test_node *n, int32_t type,
+					       int32_t index)
+{
+	n->inputs[0] = tensor(type, 2, rows_2x2);
+	n->inputs[1] = tensor(type, 2, rows_2x2);
+	n->inputs[2] = tensor(index, 1, vector_2);
+	n->outputs[0] = tensor(type, 2, rows_2x2);
+	return build(n, OPVER_OP_DYNAMIC_UPDATE_SLICE, NULL, 0, 3, 1);
+}
+
+Test(dynamic_update_slice, each_type_and_int64_indices)
+{
+	test_node n;
+
+	expect(update_slice(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT32), 1,
+	       "float32 tensors");
+	expect(update_slice(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT32), 1,
+	       "int8 tensors");
+	expect(update_slice(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT64), 2,
+	       "int64 start indices");
+	expect(update_slice(&n, OPVER_TYPE_FLOAT16, OPVER_TYPE_INT32), 3,
+	       "float16 operand");
+	expect(update_slice(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT64), 4,
+	       "int16 operand");
+	expect(update_slice(&n, OPVER_TYPE_INT4, OPVER_TYPE_INT32), 5,
+	       "int4 operand");
+	expect(update_slice(&n, OPVER_TYPE_BFLOAT16, OPVER_TYPE_INT64), 6,
+	       "bfloat16 operand");
+}
+
+/* EMBEDDING_LOOKUP: INT32 ids, a [3, 2] table of `type`, a float32
+ * output. */
+static const opver__op_signature *lookup(test_node *n, int32_t type,
+					 int32_t output)
+{
+	n->inputs[0] = TENSOR(INT32, ids_2);
+	n->inputs[1] = tensor(type, 2, table_3x2);
+	n->outputs[0] = tensor(output, 2, rows_2x2);
+	return build(n, OPVER_OP_EMBEDDING_LOOKUP, NULL, 0, 2, 1);
+}
+
+Test(embedding_lookup, per_row_scales_and_int4_are_4)
+{
+	test_node n;
+
+	expect(lookup(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32), 1,
+	       "int32 and float32 tensors");
+	lookup(&n, OPVER_TYPE_INT8, OPVER_TYPE_FLOAT32);
+	n.inputs[1] = scaled(n.inputs[1], 1, some_scales, 0);
+	expect(&n.sig, 1, "int32, int8 and float32 tensors");
+	lookup(&n, OPVER_TYPE_INT8, OPVER_TYPE_FLOAT32);
+	n.inputs[1] = scaled(n.inputs[1], 3, some_scales, 0);
+	expect(&n.sig, 4, "table quantized per row: 3 scales");
+	lookup(&n, OPVER_TYPE_UINT8, OPVER_TYPE_FLOAT32);
+	n.inputs[1] = scaled(n.inputs[1], 3, some_scales, 0);
+	expect(&n.sig, 4, "per row");
+	expect(lookup(&n, OPVER_TYPE_INT4, OPVER_TYPE_FLOAT32), 4,
+	       "int4 table");
+}
+
+/* TFLite's per-channel test counts the scales against dimension 0 only,
+ * and needs more than one. */
+Test(embedding_lookup, scales_per_column_or_one_row_stay_1)
+{
+	static const int32_t table_1x2[2] = { 1, 2 };
+	test_node n;
+
+	lookup(&n, OPVER_TYPE_INT8, OPVER_TYPE_FLOAT32);
+	n.inputs[1] = scaled(n.inputs[1], 2, some_scales, 1);
+	expect(&n.sig, 1, "int32, int8 and float32 tensors");
+	lookup(&n, OPVER_TYPE_INT8, OPVER_TYPE_FLOAT32);
+	n.inputs[1] = scaled(tensor(OPVER_TYPE_INT8, 2, table_1x2), 1,
+			     some_scales, 0);
+	expect(&n.sig, 1, "int32, int8 and float32 tensors");
+}
+
+Test(embedding_lookup, a_node_without_a_table_is_version_1)
+{
+	test_node n;
+
+	lookup(&n, OPVER_TYPE_INT4, OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_EMBEDDING_LOOKUP, NULL, 0, 1, 1), 1,
+	       "needs");
+}
+
+/* TFLite has no rule for CUMSUM or BROADCAST_ARGS: 1 for every type. */
+Test(cumsum_and_broadcast_args, every_node_is_version_1)
+{
+	static const int32_t ops[] = { OPVER_OP_CUMSUM,
+				       OPVER_OP_BROADCAST_ARGS };
+	static const int32_t types[] = { OPVER_TYPE_INT64, OPVER_TYPE_INT32,
+					 OPVER_TYPE_FLOAT32 };
+	test_node n;
+
+	for (int32_t i = 0; i < COUNT(ops); i++)
+		for (int32_t t = 0; t < COUNT(types); t++) {
+			binary_tensors(&n, types[t], OPVER_TYPE_INT32,
+				       types[t]);
+			expect(build(&n, ops[i], NULL, 0, 2, 1), 1,
+			       "1 is TFLite's default");
+		}
+}
