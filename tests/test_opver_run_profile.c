@@ -44,6 +44,7 @@ struct trace_stats {
 	size_t tasks;           /* parallel_for spans */
 	size_t partitions;      /* partition events */
 	unsigned threads;       /* a bit per tid seen */
+	unsigned named_threads; /* a bit per tid named by metadata */
 };
 
 /* Whether inner lies inside outer. */
@@ -84,9 +85,24 @@ static struct trace_stats check_trace(const char *path, size_t invokes,
 		last_ts[i] = -1;
 	for (size_t i = 0; i < events->count; i++) {
 		const json_value *e = &events->items[i], *args;
-		const char *cat = string(e, "cat");
-		double tid = number(e, "tid"), invoke, node;
+		const char *cat;
+		double tid, invoke, node;
 
+		/* Metadata: the process's and each pool thread's name. */
+		if (strcmp(string(e, "ph"), "M") == 0) {
+			args = json_tree_get(e, "args");
+			cr_assert(args != NULL && args->kind == JSON_OBJECT);
+			string(args, "name");
+			if (strcmp(string(e, "name"), "thread_name") == 0)
+				stats.named_threads |=
+					1u << (unsigned)number(e, "tid");
+			else
+				cr_assert_str_eq(string(e, "name"),
+						 "process_name");
+			continue;
+		}
+		cat = string(e, "cat");
+		tid = number(e, "tid");
 		string(e, "name");
 		cr_assert_str_eq(string(e, "ph"), "X");
 		cr_assert_geq(number(e, "ts"), 0);
@@ -134,9 +150,12 @@ static struct trace_stats check_trace(const char *path, size_t invokes,
 	for (size_t i = 0; i < events->count; i++) {
 		const json_value *e = &events->items[i];
 		const json_value *args = json_tree_get(e, "args");
-		size_t at = (size_t)number(args, "invoke") * nodes +
-			    (size_t)number(args, "node");
+		size_t at;
 
+		if (strcmp(string(e, "ph"), "M") == 0)
+			continue;
+		at = (size_t)number(args, "invoke") * nodes +
+		     (size_t)number(args, "node");
 		cr_assert_not_null(seen[at]);
 		cr_assert(inside(e, seen[at]), "event %zu (%s) outside node %g",
 			  i, string(e, "name"), number(args, "node"));
@@ -215,6 +234,7 @@ Test(opver_run, profile_shows_plugin_events_and_worker_threads)
 	cr_assert_geq(stats.tasks, 2 * 21);
 	/* Over 42 jobs of 100 tasks the worker takes some. */
 	cr_assert(stats.threads & 2u, "no event on the worker's tid 1");
+	cr_assert_eq(stats.named_threads, 3u, "tids 0 and 1 named");
 	spawn_free(&r);
 }
 

@@ -39,9 +39,44 @@ bool trace_writer_open(trace_writer *t, const char *path)
 	return true;
 }
 
+/* A metadata event naming thread `tid` (or, with tid -1, the process) in
+ * Perfetto's and chrome://tracing's track list. */
+static void name_track(trace_writer *t, const char *what, int64_t tid,
+		       const char *name)
+{
+	json_writer *w = &t->json;
+
+	json_begin_object(w);
+	json_key(w, "name");
+	json_string(w, what);
+	json_key(w, "ph");
+	json_string(w, "M");
+	json_key(w, "pid");
+	json_int(w, 1);
+	if (tid >= 0) {
+		json_key(w, "tid");
+		json_int(w, tid);
+	}
+	json_key(w, "args");
+	json_begin_object(w);
+	json_key(w, "name");
+	json_string(w, name);
+	json_end_object(w);
+	json_end_object(w);
+}
+
 bool trace_writer_set_nodes(trace_writer *t,
 			    const opver_interpreter *interpreter)
 {
+	uint32_t threads = opver_interpreter_threads(interpreter);
+	char name[48];
+
+	name_track(t, "process_name", -1, "opver-run");
+	name_track(t, "thread_name", 0, "invoke (calling thread)");
+	for (uint32_t tid = 1; tid < threads; tid++) {
+		snprintf(name, sizeof(name), "pool worker %u", tid);
+		name_track(t, "thread_name", tid, name);
+	}
 	t->num_nodes = opver_interpreter_node_count(interpreter);
 	t->nodes = calloc(t->num_nodes + 1, sizeof(*t->nodes));
 	if (t->nodes == NULL) {
