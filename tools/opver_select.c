@@ -68,6 +68,9 @@ static void on_log(void *user_data, opver_log_level level, const char *message)
 		message);
 }
 
+static int fail(int status, const char *format, ...) OPVER__PRINTF(2, 3);
+
+/* Prints "opver-select: MESSAGE" on stderr; returns `status`. */
 static int fail(int status, const char *format, ...)
 {
 	va_list args;
