@@ -24,6 +24,9 @@ extern const opver_delegate_op *const xp_claims[XP_NUM_CLAIMS];
  */
 const char *xp_refusal(const opver_node *node, char *buf, size_t size);
 
+/* Facts of the per-op checks that building the subgraph uses too
+ * (refusals.c). */
+
 /*
  * Whether a 4D AVERAGE_POOL_2D's window is its whole input (one output
  * pixel, no padding counted): XNNPACK's global average pooling, which
