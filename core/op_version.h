@@ -65,6 +65,20 @@ int32_t opver__op_required_version(const opver__op_signature *sig,
 				   char *reason, size_t reason_size);
 
 /*
+ * Fills sig and tensors (the caller's, node->num_inputs + num_outputs
+ * entries) from node `node_index` of `graph`: tensors[0 ..] are the
+ * inputs, then the outputs.  An omitted input (index -1) keeps its entry,
+ * with type -1; is_sparse is always false, as the model reader rejects
+ * sparse tensors.
+ */
+void opver__op_signature_from_graph(const opver__graph *graph,
+				    int32_t node_index,
+				    opver__op_signature *sig,
+				    opver__tensor_signature *tensors);
+
+/* op_releases.c */
+
+/*
  * The first TFLite runtime release that runs `version` of `op`, as
  * "X.Y.Z" (static storage), from TFLite's table; NULL when the table has
  * no entry for the pair (custom ops, versions the table does not know).
@@ -77,17 +91,5 @@ const char *opver__op_runtime_version(int32_t op, int32_t version);
  * zero or positive like strcmp.
  */
 int opver__compare_runtime_versions(const char *a, const char *b);
-
-/*
- * Fills sig and tensors (the caller's, node->num_inputs + num_outputs
- * entries) from node `node_index` of `graph`: tensors[0 ..] are the
- * inputs, then the outputs.  An omitted input (index -1) keeps its entry,
- * with type -1; is_sparse is always false, as the model reader rejects
- * sparse tensors.
- */
-void opver__op_signature_from_graph(const opver__graph *graph,
-				    int32_t node_index,
-				    opver__op_signature *sig,
-				    opver__tensor_signature *tensors);
 
 #endif /* OPVER_CORE_OP_VERSION_H */
