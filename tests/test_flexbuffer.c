@@ -296,43 +296,40 @@ Test(flexbuffer, a_key_running_off_the_end_fails)
  * no byte value makes the reader look outside the buffer, which is copied
  * to the heap at its exact size.
  */
-static void mutate_all(const uint8_t *original, size_t size)
+static void look_up_all(const uint8_t *bytes, size_t size)
 {
 	static const char *const keys[] = { "a", "b", "x", "neg", "name",
 					    "max_detections", "w_scale" };
-	uint8_t *bytes = malloc(size);
 	opver_flex_value v;
 	char error[200];
 
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (!opver__flex_map_find(bytes, size, keys[k], &v, error,
+					  sizeof(error)))
+			cr_assert_neq(error[0], '\0');
+}
+
+static void mutate_all(const uint8_t *original, size_t size)
+{
+	uint8_t *bytes = malloc(size);
+
 	cr_assert_not_null(bytes);
 	for (size_t cut = 0; cut <= size; cut++) {
-		uint8_t *end = malloc(cut + 1);
+		uint8_t *end = malloc(cut > 0 ? cut : 1);
 
 		cr_assert_not_null(end);
 		memcpy(end, original + (size - cut), cut);
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-			if (!opver__flex_map_find(end, cut, keys[k], &v, error,
-						  sizeof(error)))
-				cr_assert_neq(error[0], '\0');
+		look_up_all(end, cut);
 		memcpy(end, original, cut);
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-			if (!opver__flex_map_find(end, cut, keys[k], &v, error,
-						  sizeof(error)))
-				cr_assert_neq(error[0], '\0');
+		look_up_all(end, cut);
 		free(end);
 	}
-	for (size_t at = 0; at < size; at++) {
+	for (size_t at = 0; at < size; at++)
 		for (unsigned b = 0; b < 256; b++) {
 			memcpy(bytes, original, size);
 			bytes[at] = (uint8_t)b;
-			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]);
-			     k++)
-				if (!opver__flex_map_find(bytes, size, keys[k],
-							  &v, error,
-							  sizeof(error)))
-					cr_assert_neq(error[0], '\0');
+			look_up_all(bytes, size);
 		}
-	}
 	free(bytes);
 }
 
