@@ -3,7 +3,7 @@
  * services that need no interpreter: reporting and logging with the call's
  * prefix, aligned allocation, names, and custom options (flexbuffer.c).  The others live with the state
  * they act on: session.c (persistent memory, scratch), thread_pool.c,
- * profiler.c, delegate.c (buffer handles).
+ * profiler.c, delegate.c (buffer handles), resize.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -130,4 +130,5 @@ const opver_host opver__host_services = {
 	.set_buffer_handle = opver__service_set_buffer_handle,
 	.buffer_handle = opver__service_buffer_handle,
 	.flex_map_find = host_flex_map_find,
+	.resize_output = opver__service_resize_output,
 };

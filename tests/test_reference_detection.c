@@ -7,7 +7,8 @@
  *   - TFLite's outputs, recorded by tests/oracle/detection/README's steps,
  *     for 40 boxes of 5 classes (fast with 2 classes per detection, and
  *     regular) and random uint8 inputs;
- *   - options and hostile option bytes that are refused with a reason.
+ *   - options and hostile option bytes that are refused with a reason;
+ *   - outputs the model leaves unshaped, shaped in prepare.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -187,6 +188,61 @@ Test(detection, int8_inputs_by_hand)
 	quantize_hand(encodings, 0, scores, -100);
 	run_hand("detection_int8", encodings, scores, 1, &got);
 	expect(&got, 3, fast_boxes, fast_classes, fast_scores);
+}
+
+/* Outputs the model leaves unshaped get their shapes in prepare, through
+ * the host's resize_output, and the arena holds them: 10 rows
+ * (max_detections), 3 detections, zeros after. */
+Test(detection, unshaped_outputs_are_given_their_shapes)
+{
+	static const float zeros[7 * 4];
+	detections got;
+	opver_model *model = fixture_model(runtime, "detection_unshaped");
+	opver_interpreter *it;
+	const opver_tensor *boxes;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	boxes = opver_interpreter_output(it, 0);
+	cr_assert_eq(boxes->rank, 3);
+	cr_assert_eq(boxes->dims[0], 1);
+	cr_assert_eq(boxes->dims[1], 10);
+	cr_assert_eq(boxes->dims[2], 4);
+	cr_assert_eq(boxes->bytes, 160);
+	cr_assert_eq(opver_interpreter_output(it, 1)->rank, 2);
+	cr_assert_eq(opver_interpreter_output(it, 2)->dims[1], 10);
+	cr_assert_eq(opver_interpreter_output(it, 3)->rank, 1);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+
+	run_hand("detection_unshaped", hand_encodings, hand_scores, 4, &got);
+	cr_assert_eq(got.rows, 10);
+	got.rows = 3;
+	expect(&got, 3, fast_boxes, fast_classes, fast_scores);
+	cr_assert_arr_eq(got.boxes + 12, zeros, sizeof(zeros));
+	cr_assert_arr_eq(got.scores + 3, zeros, 7 * sizeof(float));
+	cr_assert_arr_eq(got.classes + 3, zeros, 7 * sizeof(float));
+}
+
+/* A resized output is held to max_tensor_bytes, as the model's own
+ * shapes are: the boxes' 160 bytes exceed 100, which every input and
+ * the outputs as stored (scalars) keep to. */
+Test(detection, resized_outputs_keep_to_max_tensor_bytes)
+{
+	opver_model *model = fixture_model(runtime, "detection_unshaped");
+	opver_interpreter_options options;
+	opver_interpreter *it = NULL;
+
+	opver_interpreter_options_init(&options);
+	options.max_tensor_bytes = 100;
+	cr_assert_neq(opver_interpreter_create_with_options(runtime, model,
+							    &options, &it),
+		      OPVER_OK);
+	cr_assert_null(it);
+	cr_assert(strstr(captured.text,
+			 "resize_output: output 0 ('detection_boxes') would take more than the 100 bytes allowed for one tensor") != NULL,
+		  "%s", captured.text);
+	opver_model_close(model);
 }
 
 /* ------------------------------------------------- TFLite's outputs */

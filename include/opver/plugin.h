@@ -21,7 +21,7 @@
  *                        plugin, kernel, node or partition is being called
  *   opver_host           the services: reporting, memory, arena scratch,
  *                        threads, names, profile events, buffer handles,
- *                        custom options (ABI 2.2)
+ *                        custom options and output shapes (ABI 2.2)
  *   opver_flex_value     one value of a custom op's FlexBuffers options
  *
  * Negotiation.  The core calls opver_plugin_negotiate() with its ABI
@@ -256,8 +256,23 @@ typedef struct opver_host {
 				      const uint8_t *options, size_t size,
 				      const char *key,
 				      opver_flex_value *value);
+	/*
+	 * ABI 2.2; check OPVER_HOST_HAS(ctx->host, resize_output) first.
+	 * Only in a kernel's prepare: gives node->outputs[output] the shape
+	 * dims[0, rank) (copied), as TFLite's ResizeTensor in Prepare does
+	 * for outputs whose shape follows from the options, which models
+	 * often leave out (TFLite_Detection_PostProcess's).  The tensor's
+	 * rank, dims and bytes change at once; nodes prepared later see the
+	 * new shape and the arena is planned with it.  Refused, reported,
+	 * with OPVER_ERROR_INVALID_ARGUMENT for a negative dimension, a
+	 * constant tensor, a model input or a tensor a delegate partition
+	 * reads or writes (partitions are prepared first), and with
+	 * OPVER_ERROR_NOMEM past the interpreter's max_tensor_bytes.
+	 */
+	opver_status (*resize_output)(const opver_context *ctx, int32_t output,
+				      const int32_t *dims, int32_t rank);
 } opver_host;
-OPVER_ABI_ENDS_AT(opver_host, flex_map_find);
+OPVER_ABI_ENDS_AT(opver_host, resize_output);
 
 /* Whether the host table `host` has `service`: a service appended after
  * the minor a plugin runs on is there only when struct_size covers it. */

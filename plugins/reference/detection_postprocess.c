@@ -12,7 +12,8 @@
  * refuses int8 at invoke; int8 is dequantized the same way.  Outputs, float32: boxes [1, N, 4] (ymin,
  * xmin, ymax, xmax), classes [1, N], scores [1, N] and the count [1], with
  * N = max_detections x max_classes_per_detection; rows past the count are
- * 0.  The options come from the node's FlexBuffers map through the host's
+ * 0.  Outputs whose shape the model leaves out (or states otherwise) get
+ * these through the host's resize_output, as TFLite resizes them.  The options come from the node's FlexBuffers map through the host's
  * flex_map_find (ABI 2.2); a missing key reads as TFLite reads it (0, or
  * 100 for detections_per_class).  Beyond TFLite's checks, options that
  * make no detector (no detections or classes, a zero or non-finite scale)
@@ -258,16 +259,33 @@ static opver_status check_inputs(const opver_context *ctx,
 	return status;
 }
 
+/* Output `i` has shape want[0, rank): as the model states it, or given
+ * it through resize_output, since models often leave these shapes out
+ * and TFLite sets them in prepare. */
+static opver_status output_shape(const opver_context *ctx,
+				 const opver_node *node, int32_t i,
+				 const char *role, int32_t rank,
+				 const int32_t *want)
+{
+	const opver_tensor *t = node->outputs[i];
+	opver_status status = ref_expect_type(ctx, role, t, OPVER_TYPE_FLOAT32);
+	bool same = t->rank == rank;
+
+	for (int32_t d = 0; same && d < rank; d++)
+		same = t->dims[d] == want[d];
+	if (status != OPVER_OK || same)
+		return status;
+	if (OPVER_HOST_HAS(ctx->host, resize_output))
+		return ctx->host->resize_output(ctx, i, want, rank);
+	return expect_dims(ctx, role, t, rank, want);
+}
+
 static opver_status check_outputs(const opver_context *ctx,
 				  const opver_node *node, detection_data *d)
 {
-	static const char *const roles[] = { "detection boxes",
-					     "detection classes",
-					     "detection scores",
-					     "number of detections" };
 	int64_t rows = (int64_t)d->nms.max_detections *
 		       d->nms.max_classes_per_detection;
-	opver_status status = OPVER_OK;
+	opver_status status;
 
 	if (rows > INT32_MAX) {
 		OPVER_REPORT(ctx, "max_detections x max_classes_per_detection is %lld rows, too many",
@@ -275,18 +293,17 @@ static opver_status check_outputs(const opver_context *ctx,
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	d->detections = (int32_t)rows;
-	for (int32_t i = 0; status == OPVER_OK && i < 4; i++)
-		status = ref_expect_type(ctx, roles[i], node->outputs[i],
-					 OPVER_TYPE_FLOAT32);
+	status = output_shape(ctx, node, 0, "detection boxes", 3,
+			      (const int32_t[]){ 1, d->detections, 4 });
 	if (status == OPVER_OK)
-		status = expect_dims(ctx, roles[0], node->outputs[0], 3,
-				     (const int32_t[]){ 1, d->detections, 4 });
-	for (int32_t i = 1; status == OPVER_OK && i < 3; i++)
-		status = expect_dims(ctx, roles[i], node->outputs[i], 2,
-				     (const int32_t[]){ 1, d->detections });
+		status = output_shape(ctx, node, 1, "detection classes", 2,
+				      (const int32_t[]){ 1, d->detections });
 	if (status == OPVER_OK)
-		status = expect_dims(ctx, roles[3], node->outputs[3], 1,
-				     (const int32_t[]){ 1 });
+		status = output_shape(ctx, node, 2, "detection scores", 2,
+				      (const int32_t[]){ 1, d->detections });
+	if (status == OPVER_OK)
+		status = output_shape(ctx, node, 3, "number of detections", 1,
+				      (const int32_t[]){ 1 });
 	return status;
 }
 
