@@ -222,42 +222,30 @@ Test(flexbuffer, reads_blobs_bools_and_indirect_floats)
 
 Test(flexbuffer, rejects_malformed_bytes_with_a_reason)
 {
+	/* One byte of small_map changed, and the reason that gives. */
+	static const struct {
+		size_t at;
+		uint8_t value;
+		const char *reason;
+	} cases[] = {
+		{ 20, 3, "root's width" },
+		{ 19, 1 << 2, "not a map" },
+		{ 18, 200, "before the buffer" },
+		{ 13, 0xff, "runs past" },
+		{ 12, 3, "keys 3 bytes wide" },
+		{ 8, 1, "2 values but 1 keys" },
+		{ SMALL_TYPE_A, 0xfc, "unknown type 63" },
+		{ SMALL_TYPE_A, 3 << 2, "float 1 bytes wide" }, /* in 1 byte */
+	};
 	uint8_t bytes[sizeof(small_map)];
 
 	find_fails(NULL, 0, "a", "too few");
 	find_fails(small_map, 2, "a", "too few");
-
-	memcpy(bytes, small_map, sizeof(bytes));
-	bytes[sizeof(bytes) - 1] = 3;
-	find_fails(bytes, sizeof(bytes), "a", "root's width");
-
-	memcpy(bytes, small_map, sizeof(bytes));
-	bytes[sizeof(bytes) - 2] = 1 << 2;
-	find_fails(bytes, sizeof(bytes), "a", "not a map");
-
-	memcpy(bytes, small_map, sizeof(bytes));
-	bytes[18] = 200;
-	find_fails(bytes, sizeof(bytes), "a", "before the buffer");
-
-	memcpy(bytes, small_map, sizeof(bytes));
-	bytes[13] = 0xff;
-	find_fails(bytes, sizeof(bytes), "a", "runs past");
-
-	memcpy(bytes, small_map, sizeof(bytes));
-	bytes[12] = 3;
-	find_fails(bytes, sizeof(bytes), "a", "keys 3 bytes wide");
-
-	memcpy(bytes, small_map, sizeof(bytes));
-	bytes[8] = 1;
-	find_fails(bytes, sizeof(bytes), "a", "2 values but 1 keys");
-
-	memcpy(bytes, small_map, sizeof(bytes));
-	bytes[SMALL_TYPE_A] = 0xfc;
-	find_fails(bytes, sizeof(bytes), "a", "unknown type 63");
-
-	memcpy(bytes, small_map, sizeof(bytes));
-	bytes[SMALL_TYPE_A] = 3 << 2; /* FLOAT, in the map's 1 byte */
-	find_fails(bytes, sizeof(bytes), "a", "float 1 bytes wide");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(bytes, small_map, sizeof(bytes));
+		bytes[cases[i].at] = cases[i].value;
+		find_fails(bytes, sizeof(bytes), "a", cases[i].reason);
+	}
 }
 
 Test(flexbuffer, a_bad_value_fails_only_its_own_lookup)
