@@ -338,8 +338,9 @@ Test(detection, random_uint8_inputs_match_tflite)
 
 /* ------------------------------------------------ refused options */
 
-/* detection_fast's file with the first `from` replaced by `to` (same
- * length); creating an interpreter on it must fail saying `reason`. */
+/* detection_fast's file with the first `from` replaced by `to` (of the
+ * same length, without NULs); creating an interpreter on it must fail
+ * saying `reason`. */
 static void refused(const char *from, const char *to, const char *reason)
 {
 	char path[4096];
@@ -376,6 +377,11 @@ Test(detection, options_that_make_no_detector_are_refused)
 	messages_clear(&captured);
 	refused("y_scale", "y_scal_",
 		"option y_scale is 0; it must be finite and non-zero");
+	messages_clear(&captured);
+	/* y_scale, the map's last value (10.0f, whose high bytes come just
+	 * before the first type bytes), made infinite. */
+	refused("\x20\x41\x06\x0e", "\x80\x7f\x06\x0e",
+		"option y_scale is inf; it must be finite and non-zero");
 	messages_clear(&captured);
 	/* The root's width byte, the options' last, made 3. */
 	refused("\x0e\x0e\x0e\x37\x26\x01", "\x0e\x0e\x0e\x37\x26\x03",

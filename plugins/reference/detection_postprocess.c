@@ -21,6 +21,7 @@
  *
  * TFLite registers the op at version 1 only.
  */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -113,12 +114,14 @@ static opver_status option_float(const opver_context *ctx,
 
 	if (status != OPVER_OK)
 		return status;
-	*out = (float)v.as_float;
-	if (!isfinite(*out) || (nonzero && *out == 0.0f)) {
+	/* Checked in double: a double past FLT_MAX has no float. */
+	if (!isfinite(v.as_float) || fabs(v.as_float) > FLT_MAX ||
+	    (nonzero && (float)v.as_float == 0.0f)) {
 		OPVER_REPORT(ctx, "option %s is %g; it must be finite%s", key,
 			     v.as_float, nonzero ? " and non-zero" : "");
 		return OPVER_ERROR_INVALID_MODEL;
 	}
+	*out = (float)v.as_float;
 	return OPVER_OK;
 }
 
@@ -364,6 +367,17 @@ static float input_value(const detection_input *in, const void *data,
 	}
 }
 
+/* A double rounded to float, past the float range as infinity (which IEEE
+ * rounding gives, and C leaves undefined). */
+static float to_float(double v)
+{
+	if (v > FLT_MAX)
+		return INFINITY;
+	if (v < -FLT_MAX)
+		return -INFINITY;
+	return (float)v;
+}
+
 /* Centre-size decoding of each box against its anchor, in double as
  * TFLite computes it, rounded to float. */
 static void decode_boxes(const detection_data *d, const opver_node *node,
@@ -382,10 +396,10 @@ static void decode_boxes(const detection_data *d, const opver_node *node,
 		const double ax = input_value(&d->anchors, anchors, b * 4 + 1);
 		const double ah = input_value(&d->anchors, anchors, b * 4 + 2);
 		const double aw = input_value(&d->anchors, anchors, b * 4 + 3);
-		const float ycenter = (float)(y / d->y_scale * ah + ay);
-		const float xcenter = (float)(x / d->x_scale * aw + ax);
-		const float half_h = (float)(0.5 * exp(h / d->h_scale) * ah);
-		const float half_w = (float)(0.5 * exp(w / d->w_scale) * aw);
+		const float ycenter = to_float(y / d->y_scale * ah + ay);
+		const float xcenter = to_float(x / d->x_scale * aw + ax);
+		const float half_h = to_float(0.5 * exp(h / d->h_scale) * ah);
+		const float half_w = to_float(0.5 * exp(w / d->w_scale) * aw);
 
 		out[b].ymin = ycenter - half_h;
 		out[b].xmin = xcenter - half_w;
