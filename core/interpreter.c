@@ -251,6 +251,7 @@ static opver_status mark_resizable(opver_interpreter *it)
 		for (int32_t o = 0; o < node->num_outputs; o++)
 			it->resizable[node->outputs[o]] = 0;
 	}
+	it->session.graph = graph;
 	it->session.tensors = it->tensors;
 	it->session.resizable = it->resizable;
 	it->session.max_tensor_bytes = it->max_tensor_bytes;

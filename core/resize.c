@@ -6,8 +6,32 @@
  * prepare, so it sees the new size.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 
 #include "session.h"
+
+/*
+ * Whether tensor `index`, output `output` of node `node`, is already known
+ * with its shape elsewhere: an input of that node (checked against the old
+ * shape), another of its outputs, or an input or output of a node before
+ * it, all prepared with the old shape.
+ */
+static bool seen_before(const opver__graph *graph, int32_t node,
+			int32_t output, int32_t index)
+{
+	for (int32_t n = 0; n <= node && n < graph->num_nodes; n++) {
+		const opver__graph_node *other = &graph->nodes[n];
+
+		for (int32_t i = 0; i < other->num_inputs; i++)
+			if (other->inputs[i] == index)
+				return true;
+		for (int32_t o = 0; o < other->num_outputs; o++)
+			if (other->outputs[o] == index &&
+			    (n != node || o != output))
+				return true;
+	}
+	return false;
+}
 
 opver_status opver__service_resize_output(const opver_context *ctx,
 					  int32_t output, const int32_t *dims,
@@ -22,7 +46,8 @@ opver_status opver__service_resize_output(const opver_context *ctx,
 	int32_t index;
 
 	if (call->kind != OPVER__CALL_NODE || session == NULL ||
-	    session->phase != OPVER__PHASE_PREPARE || session->tensors == NULL) {
+	    session->phase != OPVER__PHASE_PREPARE || session->tensors == NULL ||
+	    session->graph == NULL) {
 		ctx->host->report_error(ctx, "resize_output is only for a kernel's prepare");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
@@ -37,6 +62,11 @@ opver_status opver__service_resize_output(const opver_context *ctx,
 	tensor = &session->tensors[index];
 	if (!session->resizable[index]) {
 		ctx->host->report_error(ctx, "resize_output: output %d ('%s') is a constant, a model input or a delegate's, and keeps its shape",
+					(int)output, tensor->name);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	if (seen_before(session->graph, call->node_index, output, index)) {
+		ctx->host->report_error(ctx, "resize_output: output %d ('%s') is also an input of this node, or a tensor of a node prepared before, and keeps its shape",
 					(int)output, tensor->name);
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}

@@ -39,12 +39,13 @@ typedef struct opver__session {
 	/* Owned by the interpreter; NULL when no profiler is attached. */
 	struct opver__profiler *profiler;
 	/*
-	 * For resize_output (resize.c): the interpreter's tensors
-	 * (borrowed), which of them a kernel's prepare may reshape (1 for
-	 * a non-constant tensor that is no model input and that no
+	 * For resize_output (resize.c): the graph and the interpreter's
+	 * tensors (borrowed), which of them a kernel's prepare may reshape
+	 * (1 for a non-constant tensor that is no model input and that no
 	 * partition touches; owned by the interpreter), and the most bytes
 	 * one tensor may take.
 	 */
+	const opver__graph *graph;
 	opver_tensor *tensors;
 	const uint8_t *resizable;
 	uint64_t max_tensor_bytes;

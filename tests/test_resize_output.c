@@ -18,7 +18,9 @@ static opver__call call;
 static opver_tensor tensors[2];
 static const uint8_t resizable[2] = { 1, 0 };
 static int32_t outputs[2] = { 0, 1 };
+static int32_t inputs[1] = { 0 };
 static opver__graph_node node = { .num_outputs = 2, .outputs = outputs };
+static opver__graph graph = { .num_nodes = 1, .nodes = &node };
 
 static void setup(void)
 {
@@ -32,6 +34,9 @@ static void setup(void)
 	}
 	memset(&session, 0, sizeof(session));
 	session.phase = OPVER__PHASE_PREPARE;
+	node.num_inputs = 0;
+	node.inputs = inputs;
+	session.graph = &graph;
 	session.tensors = tensors;
 	session.resizable = resizable;
 	session.max_tensor_bytes = 1000;
@@ -74,6 +79,28 @@ Test(resize_output, refuses_a_tensor_that_keeps_its_shape)
 	cr_assert(strstr(captured.text, "output 1 ('fixed') is a constant, a model input or a delegate's") != NULL,
 		  "%s", captured.text);
 	cr_assert_eq(tensors[1].bytes, 4);
+}
+
+/* A tensor the node also reads was checked with its old shape. */
+Test(resize_output, refuses_a_tensor_the_node_reads)
+{
+	node.num_inputs = 1;
+	cr_assert_eq(resize(0, (const int32_t[]){ 2 }, 1),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_assert(strstr(captured.text, "output 0 ('boxes') is also an input of this node") != NULL,
+		  "%s", captured.text);
+	cr_assert_eq(tensors[0].bytes, 4);
+}
+
+/* Two outputs of one tensor: resizing it for one breaks the other (what
+ * fuzz_invoke found, a detection node whose boxes were its count). */
+Test(resize_output, refuses_a_tensor_that_is_two_outputs)
+{
+	outputs[1] = 0;
+	cr_assert_eq(resize(0, (const int32_t[]){ 2 }, 1),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	outputs[1] = 1;
+	cr_assert_eq(tensors[0].bytes, 4);
 }
 
 Test(resize_output, refuses_bad_arguments)

@@ -265,8 +265,10 @@ typedef struct opver_host {
 	 * rank, dims and bytes change at once; nodes prepared later see the
 	 * new shape and the arena is planned with it.  Refused, reported,
 	 * with OPVER_ERROR_INVALID_ARGUMENT for a negative dimension, a
-	 * constant tensor, a model input or a tensor a delegate partition
-	 * reads or writes (partitions are prepared first), and with
+	 * constant tensor, a model input, a tensor a delegate partition
+	 * reads or writes (partitions are prepared first), and one already
+	 * known with its old shape (an input or another output of this
+	 * node, or a tensor of an earlier node), and with
 	 * OPVER_ERROR_NOMEM past the interpreter's max_tensor_bytes.
 	 */
 	opver_status (*resize_output)(const opver_context *ctx, int32_t output,
