@@ -1,9 +1,9 @@
 /*
  * host.c - the services table every plugin context points to, and the
  * services that need no interpreter: reporting and logging with the call's
- * prefix, aligned allocation, and names.  The others live with the state
+ * prefix, aligned allocation, names, and custom options (flexbuffer.c).  The others live with the state
  * they act on: session.c (persistent memory, scratch), thread_pool.c,
- * profiler.c, delegate.c (buffer handles).
+ * profiler.c, delegate.c (buffer handles), resize.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 #include "call.h"
 #include "delegate.h"
+#include "flexbuffer.h"
 #include "profiler.h"
 #include "session.h"
 #include "thread_pool.h"
@@ -90,6 +91,25 @@ void *opver__aligned_zalloc(size_t bytes)
 	return memory;
 }
 
+static opver_status host_flex_map_find(const opver_context *ctx,
+				       const uint8_t *options, size_t size,
+				       const char *key,
+				       opver_flex_value *value)
+{
+	char why[200];
+
+	if (value == NULL || key == NULL) {
+		host_report_error(ctx, "flex_map_find: %s is NULL",
+				  value == NULL ? "value" : "key");
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	if (opver__flex_map_find(options, size, key, value, why, sizeof(why)))
+		return OPVER_OK;
+	host_report_error(ctx, "custom options (%zu bytes), looking up \"%s\": %s",
+			  size, key, why);
+	return OPVER_ERROR_INVALID_MODEL;
+}
+
 const opver_host opver__host_services = {
 	.struct_size = sizeof(opver_host),
 	.abi_major = OPVER_ABI_MAJOR,
@@ -109,4 +129,6 @@ const opver_host opver__host_services = {
 	.profile_end = opver__service_profile_end,
 	.set_buffer_handle = opver__service_set_buffer_handle,
 	.buffer_handle = opver__service_buffer_handle,
+	.flex_map_find = host_flex_map_find,
+	.resize_output = opver__service_resize_output,
 };

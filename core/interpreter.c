@@ -56,6 +56,7 @@ struct opver_interpreter {
 	 * pointers to the pool and (when attached) the profiler below. */
 	opver__session session;
 	opver__pool *pool;                      /* owned */
+	uint8_t *resizable;                     /* owned; per tensor */
 	opver__profiler profiler;
 	uint8_t *arena;                         /* owned */
 	size_t arena_bytes;
@@ -235,6 +236,43 @@ static opver_status check_tensor_sizes(opver_interpreter *it)
 }
 
 /*
+ * Which tensors a kernel's prepare may reshape (resize_output): none that
+ * holds data before any node runs (constants, model inputs, initial
+ * values) and none a partition reads or writes, since partitions are
+ * prepared first.
+ */
+static opver_status mark_resizable(opver_interpreter *it)
+{
+	const opver__graph *graph = it->graph;
+
+	it->resizable = calloc(graph->num_tensors > 0 ?
+				       (size_t)graph->num_tensors : 1, 1);
+	if (it->resizable == NULL)
+		return OPVER_ERROR_NOMEM;
+	for (int32_t t = 0; t < graph->num_tensors; t++)
+		it->resizable[t] = !it->tensors[t].is_constant &&
+				   graph->tensors[t].initial_data == NULL;
+	for (int32_t i = 0; i < graph->num_inputs; i++)
+		it->resizable[graph->inputs[i]] = 0;
+	for (int32_t n = 0; n < graph->num_nodes; n++) {
+		const opver__graph_node *node = &graph->nodes[n];
+
+		if (it->nodes[n].partition < 0)
+			continue;
+		for (int32_t i = 0; i < node->num_inputs; i++)
+			if (node->inputs[i] >= 0)
+				it->resizable[node->inputs[i]] = 0;
+		for (int32_t o = 0; o < node->num_outputs; o++)
+			it->resizable[node->outputs[o]] = 0;
+	}
+	it->session.graph = graph;
+	it->session.tensors = it->tensors;
+	it->session.resizable = it->resizable;
+	it->session.max_tensor_bytes = it->max_tensor_bytes;
+	return OPVER_OK;
+}
+
+/*
  * Places the activations and every scratch request in one arena, after
  * prepare (which is when scratch is requested), within it->max_arena_bytes;
  * allocates it and points the tensors and scratch into it when `allocate`.
@@ -255,6 +293,10 @@ static opver_status plan_arena(opver_interpreter *it, bool allocate,
 		goto out;
 	opver__graph_lifetimes(graph, it->delegation.node_step,
 			       it->delegation.num_steps, lifetimes);
+	/* The sizes resize_output gave in prepare. */
+	for (size_t t = 0; t < tensors; t++)
+		if (it->resizable[t] && lifetimes[t].last >= 0)
+			lifetimes[t].bytes = it->tensors[t].bytes;
 	/* Every tensor then keeps its value to the end of the invoke: no
 	 * later tensor takes its bytes. */
 	if (preserve_intermediates)
@@ -488,6 +530,8 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	if (status == OPVER_OK)
 		status = check_tensor_sizes(it);
 	if (status == OPVER_OK)
+		status = mark_resizable(it);
+	if (status == OPVER_OK)
 		status = opver__pool_create(pool_threads(it, &given), &it->pool);
 	it->session.pool = it->pool;
 	it->profiler.trace = given.trace;
@@ -549,6 +593,7 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 	free(it->type_pool);
 	free(it->tensor_pointers);
 	free(it->tensors);
+	free(it->resizable);
 	it->runtime->num_interpreters--;
 	free(it);
 }

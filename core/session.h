@@ -2,7 +2,7 @@
  * session.h - the interpreter state that plugin services act on: which
  * phase the interpreter is in, the persistent memory kernels allocated,
  * the scratch they requested and where the planner put it, the thread
- * pool and the profiler.  One per interpreter, reached from each node's
+ * pool, the profiler, and the tensors kernels may reshape in prepare.  One per interpreter, reached from each node's
  * and partition's call record (call.h).
  */
 #ifndef OPVER_CORE_SESSION_H
@@ -38,6 +38,17 @@ typedef struct opver__session {
 	struct opver__pool *pool;       /* owned by the interpreter */
 	/* Owned by the interpreter; NULL when no profiler is attached. */
 	struct opver__profiler *profiler;
+	/*
+	 * For resize_output (resize.c): the graph and the interpreter's
+	 * tensors (borrowed), which of them a kernel's prepare may reshape
+	 * (1 for a non-constant tensor that is no model input and that no
+	 * partition touches; owned by the interpreter), and the most bytes
+	 * one tensor may take.
+	 */
+	const opver__graph *graph;
+	opver_tensor *tensors;
+	const uint8_t *resizable;
+	uint64_t max_tensor_bytes;
 } opver__session;
 
 /* The session of a node or partition call, or NULL. */
@@ -52,6 +63,10 @@ void *opver__service_allocate_persistent(const opver_context *ctx,
 opver_status opver__service_request_scratch(const opver_context *ctx,
 					    size_t bytes, int32_t *index);
 void *opver__service_scratch(const opver_context *ctx, int32_t index);
+/* resize.c */
+opver_status opver__service_resize_output(const opver_context *ctx,
+					  int32_t output, const int32_t *dims,
+					  int32_t rank);
 
 /* Frees the persistent blocks and the scratch list (not the pool or
  * profiler).  Safe on a zeroed session. */

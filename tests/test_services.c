@@ -3,8 +3,8 @@
  * the services test plugin: parallel_for on the interpreter's pool (its
  * size from the config, the options and opver-run), arena scratch, names,
  * persistent memory through a cached services table, and profile events;
- * plus plugins built against the frozen 2.0 and 2.1 headers running a
- * model.
+ * plus plugins built against the frozen 2.0, 2.1 and 2.2 headers running a
+ * model (2.2's reads its custom options through flex_map_find).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -311,6 +311,53 @@ Test(services, frozen_abi_2_1_delegate_runs_a_model_on_bound_memory)
 		cr_assert_str_eq(info.delegate, "bound_2_1", "node %zu", n);
 	}
 	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+/* The 2.2 kernel adds the k its options hold ({"k": 2.5}), read through
+ * the host's flex_map_find. */
+Test(services, frozen_abi_2_2_kernel_reads_its_options_through_the_host)
+{
+	opver_runtime *runtime = fixture_runtime(
+		"[plugin.frozen]\nlibrary = " TEST_PLUGIN_DIR "/frozen_abi22.so\n",
+		&captured);
+	opver_model *model = fixture_model(runtime, "add_k");
+	opver_interpreter *it;
+	float *x;
+	const float *y;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	x = opver_interpreter_input(it, 0)->data;
+	for (int i = 0; i < 4; i++)
+		x[i] = (float)i - 1.0f;
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	y = opver_interpreter_output(it, 0)->data;
+	for (int i = 0; i < 4; i++)
+		cr_assert_float_eq(y[i], (float)i + 1.5f, 0, "element %d", i);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+/* Hostile options (a map claiming 200 values in 24 bytes) are refused at
+ * prepare, with the reader's reason under the node's prefix. */
+Test(services, flex_map_find_refuses_hostile_options_naming_the_node)
+{
+	opver_runtime *runtime = fixture_runtime(
+		"[plugin.frozen]\nlibrary = " TEST_PLUGIN_DIR "/frozen_abi22.so\n",
+		&captured);
+	opver_model *model = fixture_model(runtime, "add_k_bad_options");
+	opver_interpreter *it = NULL;
+
+	cr_assert_neq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	cr_assert_null(it);
+	cr_assert(strstr(captured.text, "node 0") != NULL, "%s", captured.text);
+	cr_assert(strstr(captured.text,
+			 "custom options (24 bytes), looking up \"k\": a map of 200 values") != NULL,
+		  "%s", captured.text);
 	opver_model_close(model);
 	opver_runtime_destroy(runtime);
 }

@@ -427,7 +427,8 @@ typedef struct opver_interpreter_options {
 	 */
 	uint64_t max_tensor_bytes;
 	/*
-	 * Appended after ABI 2.1.
+	 * Appended in ABI 2.2 (a caller built against 2.1 passes a
+	 * struct_size that ends before it and gets the default).
 	 * Called with every node's, partition's and profile event's
 	 * interval of every invoke, and each pool thread's share of every
 	 * parallel_for (opver_trace_fn says when and on which thread), to

@@ -1,5 +1,5 @@
 /*
- * opver/plugin.h - plugin ABI 2.1.  The only header a plugin includes.
+ * opver/plugin.h - plugin ABI 2.2.  The only header a plugin includes.
  *
  * A plugin is a shared object exporting one function,
  * opver_plugin_negotiate(), that is told the host's ABI version and returns
@@ -20,7 +20,9 @@
  *                        and the plugin's data; the core knows from it which
  *                        plugin, kernel, node or partition is being called
  *   opver_host           the services: reporting, memory, arena scratch,
- *                        threads, names, profile events, buffer handles
+ *                        threads, names, profile events, buffer handles,
+ *                        custom options and output shapes (ABI 2.2)
+ *   opver_flex_value     one value of a custom op's FlexBuffers options
  *
  * Negotiation.  The core calls opver_plugin_negotiate() with its ABI
  * version.  The plugin returns its descriptor, or NULL after
@@ -97,6 +99,48 @@ OPVER_ABI_ENDS_AT(opver_context, plugin_data);
  * thread_count(ctx)) names the thread running it (for per-thread scratch).
  */
 typedef void (*opver_task_fn)(void *arg, uint32_t task, uint32_t thread);
+
+/*
+ * Kinds of opver_flex_value (ABI 2.2).  ABSENT: the map has no such key;
+ * OTHER: the key holds a kind this reader does not decode (a vector, a
+ * nested map, a key).
+ */
+#define OPVER_FLEX_ABSENT 0
+#define OPVER_FLEX_NULL 1
+#define OPVER_FLEX_INT 2
+#define OPVER_FLEX_UINT 3
+#define OPVER_FLEX_FLOAT 4
+#define OPVER_FLEX_BOOL 5
+#define OPVER_FLEX_STRING 6
+#define OPVER_FLEX_BLOB 7
+#define OPVER_FLEX_OTHER 8
+
+/*
+ * One value of a custom op's FlexBuffers options map, as the host's
+ * flex_map_find finds it (ABI 2.2).  Frozen.
+ */
+typedef struct opver_flex_value {
+	/* An OPVER_FLEX_* kind. */
+	int32_t kind;
+	/* 1 when as_* hold a number: kinds INT, UINT, FLOAT and BOOL. */
+	int32_t is_number;
+	/*
+	 * A number in each form, converted as FlexBuffers' AsInt64, AsUInt64
+	 * and AsDouble do, except that conversions saturate instead of
+	 * overflowing (a float truncates toward zero; NaN gives 0; a negative
+	 * value gives as_uint 0).  A BOOL is 0 or 1.  All 0 for other kinds.
+	 */
+	int64_t as_int;
+	uint64_t as_uint;
+	double as_float;
+	/*
+	 * STRING and BLOB: the bytes, borrowed from the options the caller
+	 * passed (valid as long as they are); a STRING's `size` leaves out
+	 * its terminating NUL, which is there.  NULL and 0 otherwise.
+	 */
+	const uint8_t *bytes;
+	uint64_t size;
+} opver_flex_value;
 
 /*
  * The services the core lends plugins.  Owned by the core; valid from the
@@ -197,8 +241,46 @@ typedef struct opver_host {
 	 */
 	int32_t (*buffer_handle)(const opver_context *ctx,
 				 const opver_tensor *tensor, uint64_t *handle);
+
+	/*
+	 * ABI 2.2; check OPVER_HOST_HAS(ctx->host, flex_map_find) first.
+	 * Looks `key` up in the FlexBuffers map of a custom op's options
+	 * (`size` bytes at `options`, as node->custom_options) and fills
+	 * *value; a key the map lacks gives kind OPVER_FLEX_ABSENT.  Every
+	 * offset, width and length is checked before it is read: bytes that
+	 * are not a well-formed map give OPVER_ERROR_INVALID_MODEL, reported
+	 * through report_error with what is wrong, and *value of kind
+	 * ABSENT.  Any callback; not from a parallel_for task.
+	 */
+	opver_status (*flex_map_find)(const opver_context *ctx,
+				      const uint8_t *options, size_t size,
+				      const char *key,
+				      opver_flex_value *value);
+	/*
+	 * ABI 2.2; check OPVER_HOST_HAS(ctx->host, resize_output) first.
+	 * Only in a kernel's prepare: gives node->outputs[output] the shape
+	 * dims[0, rank) (copied), as TFLite's ResizeTensor in Prepare does
+	 * for outputs whose shape follows from the options, which models
+	 * often leave out (TFLite_Detection_PostProcess's).  The tensor's
+	 * rank, dims and bytes change at once; nodes prepared later see the
+	 * new shape and the arena is planned with it.  Refused, reported,
+	 * with OPVER_ERROR_INVALID_ARGUMENT for a negative dimension, a
+	 * constant tensor, a model input, a tensor a delegate partition
+	 * reads or writes (partitions are prepared first), and one already
+	 * known with its old shape (an input or another output of this
+	 * node, or a tensor of an earlier node), and with
+	 * OPVER_ERROR_NOMEM past the interpreter's max_tensor_bytes.
+	 */
+	opver_status (*resize_output)(const opver_context *ctx, int32_t output,
+				      const int32_t *dims, int32_t rank);
 } opver_host;
-OPVER_ABI_ENDS_AT(opver_host, buffer_handle);
+OPVER_ABI_ENDS_AT(opver_host, resize_output);
+
+/* Whether the host table `host` has `service`: a service appended after
+ * the minor a plugin runs on is there only when struct_size covers it. */
+#define OPVER_HOST_HAS(host, service)                             \
+	((host)->struct_size >= OPVER_SIZE_THROUGH(opver_host, service) && \
+	 (host)->service != NULL)
 
 /* One option from the plugin's ini section.  Valid only during init.
  * Frozen. */

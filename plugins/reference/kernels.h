@@ -81,6 +81,9 @@ extern const opver_kernel ref_batch_matmul_hybrid;
 extern const opver_kernel ref_batch_matmul_int8;
 extern const opver_kernel ref_batch_matmul_int16;
 
+/* detection_postprocess.c: the custom op TFLite_Detection_PostProcess */
+extern const opver_kernel ref_detection_postprocess;
+
 /* conv.c */
 extern const opver_kernel ref_conv_2d_float32;
 extern const opver_kernel ref_conv_2d_int8;

@@ -59,6 +59,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_dequantize_int16_float32,
 	&ref_dequantize_int8_float32,
 	&ref_dequantize_uint8_float32,
+	&ref_detection_postprocess,
 	&ref_div_float32,
 	&ref_div_int32,
 	&ref_div_uint8,

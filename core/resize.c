@@ -1,0 +1,100 @@
+/*
+ * resize.c - the resize_output service: a kernel's prepare gives one of its
+ * node's outputs the shape its options imply, as TFLite kernels call
+ * ResizeTensor in Prepare.  The new dims live in the node's persistent
+ * memory (freed with the interpreter); the arena is planned after every
+ * prepare, so it sees the new size.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+
+#include "session.h"
+
+/*
+ * Whether tensor `index`, output `output` of node `node`, is already known
+ * with its shape elsewhere: an input of that node (checked against the old
+ * shape), another of its outputs, or an input or output of a node before
+ * it, all prepared with the old shape.
+ */
+static bool seen_before(const opver__graph *graph, int32_t node,
+			int32_t output, int32_t index)
+{
+	for (int32_t n = 0; n <= node && n < graph->num_nodes; n++) {
+		const opver__graph_node *other = &graph->nodes[n];
+
+		for (int32_t i = 0; i < other->num_inputs; i++)
+			if (other->inputs[i] == index)
+				return true;
+		for (int32_t o = 0; o < other->num_outputs; o++)
+			if (other->outputs[o] == index &&
+			    (n != node || o != output))
+				return true;
+	}
+	return false;
+}
+
+opver_status opver__service_resize_output(const opver_context *ctx,
+					  int32_t output, const int32_t *dims,
+					  int32_t rank)
+{
+	const opver__call *call = opver__call_of(ctx);
+	opver__session *session = call->session;
+	opver_tensor *tensor;
+	int32_t *copy;
+	uint64_t elements = 1;
+	size_t type_size;
+	int32_t index;
+
+	if (call->kind != OPVER__CALL_NODE || session == NULL ||
+	    session->phase != OPVER__PHASE_PREPARE || session->tensors == NULL ||
+	    session->graph == NULL) {
+		ctx->host->report_error(ctx, "resize_output is only for a kernel's prepare");
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	if (output < 0 || output >= call->node->num_outputs || rank < 0 ||
+	    (rank > 0 && dims == NULL)) {
+		ctx->host->report_error(ctx, "resize_output: no output %d of %d, or no dims for rank %d",
+					(int)output, (int)call->node->num_outputs,
+					(int)rank);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	index = call->node->outputs[output];
+	tensor = &session->tensors[index];
+	if (!session->resizable[index]) {
+		ctx->host->report_error(ctx, "resize_output: output %d ('%s') is a constant, a model input or a delegate's, and keeps its shape",
+					(int)output, tensor->name);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	if (seen_before(session->graph, call->node_index, output, index)) {
+		ctx->host->report_error(ctx, "resize_output: output %d ('%s') is also an input of this node, or a tensor of a node prepared before, and keeps its shape",
+					(int)output, tensor->name);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	type_size = opver_type_size(tensor->type);
+	for (int32_t i = 0; i < rank; i++) {
+		if (dims[i] < 0) {
+			ctx->host->report_error(ctx, "resize_output: dimension %d of output %d is %d",
+						(int)i, (int)output, (int)dims[i]);
+			return OPVER_ERROR_INVALID_ARGUMENT;
+		}
+		/* Saturates once past any limit. */
+		elements = dims[i] == 0 || elements <= UINT64_MAX / (uint64_t)dims[i] ?
+			   elements * (uint64_t)dims[i] : UINT64_MAX;
+	}
+	if (elements > session->max_tensor_bytes / (type_size ? type_size : 1)) {
+		ctx->host->report_error(ctx, "resize_output: output %d ('%s') would take more than the %" PRIu64 " bytes allowed for one tensor",
+					(int)output, tensor->name,
+					session->max_tensor_bytes);
+		return OPVER_ERROR_NOMEM;
+	}
+	copy = opver__service_allocate_persistent(
+		ctx, (size_t)(rank > 0 ? rank : 1) * sizeof(*copy));
+	if (copy == NULL)
+		return OPVER_ERROR_NOMEM;
+	for (int32_t i = 0; i < rank; i++)
+		copy[i] = dims[i];
+	tensor->rank = rank;
+	tensor->dims = copy;
+	tensor->bytes = (size_t)elements * type_size;
+	return OPVER_OK;
+}
