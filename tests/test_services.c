@@ -153,6 +153,7 @@ Test(services, profile_events_are_recorded_only_with_a_profiler)
 	run_and_check(it);
 	cr_assert_eq(opver_interpreter_profile_event_count(it), 0);
 	opver_interpreter_destroy(it);
+	opver_model_close(model);
 
 	opver_interpreter_options_init(&options);
 	options.profile = 1;

@@ -229,7 +229,7 @@ OPVER_API opver_status opver_runtime_kernel_info_sized(
 OPVER_API opver_status opver_runtime_delegate_op_info_sized(
 	const opver_runtime *runtime, size_t plugin, size_t op,
 	opver_delegate_op_info *info, size_t size);
-/* Appended after ABI 2.1.  Option `option` of a plugin's config section,
+/* Appended in ABI 2.2.  Option `option` of a plugin's config section,
  * as its init got it (the keys other than library, priority, enabled and
  * kernels); both strings borrowed, valid until the runtime is destroyed.
  * OPVER_ERROR_INVALID_ARGUMENT past the last, and for a plugin without a
@@ -283,7 +283,7 @@ OPVER_API const char *opver_model_min_runtime_version(const opver_model *model);
 OPVER_API const char *opver_model_computed_runtime_version(
 	const opver_model *model);
 
-/* Appended after ABI 2.1.  One of the model's SignatureDefs: a named entry
+/* Appended in ABI 2.2.  One of the model's SignatureDefs: a named entry
  * point (TFLite's signature runners) with named inputs and outputs. */
 typedef struct opver_signature_info {
 	uint32_t struct_size;
@@ -440,7 +440,7 @@ typedef struct opver_interpreter_options {
 	opver_trace_fn trace;
 	void *trace_user_data;
 	/*
-	 * Appended after ABI 2.1.
+	 * Appended in ABI 2.2.
 	 * 1: no tensor reuses another's memory, so after an invoke every
 	 * tensor a kernel wrote still holds its value
 	 * (opver_interpreter_tensor), for comparing and dumping them.  The
@@ -544,7 +544,7 @@ OPVER_API opver_status opver_interpreter_node_info_sized(
 #define opver_interpreter_node_info(it, node, info) \
 	opver_interpreter_node_info_sized((it), (node), (info), sizeof(*(info)))
 
-/* Appended after ABI 2.1.  A node's tensors, as indices for
+/* Appended in ABI 2.2.  A node's tensors, as indices for
  * opver_interpreter_tensor: *num_inputs inputs (-1 for an omitted optional
  * one) and *num_outputs outputs, both arrays borrowed and valid until the
  * interpreter is destroyed.  OPVER_ERROR_INVALID_ARGUMENT when `node` is out
