@@ -27,13 +27,19 @@ def _write_config():
 CONFIG = _write_config()
 
 
-def model(name):
-    """The path of corpus model NAME, skipping the test without a corpus."""
+def _corpus():
+    """The corpus directory, skipping the test without one."""
     if not CORPUS:
         raise unittest.SkipTest("OPVER_MODEL_CORPUS is not set: corpus "
                                 "tests skipped")
-    return os.path.join(CORPUS, name + ".tflite")
+    return CORPUS
+
+
+def model(name):
+    """The path of corpus model NAME, skipping the test without a corpus."""
+    return os.path.join(_corpus(), name + ".tflite")
 
 
 def case_dir(model_name, case):
-    return os.path.join(CORPUS, "cases", model_name, case)
+    """A corpus case's directory, skipping the test without a corpus."""
+    return os.path.join(_corpus(), "cases", model_name, case)
