@@ -155,6 +155,8 @@ static double report_node(struct session *s, opver_interpreter *b,
 	char side_a[160], side_b[160], op[96];
 	double worst = -1.0;
 	int64_t worst_steps = -1;
+	/* Whether an output was left uncompared for lack of a value. */
+	bool inside_partition = false;
 	json_writer *w = &s->json;
 
 	(void)opver_interpreter_node_info(s->interpreter, n, &info_a);
@@ -186,6 +188,8 @@ static double report_node(struct session *s, opver_interpreter *b,
 			d = compare_tensor(opver_interpreter_tensor(
 						   s->interpreter, t),
 					   opver_interpreter_tensor(b, t));
+		else
+			inside_partition = true;
 		if (d.compared && d.max_abs > worst)
 			worst = d.max_abs;
 		if (d.max_steps > worst_steps)
@@ -214,7 +218,8 @@ static double report_node(struct session *s, opver_interpreter *b,
 		json_end_object(w);
 	} else if (worst < 0.0) {
 		printf("%4zu  %-20s %-34s %-34s %s\n", n, op, side_a, side_b,
-		       "(inside a delegate partition)");
+		       inside_partition ? "(inside a delegate partition)" :
+					  "(outputs of a type not compared)");
 	} else {
 		printf("%4zu  %-20s %-34s %-34s %-12.6g", n, op, side_a, side_b,
 		       worst);
