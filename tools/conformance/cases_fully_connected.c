@@ -142,7 +142,10 @@ static bool generate_kind(int32_t kind, int32_t rest, const cf_hard *hard,
 	 * range, 256 times finer than uint8's. */
 	bool int16_output = kind == UINT8_INT16;
 	opver_type out_type = int16_output ? OPVER_TYPE_INT16 : data;
-	int32_t units = cf_rng_int(rng, 2, 8), depth = cf_rng_int(rng, 1, 8);
+	/* A hard case plants its first and last units: at least one more
+	 * is left to land on ties. */
+	int32_t units = cf_rng_int(rng, hard != NULL ? 3 : 2, 8);
+	int32_t depth = cf_rng_int(rng, 1, 8);
 	int32_t in_rank = cf_rng_int(rng, 2, 3), in_dims[3], out_dims[3];
 	int32_t out_rank, rows = 1, weights_dims[2] = { units, depth };
 	int32_t input, weights, bias = -1, output;

@@ -124,7 +124,7 @@ void cf_hard_param(cf_case *c, const cf_hard *h)
 {
 	static const char *const sides[] = { "lowest", "middle", "highest" };
 
-	cf_case_param(c, "spot=%s multiplier=%.17g zero_points=%s,%s,%s",
+	cf_case_param(c, "spot=%s rescale=%.17g zero_points=%s,%s,%s",
 		      cf_spot_names[h->spot], h->multiplier,
 		      sides[h->zero_side[0] + 1], sides[h->zero_side[1] + 1],
 		      sides[h->zero_side[2] + 1]);

@@ -70,7 +70,7 @@ int32_t cf_hard_deviation(const cf_hard *h, int32_t terms, bool product,
 bool cf_hard_fill(cf_case *c, int32_t t, cf_rng *rng, int32_t deviation,
 		  bool constant);
 
-/* Appends "spot=... multiplier=... zero_points=IN,SECOND,OUT" to the
+/* Appends "spot=... rescale=... zero_points=IN,SECOND,OUT" to the
  * case's parameters (the filter ops' and binary ops' helpers below do). */
 void cf_hard_param(cf_case *c, const cf_hard *h);
 
