@@ -149,6 +149,48 @@ static void set_bias(cf_tensor_desc *bias, int32_t i, double value)
 		((int32_t *)bias->data)[i] = (int32_t)value;
 }
 
+/*
+ * Where channel 1's rescale is exactly 2^-n (n >= 1, the ties and pot-edge
+ * spots), puts every output of it on a tie: its filter deviations become
+ * multiples of 2^n, so that every product is one, and its bias an odd
+ * multiple of 2^(n-1); their sum, whatever its sign, is then halfway
+ * between two multiples of 2^n.
+ */
+static void plant_ties(cf_case *c, const cf_hard *h, cf_rng *rng,
+		       const int32_t *t, int32_t axis, double multiplier)
+{
+	cf_tensor_desc *filter = &c->tensors[t[1]];
+	const int32_t zero = (int32_t)filter->zero_points[0];
+	const bool uint8 = filter->type == OPVER_TYPE_UINT8;
+	const int32_t lo = uint8 ? 0 : -INT8_MAX, hi = uint8 ? UINT8_MAX : INT8_MAX;
+	const int n = -(int)lrint(log2(multiplier));
+	const int32_t step = 1 << (n > 0 ? n : 0);
+	size_t inner = 1;
+
+	if ((h->spot != CF_SPOT_TIES && h->spot != CF_SPOT_POT_EDGE) || n < 1 ||
+	    n > 20)
+		return;
+	for (int32_t d = axis + 1; d < filter->rank; d++)
+		inner *= (size_t)filter->dims[d];
+	for (size_t i = 0; i < cf_tensor_elements(filter); i++) {
+		uint8_t *bytes = (uint8_t *)filter->data;
+		int32_t w = uint8 ? bytes[i] : (int8_t)bytes[i];
+		int32_t deviation = (int32_t)lrint((double)(w - zero) / step) *
+				    step;
+
+		if (i / inner % (size_t)filter->dims[axis] != 1)
+			continue;
+		if (zero + deviation > hi)
+			deviation -= step;
+		if (zero + deviation < lo)
+			deviation += step;
+		w = zero + deviation;
+		bytes[i] = uint8 ? (uint8_t)w : (uint8_t)(int8_t)w;
+	}
+	set_bias(&c->tensors[t[2]], 1,
+		 (double)step * cf_rng_int(rng, -8, 8) + step / 2);
+}
+
 bool cf_hard_filter_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		       const int32_t *t, bool per_channel, int32_t axis,
 		       int32_t channels, int32_t taps)
@@ -208,6 +250,10 @@ bool cf_hard_filter_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 			 ch == channels - 1	? -planted :
 			 cf_rng_float(rng, -1, 1) * products);
 	}
+	if (channels >= 3)
+		plant_ties(c, h, rng, t, axis,
+			   h->multiplier * scales[per_channel ? 1 : 0] /
+				   scales[0]);
 	cf_hard_param(c, h);
 	return true;
 }

@@ -7,7 +7,8 @@
  *
  *   ties      exactly 2^-n with power-of-two scales: small inputs then
  *             land on ties of the final rounding shift in a quarter to a
- *             half of the outputs, both signs
+ *             half of the outputs, both signs, and the filter ops put
+ *             every output of one channel on a tie
  *   pot-edge  2^-n (1 - 2^-46), from input scales 2^-a (1 + 2^-23) and
  *             2^-b (1 - 2^-23) multiplied in double: the Q0.31 fraction
  *             rounds up to 2^31, TFLite's special case (per-tensor float
