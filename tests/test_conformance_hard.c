@@ -1,0 +1,92 @@
+/*
+ * test_conformance_hard.c - opver-conformance catches one hand-written
+ * bug of each class issue 16 names on every seed of a range, and the
+ * reference passes the same runs:
+ *
+ *   fc_ties        int8 FULLY_CONNECTED rounding ties toward zero in its
+ *                  final shift (caught by the hard-spot cases' ties)
+ *   add_no_clamp   int8 ADD skipping RELU's clamp when broadcasting
+ *   old_fc         int8 FULLY_CONNECTED stored below v4 mishandled
+ *   wrong_padding  AVERAGE_POOL_2D's odd SAME padding on the wrong side
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+#include "conformance_tool.h"
+
+#define FC_TIES TEST_PLUGIN_DIR "/fc_ties.so"
+#define ADD_NO_CLAMP TEST_PLUGIN_DIR "/add_no_clamp.so"
+
+/* Seeds 1..SEEDS. */
+#define SEEDS 100
+
+static const struct bug {
+	const char *plugin, *op, *failing;
+} bugs[] = {
+	{ FC_TIES, "FULLY_CONNECTED", "FAIL FULLY_CONNECTED/fc_ties_int8: " },
+	{ ADD_NO_CLAMP, "ADD", "FAIL ADD/add_no_clamp_int8: " },
+	{ OLD_FC, "FULLY_CONNECTED", "FAIL FULLY_CONNECTED/old_fc_int8: " },
+	{ WRONG_PADDING, "AVERAGE_POOL_2D",
+	  "FAIL AVERAGE_POOL_2D/wrong_padding_float32: " },
+};
+#define NUM_BUGS (sizeof(bugs) / sizeof(bugs[0]))
+
+/* Runs bug b's op on `plugin` at `seed`. */
+static void run(spawn_result *r, const struct bug *b, const char *plugin,
+		int seed)
+{
+	char text[16];
+
+	snprintf(text, sizeof(text), "%d", seed);
+	conformance(r, "--seed", text, "--op", b->op, plugin, NULL);
+}
+
+Test(conformance_hard, every_bug_class_is_caught_on_every_seed,
+     .timeout = 300)
+{
+	for (size_t i = 0; i < NUM_BUGS; i++) {
+		for (int seed = 1; seed <= SEEDS; seed++) {
+			spawn_result r;
+
+			run(&r, &bugs[i], bugs[i].plugin, seed);
+			cr_assert_eq(r.status, 1, "%s, seed %d: exit %d\n%.3000s",
+				     bugs[i].plugin, seed, r.status, r.out);
+			cr_assert_gt(lines_starting(r.out, bugs[i].failing), 0,
+				     "%s, seed %d: nothing failed\n%.3000s",
+				     bugs[i].plugin, seed, r.out);
+			spawn_free(&r);
+		}
+	}
+}
+
+/* The rounding bug is caught by the hard cases themselves, which seek
+ * ties, and not only by chance: on every seed a case at the ties spot
+ * fails. */
+Test(conformance_hard, the_ties_spot_catches_the_rounding_bug_on_every_seed,
+     .timeout = 300)
+{
+	for (int seed = 1; seed <= SEEDS; seed++) {
+		spawn_result r;
+
+		run(&r, &bugs[0], FC_TIES, seed);
+		assert_status(&r, 1);
+		cr_assert_gt(occurrences(r.out, " spot=ties "), 0,
+			     "seed %d: no ties case failed\n%.3000s", seed,
+			     r.out);
+		spawn_free(&r);
+	}
+}
+
+Test(conformance_hard, the_reference_passes_the_same_runs, .timeout = 300)
+{
+	for (size_t i = 0; i < NUM_BUGS; i++) {
+		for (int seed = 1; seed <= SEEDS; seed++) {
+			spawn_result r;
+
+			run(&r, &bugs[i], REFERENCE_PLUGIN, seed);
+			assert_status(&r, 0);
+			cr_assert_eq(lines_starting(r.out, "FAIL "), 0);
+			spawn_free(&r);
+		}
+	}
+}
