@@ -10,7 +10,7 @@
 
 #include "broadcast.h"
 #include "common.h"
-#include "requant.h"
+#include "tools/conformance/requant.h"
 
 /* TFLite's int8 ADD works on inputs shifted left by 20 bits. */
 #define LEFT_SHIFT 20

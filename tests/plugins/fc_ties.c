@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "common.h"
-#include "requant.h"
+#include "tools/conformance/requant.h"
 
 #define MAX_UNITS 16
 

@@ -1,11 +1,13 @@
 /*
- * requant.h - TFLite's integer requantization for the hand-written bug
- * plugins (fc_ties, add_no_clamp), written from TFLite's documented
- * semantics rather than taken from the reference plugin, so that a plugin
- * differs from it only in its one bug.
+ * requant.h - TFLite's integer requantization, written from TFLite's
+ * documented semantics rather than taken from the reference plugin: the
+ * conformance tool derives a mismatching element with it
+ * (requant_report.c), and the hand-written bug plugins of tests/plugins
+ * (fc_ties, add_no_clamp) compute with it, so that each differs from the
+ * reference only in its one bug.
  */
-#ifndef OPVER_TEST_PLUGIN_REQUANT_H
-#define OPVER_TEST_PLUGIN_REQUANT_H
+#ifndef OPVER_CONFORMANCE_REQUANT_H
+#define OPVER_CONFORMANCE_REQUANT_H
 
 #include <math.h>
 #include <stdbool.h>
@@ -101,4 +103,4 @@ static inline int32_t rq_clamp(int32_t x, int32_t min, int32_t max)
 	return x < min ? min : x > max ? max : x;
 }
 
-#endif /* OPVER_TEST_PLUGIN_REQUANT_H */
+#endif /* OPVER_CONFORMANCE_REQUANT_H */
