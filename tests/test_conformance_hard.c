@@ -8,9 +8,13 @@
  *   add_no_clamp   int8 ADD skipping RELU's clamp when broadcasting
  *   old_fc         int8 FULLY_CONNECTED stored below v4 mishandled
  *   wrong_padding  AVERAGE_POOL_2D's odd SAME padding on the wrong side
+ *
+ * and that a quantized mismatch's report derives its element step by
+ * step, as computed here by hand.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "conformance_tool.h"
 
@@ -88,5 +92,53 @@ Test(conformance_hard, the_reference_passes_the_same_runs, .timeout = 300)
 			cr_assert_eq(lines_starting(r.out, "FAIL "), 0);
 			spawn_free(&r);
 		}
+	}
+}
+
+/* ---------------------------------------------------------------- reports */
+
+/* One case of fc_ties at seed 1, derived by hand: accumulator -16324 (the
+ * two products of its inputs), rescale 0.0056073512 x 0.00265285396 /
+ * 0.00284000998 = 0.005237828 = 1439763161 x 2^-7 / 2^31;
+ * -16324 x 1439763161 / 2^31 = -10944.29 rounds to -10944, / 2^7 =
+ * -85.5, a tie, away from zero -86, + zero point -10 = -96. */
+Test(conformance_hard, a_rounding_mismatch_is_derived_step_by_step)
+{
+	spawn_result r;
+
+	conformance(&r, "--case", "FULLY_CONNECTED:v1:7.0", "--seed", "1",
+		    FC_TIES, NULL);
+	assert_status(&r, 1);
+	cr_assert(strstr(r.out, "plugin -95, reference -96; 1 of 8 elements differ, each by one step") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "accumulator -16324 = bias 0 + 2 products (input zero point 3, filter zero point 0)") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, " 0.00523782787 = 1439763161 x 2^-7 / 2^31") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "-> -10944; shift right 7: -85.500000 -> -86 (a tie, rounded away from zero)") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "+ output zero point -10 = -96 before the clamp; clamp [-128, 127] (NONE) -> -96") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "likely bug class: rounding: every difference is one step, and each first one lies on a tie") != NULL,
+		  "%s", r.out);
+	spawn_free(&r);
+}
+
+/* Every failing case of both quantized bug plugins is derived, and the
+ * derivation ends at the reference's value. */
+Test(conformance_hard, derivations_end_at_the_reference_value)
+{
+	for (size_t i = 0; i < 2; i++) {
+		spawn_result r;
+
+		run(&r, &bugs[i], bugs[i].plugin, 1);
+		assert_status(&r, 1);
+		cr_assert_eq(occurrences(r.out, "requantization of element "),
+			     lines_starting(r.out, "FAIL "), "%.3000s", r.out);
+		cr_assert_eq(occurrences(r.out, "the reference's value: "),
+			     lines_starting(r.out, "FAIL "), "%.3000s", r.out);
+		cr_assert_null(strstr(r.out, "not this derivation's"),
+			       "%.3000s", r.out);
+		spawn_free(&r);
 	}
 }
