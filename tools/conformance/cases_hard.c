@@ -86,7 +86,9 @@ static int32_t deviation_of(double wanted, opver_type type)
 int32_t cf_hard_deviation(const cf_hard *h, int32_t terms, bool product,
 			  opver_type type)
 {
-	const double steps = TARGET_STEPS / (h->multiplier * terms);
+	const double steps = TARGET_STEPS *
+			     (type == OPVER_TYPE_INT16 ? 256 : 1) /
+			     (h->multiplier * terms);
 
 	return deviation_of(product ? sqrt(steps) : steps, type);
 }
@@ -258,8 +260,8 @@ bool cf_hard_filter_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 	return true;
 }
 
-/* The first (or last) element of an 8-bit tensor set to its type's lowest
- * (or highest) value. */
+/* The first (or last) element of an int8, uint8 or int16 tensor set to
+ * its type's lowest (or highest) value. */
 static void set_end(cf_case *c, int32_t t, bool last, bool lowest)
 {
 	const cf_tensor_desc *tensor = &c->tensors[t];
@@ -268,8 +270,30 @@ static void set_end(cf_case *c, int32_t t, bool last, bool lowest)
 
 	if (tensor->type == OPVER_TYPE_UINT8)
 		((uint8_t *)values)[i] = lowest ? 0 : UINT8_MAX;
+	else if (tensor->type == OPVER_TYPE_INT16)
+		((int16_t *)values)[i] = lowest ? INT16_MIN : INT16_MAX;
 	else
 		((int8_t *)values)[i] = lowest ? INT8_MIN : INT8_MAX;
+}
+
+bool cf_hard_unary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
+		      const int32_t *t)
+{
+	const opver_type type = c->tensors[t[0]].type;
+	const float scale = cf_hard_input_scale(
+		h, 0, type == OPVER_TYPE_INT16 ? 0x1p-12f : 0x1p-5f);
+
+	if (!cf_case_quantize(c, t[0], scale,
+			      cf_hard_zero_point(h, CF_HARD_INPUT, type, rng)) ||
+	    !cf_case_quantize(c, t[1], cf_hard_output_scale(h, scale),
+			      cf_hard_zero_point(h, CF_HARD_OUTPUT, type, rng)) ||
+	    !cf_hard_fill(c, t[0], rng,
+			  cf_hard_deviation(h, 1, false, type), false))
+		return false;
+	set_end(c, t[0], false, true);
+	set_end(c, t[0], true, false);
+	cf_hard_param(c, h);
+	return true;
 }
 
 bool cf_hard_binary_op(cf_case *c, const cf_hard *h, cf_rng *rng,

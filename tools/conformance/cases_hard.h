@@ -60,9 +60,10 @@ float cf_hard_output_scale(const cf_hard *h, double product);
 int32_t cf_hard_zero_point(const cf_hard *h, int32_t role, opver_type type,
 			   cf_rng *rng);
 
-/* How far values stray from their zero point so that `terms` products of
- * two such deviations (or sums, when !product) rescale to a few dozen
- * output steps (a few thousand for int16); at least 1, at most 127. */
+/* How far values of `type` stray from their zero point so that `terms`
+ * products of two such deviations (or sums, when !product) rescale to a
+ * few dozen output steps (a few thousand for int16); at least 1, at most
+ * the type's half range. */
 int32_t cf_hard_deviation(const cf_hard *h, int32_t terms, bool product,
 			  opver_type type);
 
@@ -99,5 +100,14 @@ bool cf_hard_filter_op(cf_case *c, const cf_hard *h, cf_rng *rng,
  */
 bool cf_hard_binary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		       const int32_t *t, bool product, bool constant);
+
+/*
+ * Quantizes and fills a one-input op's tensors t = { input, output } (int8,
+ * uint8 or int16) for `h`, the rescale being input scale / output scale,
+ * the input's first element its type's lowest value and its last the
+ * highest, past the clamps as far as the zero point lets them.
+ */
+bool cf_hard_unary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
+		      const int32_t *t);
 
 #endif /* OPVER_CONFORMANCE_CASES_HARD_H */
