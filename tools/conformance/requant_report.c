@@ -311,7 +311,7 @@ static bool describe_filter(cf_text *t, const cf_case *c, size_t element,
 		    a.sum, real, zero_of(out, 0),
 		    (double)a.sum * real + zero_of(out, 0));
 	if (out->type == OPVER_TYPE_INT16 || a.sum != (int32_t)a.sum) {
-		cf_text_add(t, "  (int16 outputs: TFLite rounds once, with the multiplier rounded to 16 bits)\n");
+		cf_text_add(t, "  (not derived further: an int16 output is rescaled in 32 or 64 bits depending on its bias)\n");
 		return true;
 	}
 	cf_text_add(t, "  reference: ");
