@@ -151,3 +151,58 @@ Test(conformance_report, tap_yaml_states_the_indentation_of_indented_details)
 				  "  ...\n"),
 			   "%s", output);
 }
+
+/* ------------------------------------------------------ likely bug class */
+
+Test(conformance_report, human_summary_names_a_broadcasting_rounding_bug)
+{
+	add("ADD/add_int8", "v2 activation=RELU broadcast=same", CF_PASS, NULL);
+	add("ADD/add_int8", "v2 activation=RELU broadcast=scalar", CF_FAIL,
+	    "mismatch: output element 0 [0]: plugin 3, reference 4; 2 of 8 elements differ, each by one step (must match exactly)\n");
+	add("ADD/add_int8", "v2 activation=NONE broadcast=last-dim", CF_FAIL,
+	    "mismatch: output element 1 [1]: plugin 3, reference 4; 1 of 8 elements differ, each by one step (must match exactly)\n");
+	written(HUMAN);
+
+	assert_line(output, "ADD/add_int8: 1 passed, 2 failed, 0 skipped");
+	assert_line(output, "  likely bug class: rounding: every difference is one step");
+	assert_line(output, "  likely bug class: broadcasting: only cases whose inputs' shapes differ fail");
+	/* A case without activation failed too. */
+	cr_assert_null(strstr(output, "fused activation"), "%s", output);
+}
+
+Test(conformance_report, human_summary_names_ties_activation_and_padding)
+{
+	add("CONV_2D/conv_int8", "v3 padding=VALID activation=NONE", CF_PASS, NULL);
+	add("CONV_2D/conv_int8", "v3 padding=SAME activation=RELU", CF_FAIL,
+	    "mismatch: output element 2 [0,0,0,2]: plugin 3, reference 4; 1 of 8 elements differ, each by one step (must match exactly)\n"
+	    "window of the first differing element: input rows -1..1, columns 0..2 (of 0..4 x 0..4); it reaches into the padding\n"
+	    "  reference: high multiply 10 x 1073741824 / 2^31 = 5.000000 -> 5; shift right 1: 2.500000 -> 3 (a tie, rounded away from zero)\n");
+	written(HUMAN);
+
+	assert_line(output, "  likely bug class: rounding: every difference is one step, and each first one lies on a tie of the final shift (ties rounded the wrong way)");
+	assert_line(output, "  likely bug class: the fused activation: only cases with one fail");
+	assert_line(output, "  likely bug class: padding: every first difference has a window reaching into the padding");
+}
+
+Test(conformance_report, human_summary_names_low_stored_versions)
+{
+	add("FULLY_CONNECTED/old_fc_int8", "v1 int8", CF_FAIL,
+	    "op: FULLY_CONNECTED version 1 (the rules require v4: int8 input and weights, int8 output)\n"
+	    "mismatch: output element 0 [0,0]: plugin 0, reference 90; 8 of 8 elements differ (must match exactly)\n");
+	add("FULLY_CONNECTED/old_fc_int8", "v3 int8", CF_FAIL,
+	    "op: FULLY_CONNECTED version 3 (the rules require v4: int8 input and weights, int8 output)\n");
+	written(HUMAN);
+
+	assert_line(output, "  likely bug class: stored versions: every failing case is stored below the version its types require, which must compute as that version");
+	cr_assert_null(strstr(output, "rounding"), "%s", output);
+}
+
+Test(conformance_report, human_summary_names_no_class_without_a_pattern)
+{
+	add("MUL/mul_int8", "v2 activation=RELU", CF_PASS, NULL);
+	add("MUL/mul_int8", "v2 activation=NONE", CF_FAIL,
+	    "mismatch: output element 0 [0]: plugin 1, reference 9; 1 of 8 elements differ (must match exactly)\n");
+	written(HUMAN);
+
+	cr_assert_null(strstr(output, "likely bug class"), "%s", output);
+}

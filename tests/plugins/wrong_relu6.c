@@ -9,25 +9,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "broadcast.h"
 #include "common.h"
-
-#define MAX_RANK 6
-
-/* The element strides of `t` against an output of rank `rank`: 0 along a
- * broadcast axis (size 1, or missing in front). */
-static void broadcast_strides(const opver_tensor *t, int32_t rank,
-			      size_t *strides)
-{
-	size_t stride = 1;
-
-	for (int32_t d = rank - 1; d >= 0; d--) {
-		int32_t own = d - (rank - t->rank);
-		int32_t size = own >= 0 ? t->dims[own] : 1;
-
-		strides[d] = size == 1 ? 0 : stride;
-		stride *= (size_t)size;
-	}
-}
 
 /* The fused activation's clamp, worked out in prepare. */
 typedef struct clamp {
@@ -40,7 +23,7 @@ static opver_status prepare(const opver_context *ctx, opver_node *node)
 	clamp *c = node->op_data;
 
 	if (node->params == NULL || node->num_inputs != 2 ||
-	    node->num_outputs != 1 || node->outputs[0]->rank > MAX_RANK ||
+	    node->num_outputs != 1 || node->outputs[0]->rank > TEST_MAX_RANK ||
 	    node->inputs[0]->rank > node->outputs[0]->rank ||
 	    node->inputs[1]->rank > node->outputs[0]->rank) {
 		OPVER_REPORT(ctx, "wrong_relu6: unexpected node");
@@ -68,27 +51,21 @@ static opver_status invoke(const opver_context *ctx, opver_node *node)
 	const opver_tensor *out = node->outputs[0];
 	const float *a = node->inputs[0]->data, *b = node->inputs[1]->data;
 	float *y = out->data;
-	size_t a_strides[MAX_RANK], b_strides[MAX_RANK];
-	int32_t index[MAX_RANK] = { 0 };
+	size_t a_strides[TEST_MAX_RANK], b_strides[TEST_MAX_RANK];
+	int32_t index[TEST_MAX_RANK] = { 0 };
 	size_t count = opver_tensor_elements(out);
 
 	(void)ctx;
 	broadcast_strides(node->inputs[0], out->rank, a_strides);
 	broadcast_strides(node->inputs[1], out->rank, b_strides);
 	for (size_t i = 0; i < count; i++) {
-		size_t ai = 0, bi = 0;
-
-		for (int32_t d = 0; d < out->rank; d++) {
-			ai += (size_t)index[d] * a_strides[d];
-			bi += (size_t)index[d] * b_strides[d];
-		}
-		y[i] = fminf(fmaxf(a[ai] + b[bi], c->min), c->max);
-		/* The next output index, last axis fastest. */
-		for (int32_t d = out->rank - 1; d >= 0; d--) {
-			if (++index[d] < out->dims[d])
-				break;
-			index[d] = 0;
-		}
+		y[i] = fminf(fmaxf(a[broadcast_offset(index, a_strides,
+						      out->rank)] +
+					   b[broadcast_offset(index, b_strides,
+							      out->rank)],
+				   c->min),
+			     c->max);
+		broadcast_next(index, out);
 	}
 	return OPVER_OK;
 }

@@ -21,9 +21,11 @@
  * int16; elsewhere it is
  * drawn, wide enough to hold most outputs and narrow enough that some
  * saturate.  HARD_SWISH's inputs of rank 3 and 4 are wider (scales 0.3 to
- * 1).  int16 tensors are symmetric.
+ * 1).  int16 tensors are symmetric.  RELU, RELU6, RELU_N1_TO_1,
+ * RELU_0_TO_1 and LEAKY_RELU end with hard variants (cases_hard.h): each
+ * quantized type at every spot.
  */
-#include "cases.h"
+#include "cases_hard.h"
 
 #define MAX_RANK 4
 #define MAX_TYPES 4
@@ -150,7 +152,47 @@ static void set_extremes(cf_case *c, int32_t t)
 		data[n - 1] = INT16_MAX;
 }
 
-/* Variant: type, then rank, then (GELU) approximate. */
+/* The ops with hard variants: the clamps and LEAKY_RELU, whose outputs
+ * are one rescale (two for LEAKY_RELU) of the input. */
+static bool has_hard(int32_t op)
+{
+	return op == OPVER_OP_RELU || op == OPVER_OP_RELU6 ||
+	       op == OPVER_OP_RELU_N1_TO_1 || op == OPVER_OP_RELU_0_TO_1 ||
+	       op == OPVER_OP_LEAKY_RELU;
+}
+
+static void draw_alpha(cf_case *c, cf_rng *rng)
+{
+	c->has_params = true;
+	c->params.leaky_relu.alpha = cf_rng_float(rng, -0.5f, 2.0f);
+	cf_case_param(c, "alpha=%.9g", (double)c->params.leaky_relu.alpha);
+}
+
+/* Hard variant v: the quantized types (all but float32, the first) at
+ * every spot, the rank taking turns. */
+static bool generate_hard(int32_t v, cf_rng *rng, cf_case *c)
+{
+	const activation_types types = types_of(c->op);
+	const int32_t quantized = types.count - 1;
+	const opver_type type = types.types[1 + v % quantized];
+	const int32_t rank = v % MAX_RANK + 1;
+	int32_t dims[MAX_RANK] = { 0 }, t[2];
+	cf_hard hard;
+
+	cf_hard_draw(&hard, v / quantized, rng);
+	for (int32_t d = 0; d < rank; d++)
+		dims[d] = cf_rng_int(rng, 1, 5);
+	t[0] = cf_case_tensor(c, type, rank, dims);
+	t[1] = cf_case_tensor(c, type, rank, dims);
+	cf_case_input(c, t[0]);
+	c->output = t[1];
+	if (c->op == OPVER_OP_LEAKY_RELU)
+		draw_alpha(c, rng);
+	return cf_hard_unary_op(c, &hard, rng, t);
+}
+
+/* Variant: type, then rank, then (GELU) approximate; then the hard
+ * ones. */
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	const activation_types types = types_of(c->op);
@@ -160,6 +202,9 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	bool sigmoid16, ok = true;
 	float scale;
 
+	if (has_hard(c->op) && variant >= types.count * MAX_RANK)
+		return generate_hard(variant - types.count * MAX_RANK, rng,
+				     c);
 	if (types.old_count < types.count) {
 		/* LOGISTIC and TANH: MAX_RANK variants per type. */
 		cf_variant_split(variant, types.old_count, types.count,
@@ -197,10 +242,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	if (ok && sigmoid16)
 		set_extremes(c, input);
 	if (c->op == OPVER_OP_LEAKY_RELU) {
-		c->has_params = true;
-		c->params.leaky_relu.alpha = cf_rng_float(rng, -0.5f, 2.0f);
-		cf_case_param(c, "alpha=%.9g",
-			      (double)c->params.leaky_relu.alpha);
+		draw_alpha(c, rng);
 	} else if (c->op == OPVER_OP_GELU) {
 		c->has_params = true;
 		c->params.gelu.approximate = rest / MAX_RANK % 2;
@@ -273,13 +315,17 @@ const cf_generator cf_prelu_cases = {
 		.generate = generate,            \
 	}
 
-ACTIVATION_CASES(cf_relu_cases, RELU, 4 * MAX_RANK);
-ACTIVATION_CASES(cf_relu6_cases, RELU6, 4 * MAX_RANK);
-ACTIVATION_CASES(cf_relu_n1_to_1_cases, RELU_N1_TO_1, 3 * MAX_RANK);
-ACTIVATION_CASES(cf_relu_0_to_1_cases, RELU_0_TO_1, 3 * MAX_RANK);
+/* Plain variants of `types` types, and hard ones for every quantized
+ * type at every spot. */
+#define WITH_HARD(types) ((types) * MAX_RANK + ((types) - 1) * CF_NUM_SPOTS)
+
+ACTIVATION_CASES(cf_relu_cases, RELU, WITH_HARD(4));
+ACTIVATION_CASES(cf_relu6_cases, RELU6, WITH_HARD(4));
+ACTIVATION_CASES(cf_relu_n1_to_1_cases, RELU_N1_TO_1, WITH_HARD(3));
+ACTIVATION_CASES(cf_relu_0_to_1_cases, RELU_0_TO_1, WITH_HARD(3));
 ACTIVATION_CASES(cf_logistic_cases, LOGISTIC, 4 * MAX_RANK);
 ACTIVATION_CASES(cf_tanh_cases, TANH, 4 * MAX_RANK);
 ACTIVATION_CASES(cf_elu_cases, ELU, 2 * MAX_RANK);
 ACTIVATION_CASES(cf_gelu_cases, GELU, 3 * MAX_RANK * 2);
-ACTIVATION_CASES(cf_leaky_relu_cases, LEAKY_RELU, 4 * MAX_RANK);
+ACTIVATION_CASES(cf_leaky_relu_cases, LEAKY_RELU, WITH_HARD(4));
 ACTIVATION_CASES(cf_hard_swish_cases, HARD_SWISH, 3 * MAX_RANK);

@@ -20,10 +20,12 @@
  * group, 1-3 filters per group, 2 groups when grouped, 2 filters or more
  * in all), whether there is a bias, the quantization and the data.  Cases
  * with a float input reach past both bounds of every clamp activation.
+ * The hard variants come last: the integer kinds, ungrouped with a bias
+ * and three filters, each at every spot of cases_hard.h.
  */
 #include <math.h>
 
-#include "cases.h"
+#include "cases_hard.h"
 
 /* uint8 came last (cf_variant_split). */
 enum { FLOAT32, INT8_PER_TENSOR, INT8_PER_CHANNEL, HYBRID_PER_TENSOR,
@@ -152,9 +154,26 @@ static void plant_extremes(cf_case *c, const int32_t *t,
 	}
 }
 
-/* The case of `kind` and the rest of its variant. */
-static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
-			  cf_case *c)
+/* The case's parameters as its text. */
+static void describe(cf_case *c, int32_t kind, int32_t groups, bool has_bias)
+{
+	const opver_conv_params *p = &c->params.conv;
+
+	cf_case_param(c, "kind=%s padding=%s stride=%dx%d dilation=%dx%d groups=%d activation=%s bias=%s",
+		      kind_names[kind], cf_padding_name(p->padding),
+		      p->stride_width, p->stride_height, p->dilation_width,
+		      p->dilation_height, groups,
+		      cf_activation_name(p->activation),
+		      has_bias ? "yes" : "no");
+	if (p->quantized_bias_type != OPVER_TYPE_FLOAT32)
+		cf_case_param(c, "quantized_bias_type=%s",
+			      opver_type_name(p->quantized_bias_type));
+}
+
+/* The case of `kind` and the rest of its variant; `hard` (NULL but for
+ * the hard variants) quantizes and fills it at its spot. */
+static bool generate_kind(int32_t kind, int32_t rest, const cf_hard *hard,
+			  cf_rng *rng, cf_case *c)
 {
 	bool grouped = rest % 2;
 	bool dilated = rest / 2 % 2;
@@ -171,9 +190,12 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 				       OPVER_TYPE_INT32 :
 			       int16 ? OPVER_TYPE_INT64 : OPVER_TYPE_FLOAT32;
 	int32_t groups = grouped ? 2 : 1, group_depth = cf_rng_int(rng, 1, 4);
-	int32_t per_group = cf_rng_int(rng, grouped ? 1 : 2, 3);
+	/* A hard case plants its first and last filters, and keeps one
+	 * more to land on ties. */
+	int32_t per_group = cf_rng_int(rng, hard != NULL ? 3 : grouped ? 1 : 2,
+				       3);
 	int32_t in_dims[4], filter_dims[4], out_dims[4], bias_dims[1], t[4];
-	bool has_bias = cf_rng_int(rng, 0, 3) != 0;
+	bool has_bias = cf_rng_int(rng, 0, 3) != 0 || hard != NULL;
 
 	*p = (opver_conv_params){
 		.padding = windows[w].padding,
@@ -221,6 +243,15 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 		cf_case_input(c, t[2]);
 	c->output = t[3];
 
+	if (hard != NULL) {
+		describe(c, kind, groups, has_bias);
+		return cf_hard_filter_op(c, hard, rng, t,
+					 kind != INT8_PER_TENSOR &&
+						 kind != UINT8,
+					 0, filter_dims[0],
+					 filter_dims[1] * filter_dims[2] *
+						 group_depth);
+	}
 	if (kind != FLOAT32 &&
 	    !quantize(c, rng, kind, t, filter_dims[0],
 		      filter_dims[1] * filter_dims[2] * group_depth))
@@ -242,29 +273,41 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 		return false;
 	if (data == OPVER_TYPE_FLOAT32)
 		plant_extremes(c, t, p, groups);
-	cf_case_param(c, "kind=%s padding=%s stride=%dx%d dilation=%dx%d groups=%d activation=%s bias=%s",
-		      kind_names[kind], cf_padding_name(p->padding),
-		      p->stride_width, p->stride_height, p->dilation_width,
-		      p->dilation_height, groups,
-		      cf_activation_name(p->activation),
-		      has_bias ? "yes" : "no");
-	if (p->quantized_bias_type != OPVER_TYPE_FLOAT32)
-		cf_case_param(c, "quantized_bias_type=%s",
-			      opver_type_name(p->quantized_bias_type));
+	describe(c, kind, groups, has_bias);
 	return true;
 }
+
+/* The hard variants: the integer kinds at every spot, undilated and
+ * dilated, the windows taking turns. */
+static const int32_t hard_kinds[] = {
+	INT8_PER_TENSOR, INT8_PER_CHANNEL, UINT8, INT16X8, INT16X8_INT32_TYPE,
+};
+#define NUM_HARD_KINDS ((int32_t)(sizeof(hard_kinds) / sizeof(hard_kinds[0])))
 
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	int32_t kind, rest;
 
+	if (variant >= NUM_KINDS * VARIANTS_PER_KIND) {
+		const int32_t v = variant - NUM_KINDS * VARIANTS_PER_KIND;
+		const int32_t turn = v % NUM_HARD_KINDS + v / NUM_HARD_KINDS;
+		cf_hard hard;
+
+		cf_hard_draw(&hard, v / NUM_HARD_KINDS, rng);
+		/* rest: ungrouped, dilated every other turn, a window. */
+		return generate_kind(hard_kinds[v % NUM_HARD_KINDS],
+				     2 * (turn % 2) + 4 * (turn % NUM_WINDOWS),
+				     &hard, rng, c);
+	}
+
 	cf_variant_split(variant, UINT8, NUM_KINDS, VARIANTS_PER_KIND, &kind,
 			 &rest);
-	return generate_kind(kind, rest, rng, c);
+	return generate_kind(kind, rest, NULL, rng, c);
 }
 
 const cf_generator cf_conv_2d_cases = {
 	.op = OPVER_OP_CONV_2D,
-	.num_variants = NUM_KINDS * VARIANTS_PER_KIND,
+	.num_variants = NUM_KINDS * VARIANTS_PER_KIND +
+			NUM_HARD_KINDS * CF_NUM_SPOTS,
 	.generate = generate,
 };

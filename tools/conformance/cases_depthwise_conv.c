@@ -12,11 +12,13 @@
  * the result), strides, the depth multiplier (1-2, over 1-4 input
  * channels; 2 over 1, so that there are 2 output channels or more),
  * whether there is a bias, and the data.  Float cases reach past both
- * bounds of every clamp activation.
+ * bounds of every clamp activation.  The hard variants come last: the
+ * integer types at every spot of cases_hard.h, with a bias and 3 output
+ * channels or more, dilation, padding and activation taking turns.
  */
 #include <math.h>
 
-#include "cases.h"
+#include "cases_hard.h"
 
 enum { DW_FLOAT32, DW_INT8_PER_CHANNEL, DW_INT8_PER_TENSOR, DW_UINT8,
        DW_INT16X8_PER_CHANNEL, DW_INT16X8_PER_TENSOR, DW_NUM_TYPES };
@@ -26,6 +28,8 @@ static const struct {
 } dilations[] = { { 1, 1 }, { 2, 1 }, { 1, 2 }, { 3, 2 } };
 #define DW_NUM_DILATIONS ((int32_t)(sizeof(dilations) / sizeof(dilations[0])))
 #define DW_VARIANTS_PER_TYPE (DW_NUM_DILATIONS * 2 * CF_NUM_ACTIVATIONS)
+/* The hard variants' types: every one after float32. */
+#define DW_NUM_HARD_TYPES (DW_NUM_TYPES - DW_INT8_PER_CHANNEL)
 
 /* One axis: filter size, then an input size the window fits in (VALID
  * needs the dilated filter to fit; spatial sizes stay within 1..9).  A
@@ -134,15 +138,29 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	opver_type data;
 	int32_t in_dims[4], filter_dims[4], out_dims[4], bias_dims[1];
 	int32_t input, filter, bias = -1, output, depth, multiplier;
+	cf_hard hard;
+	const cf_hard *h = NULL;
 
-	/* uint8 came after the first three types, int16 after uint8: the
-	 * variants before each addition are as they were. */
-	if (variant < DW_INT16X8_PER_CHANNEL * DW_VARIANTS_PER_TYPE)
+	if (variant >= DW_NUM_TYPES * DW_VARIANTS_PER_TYPE) {
+		const int32_t v = variant - DW_NUM_TYPES * DW_VARIANTS_PER_TYPE;
+		const int32_t turn = v % DW_NUM_HARD_TYPES +
+				     v / DW_NUM_HARD_TYPES;
+
+		cf_hard_draw(&hard, v / DW_NUM_HARD_TYPES, rng);
+		h = &hard;
+		type = DW_INT8_PER_CHANNEL + v % DW_NUM_HARD_TYPES;
+		rest = turn % DW_NUM_DILATIONS +
+		       DW_NUM_DILATIONS *
+			       (turn % 2 + 2 * (turn % CF_NUM_ACTIVATIONS));
+	} else if (variant < DW_INT16X8_PER_CHANNEL * DW_VARIANTS_PER_TYPE) {
+		/* uint8 came after the first three types, int16 after uint8:
+		 * the variants before each addition are as they were. */
 		cf_variant_split(variant, DW_UINT8, DW_INT16X8_PER_CHANNEL,
 				 DW_VARIANTS_PER_TYPE, &type, &rest);
-	else
+	} else {
 		cf_variant_split(variant, DW_INT16X8_PER_CHANNEL, DW_NUM_TYPES,
 				 DW_VARIANTS_PER_TYPE, &type, &rest);
+	}
 	d = rest % DW_NUM_DILATIONS;
 	padding = rest / DW_NUM_DILATIONS % 2 ? OPVER_PADDING_VALID
 					      : OPVER_PADDING_SAME;
@@ -169,7 +187,9 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		  &in_dims[1]);
 	draw_axis(rng, p->dilation_width, padding, &filter_dims[2],
 		  &in_dims[2]);
-	depth = cf_rng_int(rng, 1, 4);
+	/* A hard case plants its first and last channels, and keeps one
+	 * more to land on ties. */
+	depth = cf_rng_int(rng, h != NULL ? 3 : 1, 4);
 	multiplier = depth == 1 ? 2 : cf_rng_int(rng, 1, 2);
 	p->depth_multiplier = multiplier;
 	in_dims[3] = depth;
@@ -184,7 +204,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 				       padding);
 	out_dims[3] = filter_dims[3];
 	bias_dims[0] = filter_dims[3];
-	has_bias = cf_rng_int(rng, 0, 3) != 0;
+	has_bias = cf_rng_int(rng, 0, 3) != 0 || h != NULL;
 
 	input = cf_case_tensor(c, data, 4, in_dims);
 	filter = cf_case_tensor(c, int16 ? OPVER_TYPE_INT8 : data, 4,
@@ -202,7 +222,14 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 		cf_case_input(c, bias);
 	c->output = output;
 
-	if (quantized) {
+	if (h != NULL) {
+		const int32_t t[4] = { input, filter, bias, output };
+
+		if (!cf_hard_filter_op(c, h, rng, t, per_channel, 3,
+				       filter_dims[3],
+				       filter_dims[1] * filter_dims[2]))
+			return false;
+	} else if (quantized) {
 		if (!quantize_int8(c, rng, per_channel, int16,
 				   type == DW_UINT8 ? 128 : 0, input, filter,
 				   bias, output, filter_dims[3],
@@ -233,6 +260,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 
 const cf_generator cf_depthwise_conv_2d_cases = {
 	.op = OPVER_OP_DEPTHWISE_CONV_2D,
-	.num_variants = DW_NUM_TYPES * DW_VARIANTS_PER_TYPE,
+	.num_variants = DW_NUM_TYPES * DW_VARIANTS_PER_TYPE +
+			DW_NUM_HARD_TYPES * CF_NUM_SPOTS,
 	.generate = generate,
 };

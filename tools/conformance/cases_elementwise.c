@@ -35,8 +35,10 @@
  * values stay small enough that no result leaves its type (int16 sums and
  * products, int32 squares, powers); divisors are never zero, POW's
  * float bases are positive and its int32 exponents are not negative.
+ * ADD and MUL end with hard variants (cases_hard.h): int8 and uint8, every
+ * pattern with every clamp activation, the spots taking turns.
  */
-#include "cases.h"
+#include "cases_hard.h"
 
 /* What the inputs are and how they are quantized. */
 typedef enum kind {
@@ -397,6 +399,16 @@ static void pow_operands(cf_case *c, opver_type type, const int32_t *t,
 	}
 }
 
+/* The variants before the hard ones. */
+static int32_t plain_variants(const op_kinds *o)
+{
+	return crossed_variants(o) + (o->count - o->crossed) * CF_NUM_PATTERNS;
+}
+
+/* The hard variants of ADD and MUL: two kinds, every pattern with every
+ * clamp activation. */
+#define HARD_VARIANTS (2 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS)
+
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	const op_kinds *o = kinds_of(c->op);
@@ -409,24 +421,39 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	double lo, hi;
 	int32_t t[3];
 	cf_binary_shapes s;
+	cf_hard hard;
+	bool is_hard = o->crossed > 0 && variant >= plain_variants(o);
 	/* Dimensions 1..5 up to rank 4, 1..3 above: a case stays small. */
 	const cf_shape_limits limits = { max_rank(c->op), 5, 3, 4 };
 
-	/* The variants of the later kinds follow all of the first ones. */
-	if (variant >= crossed_variants(o)) {
+	if (is_hard) {
+		variant -= plain_variants(o);
+		k = variant % 2 ? UINT8 : INT8;
+		pattern = variant / 2 % CF_NUM_PATTERNS;
+		activation = cf_activation(variant / (2 * CF_NUM_PATTERNS));
+		cf_hard_draw(&hard,
+			     (pattern + variant / (2 * CF_NUM_PATTERNS)) %
+				     CF_NUM_SPOTS,
+			     rng);
+	} else if (variant >= crossed_variants(o)) {
+		/* The variants of the later kinds follow all of the first
+		 * ones. */
 		variant -= crossed_variants(o);
 		first = o->crossed;
 		count = o->count - o->crossed;
 	} else if (o->crossed > 0) {
 		count = o->crossed;
 	}
-	index = variant % count;
-	k = o->kinds[first + index];
-	pattern = variant / count % CF_NUM_PATTERNS;
-	if (first < o->crossed)
-		activation = cf_activation(variant / (count * CF_NUM_PATTERNS));
-	else if (o->activation)
-		activation = cf_activation(index + pattern);
+	if (!is_hard) {
+		index = variant % count;
+		k = o->kinds[first + index];
+		pattern = variant / count % CF_NUM_PATTERNS;
+		if (first < o->crossed)
+			activation = cf_activation(variant /
+						   (count * CF_NUM_PATTERNS));
+		else if (o->activation)
+			activation = cf_activation(index + pattern);
+	}
 	constant = cf_rng_int(rng, 0, 3) == 0;
 	type = type_of(k);
 
@@ -437,11 +464,16 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	cf_case_input(c, t[1]);
 	c->output = t[2];
 	set_params(c, k, activation);
-	if (!quantize(c, rng, k, t))
+	if (is_hard) {
+		if (!cf_hard_binary_op(c, &hard, rng, t,
+				       c->op == OPVER_OP_MUL, constant))
+			return false;
+	} else if (!quantize(c, rng, k, t)) {
 		return false;
+	}
 	value_range(c->op, k, &lo, &hi);
-	if (!cf_case_fill(c, t[0], rng, lo, hi, false) ||
-	    !cf_case_fill(c, t[1], rng, lo, hi, constant))
+	if (!is_hard && (!cf_case_fill(c, t[0], rng, lo, hi, false) ||
+			 !cf_case_fill(c, t[1], rng, lo, hi, constant)))
 		return false;
 	if (type == OPVER_TYPE_FLOAT32 && o->activation)
 		plant_extremes(c, t);
@@ -470,18 +502,21 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 }
 
 /* Each op: its crossed kinds' variants (crossed_variants()), then one
- * per pattern for each of its other kinds. */
+ * per pattern for each of its other kinds, then ADD's and MUL's hard
+ * ones. */
 const cf_generator cf_add_cases = {
 	.op = OPVER_OP_ADD,
 	.num_variants = 5 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS +
-			3 * CF_NUM_PATTERNS,
+			3 * CF_NUM_PATTERNS +
+			HARD_VARIANTS,
 	.generate = generate,
 };
 
 const cf_generator cf_mul_cases = {
 	.op = OPVER_OP_MUL,
 	.num_variants = 5 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS +
-			3 * CF_NUM_PATTERNS,
+			3 * CF_NUM_PATTERNS +
+			HARD_VARIANTS,
 	.generate = generate,
 };
 

@@ -20,11 +20,12 @@
  * Each case draws the units (2-8), the depth (1-8), the input's leading
  * dimensions (rank 2 or 3, 1-4 rows), the quantization and the data.
  * Cases with a float input reach past both bounds of every clamp
- * activation.
+ * activation.  The hard variants come last: the kinds with an integer
+ * input and output of one type, each at every spot of cases_hard.h.
  */
 #include <math.h>
 
-#include "cases.h"
+#include "cases_hard.h"
 
 /* uint8 came after the first six kinds, int16 after uint8, then uint8 to
  * int16 and the int32 bias of int16 (cf_variant_split). */
@@ -99,9 +100,24 @@ static void plant_extremes(cf_case *c, int32_t input, int32_t weights,
 	x[0] = x0;
 }
 
-/* The case of `kind` and the rest of its variant. */
-static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
-			  cf_case *c)
+/* The variant's parameters as the case's text. */
+static void describe(cf_case *c, int32_t kind, int32_t bias_mode, bool keep,
+		     opver_activation activation)
+{
+	cf_case_param(c, "kind=%s bias=%s keep_num_dims=%s activation=%s",
+		      kind_names[kind], bias_names[bias_mode],
+		      keep ? "true" : "false", cf_activation_name(activation));
+	if (kind >= HYBRID_PER_TENSOR && kind <= HYBRID_PER_UNIT)
+		cf_case_param(c, "asymmetric_quantize_inputs=%s",
+			      kind == HYBRID_ASYMMETRIC ? "true" : "false");
+	if (kind == INT16X8_INT32_BIAS)
+		cf_case_param(c, "quantized_bias_type=INT32");
+}
+
+/* The case of `kind` and the rest of its variant; `hard` (NULL but for
+ * the hard variants) quantizes and fills it at its spot. */
+static bool generate_kind(int32_t kind, int32_t rest, const cf_hard *hard,
+			  cf_rng *rng, cf_case *c)
 {
 	int32_t bias_mode = rest % NUM_BIAS_MODES;
 	bool keep = rest / NUM_BIAS_MODES % 2;
@@ -126,7 +142,10 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 	 * range, 256 times finer than uint8's. */
 	bool int16_output = kind == UINT8_INT16;
 	opver_type out_type = int16_output ? OPVER_TYPE_INT16 : data;
-	int32_t units = cf_rng_int(rng, 2, 8), depth = cf_rng_int(rng, 1, 8);
+	/* A hard case plants its first and last units: at least one more
+	 * is left to land on ties. */
+	int32_t units = cf_rng_int(rng, hard != NULL ? 3 : 2, 8);
+	int32_t depth = cf_rng_int(rng, 1, 8);
 	int32_t in_rank = cf_rng_int(rng, 2, 3), in_dims[3], out_dims[3];
 	int32_t out_rank, rows = 1, weights_dims[2] = { units, depth };
 	int32_t input, weights, bias = -1, output;
@@ -174,6 +193,13 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 		cf_case_input(c, bias);
 	c->output = output;
 
+	if (hard != NULL) {
+		const int32_t t[4] = { input, weights, bias, output };
+
+		describe(c, kind, bias_mode, keep, activation);
+		return cf_hard_filter_op(c, hard, rng, t, per_unit, 0, units,
+					 depth);
+	}
 	if (int8) {
 		input_scale = int16 ? cf_rng_float(rng, 1e-4f, 1e-3f) :
 				      cf_rng_float(rng, 0.005f, 0.05f);
@@ -211,23 +237,42 @@ static bool generate_kind(int32_t kind, int32_t rest, cf_rng *rng,
 	}
 	if (!int8)
 		plant_extremes(c, input, weights, bias, units, depth);
-	cf_case_param(c, "kind=%s bias=%s keep_num_dims=%s activation=%s",
-		      kind_names[kind], bias_names[bias_mode],
-		      keep ? "true" : "false", cf_activation_name(activation));
-	if (hybrid)
-		cf_case_param(c, "asymmetric_quantize_inputs=%s",
-			      kind == HYBRID_ASYMMETRIC ? "true" : "false");
-	if (kind == INT16X8_INT32_BIAS)
-		cf_case_param(c, "quantized_bias_type=INT32");
+	describe(c, kind, bias_mode, keep, activation);
 	return true;
 }
 
 #define VARIANTS_PER_KIND (NUM_BIAS_MODES * 2 * CF_NUM_ACTIVATIONS)
 
+/* The hard variants (cases_hard.h) after all others: each quantized kind
+ * with an int8, uint8 or int16 output at every spot, with a bias, the
+ * activations and keep_num_dims taking turns. */
+static const int32_t hard_kinds[] = {
+	INT8_PER_TENSOR, INT8_PER_UNIT, UINT8, INT16X8_PER_TENSOR,
+	INT16X8_PER_UNIT, INT16X8_INT32_BIAS,
+};
+#define NUM_HARD_KINDS ((int32_t)(sizeof(hard_kinds) / sizeof(hard_kinds[0])))
+
+static bool generate_hard(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	const int32_t kind = hard_kinds[variant % NUM_HARD_KINDS];
+	const int32_t spot = variant / NUM_HARD_KINDS;
+	const int32_t turn = variant % NUM_HARD_KINDS + spot;
+	cf_hard hard;
+
+	cf_hard_draw(&hard, spot, rng);
+	return generate_kind(kind,
+			     BIAS_PRESENT + NUM_BIAS_MODES *
+						    (turn % 2 + 2 * (turn % CF_NUM_ACTIVATIONS)),
+			     &hard, rng, c);
+}
+
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	int32_t kind, rest;
 
+	if (variant >= NUM_KINDS * VARIANTS_PER_KIND)
+		return generate_hard(variant - NUM_KINDS * VARIANTS_PER_KIND,
+				     rng, c);
 	if (variant < INT16X8_PER_TENSOR * VARIANTS_PER_KIND)
 		cf_variant_split(variant, UINT8, INT16X8_PER_TENSOR,
 				 VARIANTS_PER_KIND, &kind, &rest);
@@ -237,11 +282,12 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	else
 		cf_variant_split(variant, UINT8_INT16, NUM_KINDS,
 				 VARIANTS_PER_KIND, &kind, &rest);
-	return generate_kind(kind, rest, rng, c);
+	return generate_kind(kind, rest, NULL, rng, c);
 }
 
 const cf_generator cf_fully_connected_cases = {
 	.op = OPVER_OP_FULLY_CONNECTED,
-	.num_variants = NUM_KINDS * VARIANTS_PER_KIND,
+	.num_variants = NUM_KINDS * VARIANTS_PER_KIND +
+			NUM_HARD_KINDS * CF_NUM_SPOTS,
 	.generate = generate,
 };

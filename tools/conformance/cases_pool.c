@@ -6,7 +6,10 @@
  * the spatial sizes (1-9, large enough for the window with VALID), the
  * window (1-3 each way), the strides (1-3), the channels (2-8) and the
  * data.  Float cases reach past both bounds of every clamp activation.  Quantized pooling keeps the input's quantization, so input and
- * output share scale and zero point (0 for int16).
+ * output share scale and zero point (0 for int16).  Last come the odd
+ * SAME variants, every type with every activation, whose padding totals
+ * are odd along both axes: TFLite puts the odd unit after the input,
+ * where a kernel may wrongly put it before.
  */
 #include "cases.h"
 
@@ -38,6 +41,29 @@ static void plant_extremes(cf_case *c, int32_t input,
 		}
 }
 
+#define PLAIN_VARIANTS (NUM_TYPES * 2 * CF_NUM_ACTIVATIONS)
+
+/* One axis of an odd SAME variant: window, stride and input size redrawn
+ * until SAME pads an odd total; a window of 2 at stride 1 pads 1. */
+static void draw_odd_axis(cf_rng *rng, int32_t *filter, int32_t *stride,
+			  int32_t *in)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		int32_t total;
+
+		*filter = cf_rng_int(rng, 1, 3);
+		*stride = cf_rng_int(rng, 1, 3);
+		*in = cf_rng_int(rng, 1, 9);
+		total = (cf_window_output(*in, *filter, *stride, 1,
+					  OPVER_PADDING_SAME) - 1) * *stride +
+			*filter - *in;
+		if (total > 0 && total % 2 == 1)
+			return;
+	}
+	*filter = 2;
+	*stride = 1;
+}
+
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	int32_t kind, rest;
@@ -52,9 +78,18 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	float scale;
 	int64_t zero_point;
 
-	/* uint8 came last: the variants before it are as they were. */
-	cf_variant_split(variant, UINT8, NUM_TYPES, 2 * CF_NUM_ACTIVATIONS,
-			 &kind, &rest);
+	const bool odd = variant >= PLAIN_VARIANTS;
+
+	if (odd) {
+		/* SAME (rest even), every type with every activation. */
+		kind = (variant - PLAIN_VARIANTS) % NUM_TYPES;
+		rest = 2 * ((variant - PLAIN_VARIANTS) / NUM_TYPES);
+	} else {
+		/* uint8 came last: the variants before it are as they
+		 * were. */
+		cf_variant_split(variant, UINT8, NUM_TYPES,
+				 2 * CF_NUM_ACTIVATIONS, &kind, &rest);
+	}
 	padding = rest % 2 ? OPVER_PADDING_VALID : OPVER_PADDING_SAME;
 	activation = cf_activation(rest / 2);
 	*p = (opver_pool_params){
@@ -71,6 +106,12 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 					     p->filter_height : 1, 9);
 	in_dims[2] = cf_rng_int(rng, padding == OPVER_PADDING_VALID ?
 					     p->filter_width : 1, 9);
+	if (odd) {
+		draw_odd_axis(rng, &p->filter_height, &p->stride_height,
+			      &in_dims[1]);
+		draw_odd_axis(rng, &p->filter_width, &p->stride_width,
+			      &in_dims[2]);
+	}
 	in_dims[3] = cf_rng_int(rng, 2, 8);
 	out_dims[0] = in_dims[0];
 	out_dims[1] = cf_window_output(in_dims[1], p->filter_height,
@@ -108,12 +149,12 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 
 const cf_generator cf_average_pool_2d_cases = {
 	.op = OPVER_OP_AVERAGE_POOL_2D,
-	.num_variants = NUM_TYPES * 2 * CF_NUM_ACTIVATIONS,
+	.num_variants = PLAIN_VARIANTS + NUM_TYPES * CF_NUM_ACTIVATIONS,
 	.generate = generate,
 };
 
 const cf_generator cf_max_pool_2d_cases = {
 	.op = OPVER_OP_MAX_POOL_2D,
-	.num_variants = NUM_TYPES * 2 * CF_NUM_ACTIVATIONS,
+	.num_variants = PLAIN_VARIANTS + NUM_TYPES * CF_NUM_ACTIVATIONS,
 	.generate = generate,
 };

@@ -43,6 +43,8 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 			size_t *first_out)
 {
 	size_t n, size, mismatches = 0, first = 0;
+	/* The largest difference of 8-bit outputs, in steps. */
+	int32_t largest_steps = 0;
 	bool floats = want->type == OPVER_TYPE_FLOAT32;
 	bool bytes = want->type == OPVER_TYPE_INT8 ||
 		     want->type == OPVER_TYPE_UINT8;
@@ -72,7 +74,11 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 
 			same = (isnan(a) && isnan(b)) || fabs(a - b) <= tolerance;
 		} else if (bytes) {
-			same = abs(byte_at(got, i) - byte_at(want, i)) <= steps;
+			const int32_t d = abs(byte_at(got, i) - byte_at(want, i));
+
+			same = d <= steps;
+			if (d > largest_steps)
+				largest_steps = d;
 		} else {
 			same = memcmp((const uint8_t *)got->data + i * size,
 				      (const uint8_t *)want->data + i * size,
@@ -91,6 +97,8 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 	cf_text_add(why, ", reference ");
 	cf_describe_element(why, want->type, want->data, first);
 	cf_text_add(why, "; %zu of %zu elements differ", mismatches, n);
+	if (largest_steps == 1)
+		cf_text_add(why, ", " CF_ONE_STEP);
 	if (floats)
 		cf_text_add(why, " (tolerance %.3g)\n", tolerance);
 	else if (bytes && steps > 0)

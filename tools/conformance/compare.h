@@ -18,9 +18,12 @@
  * UINT8 element within `steps` of it, every element of another type bit
  * for bit.  Otherwise appends to `why` one line with the
  * first mismatching element (index, coordinates, both values), how many
- * differ and the tolerance, and sets *first to that element's index (0
- * when the sizes differ).  Both tensors borrowed.
+ * differ (8-bit ones: CF_ONE_STEP when none by more) and the tolerance,
+ * and sets *first to that element's index (0 when the sizes differ).
+ * Both tensors borrowed.
  */
+#define CF_ONE_STEP "each by one step"
+
 bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 			double rtol, int32_t steps, cf_text *why,
 			size_t *first);

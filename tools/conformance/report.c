@@ -4,7 +4,9 @@
  * Per-suite totals are kept as checks are added, so the writers need no
  * memory of their own and cannot fail half-way.
  */
+#include "bug_class.h"
 #include "report.h"
+#include "text.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -324,6 +326,28 @@ static void write_counts(FILE *out, const size_t count[3])
 		count[CF_FAIL], count[CF_SKIP]);
 }
 
+/* Suite `index`'s likely bug classes (bug_class.h), indented. */
+static void write_bug_classes(const cf_report *report, size_t index,
+			      FILE *out)
+{
+	cf_bug_evidence evidence;
+	cf_text text = { 0 };
+
+	cf_bug_evidence_init(&evidence);
+	for (size_t i = 0; i < report->num_results; i++) {
+		const cf_result *result = &report->results[i];
+
+		if (result->suite_index == index &&
+		    result->outcome != CF_SKIP)
+			cf_bug_evidence_add(&evidence, result->name,
+					    result->details,
+					    result->outcome == CF_FAIL);
+	}
+	cf_bug_evidence_write(&evidence, &text);
+	for_each_line(cf_text_get(&text), out, "  ");
+	cf_text_free(&text);
+}
+
 void cf_report_write_human(const cf_report *report, FILE *out, bool verbose)
 {
 	size_t total[3] = { 0, 0, 0 };
@@ -350,6 +374,8 @@ void cf_report_write_human(const cf_report *report, FILE *out, bool verbose)
 		put_string(out, suite->name, TEXT_LINE);
 		fputs(": ", out);
 		write_counts(out, suite->count);
+		if (suite->count[CF_FAIL] > 0)
+			write_bug_classes(report, i, out);
 		for (int o = CF_PASS; o <= CF_SKIP; o++)
 			total[o] += suite->count[o];
 	}

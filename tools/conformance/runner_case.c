@@ -18,6 +18,7 @@
 #include "model_builder.h"
 #include "runner_internal.h"
 #include "text.h"
+#include "requant_report.h"
 #include "window.h"
 
 /* A case being run: its generated content, model and description. */
@@ -149,8 +150,9 @@ static bool run_on(cf_side *s, const running *k, opver_model *model,
 }
 
 /* Whether every output of the case agrees; `why` names the first that
- * does not, for nodes with several, and for spatial ops the padding and
- * the window of its first differing element. */
+ * does not, for nodes with several, for spatial ops the padding and the
+ * window of its first differing element, and for quantized ones how its
+ * requantization goes. */
 static bool compare_every_output(const cf_runner *r, const running *k,
 				 opver_interpreter *vendor_it,
 				 opver_interpreter *reference_it, cf_text *why)
@@ -168,6 +170,9 @@ static bool compare_every_output(const cf_runner *r, const running *k,
 					r->options->rtol, r->options->steps,
 					why, &first)) {
 			cf_describe_window(why, &k->c, first);
+			cf_describe_requantization(
+				why, &k->c, first,
+				opver_interpreter_output(reference_it, i));
 			return false;
 		}
 		if (count > 1)
