@@ -80,6 +80,7 @@ typedef struct opver__plugin_config {
 	/* The kernels = lines: only these kernels of the plugin are used
 	 * (kernel_selection.h).  Owned; num_kernels names. */
 	bool has_kernels;
+	int kernels_line;             /* of the first kernels = line */
 	char **kernels;
 	size_t num_kernels;
 	char *file;                   /* owned; where the section starts */

@@ -259,6 +259,8 @@ static opver_status add_kernels(opver__config_parser *p,
 {
 	const char *name = value;
 
+	if (!plugin->has_kernels)
+		plugin->kernels_line = p->lineno;
 	plugin->has_kernels = true;
 	while (*name != '\0') {
 		size_t length = strcspn(name, ",");

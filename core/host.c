@@ -103,6 +103,12 @@ static opver_status host_flex_map_find(const opver_context *ctx,
 				  value == NULL ? "value" : "key");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
+	/* No options at all: every key takes its default. */
+	if (size == 0) {
+		memset(value, 0, sizeof(*value));
+		value->kind = OPVER_FLEX_ABSENT;
+		return OPVER_OK;
+	}
 	if (opver__flex_map_find(options, size, key, value, why, sizeof(why)))
 		return OPVER_OK;
 	host_report_error(ctx, "custom options (%zu bytes), looking up \"%s\": %s",

@@ -251,6 +251,7 @@ static opver_status mark_resizable(opver_interpreter *it)
 		return OPVER_ERROR_NOMEM;
 	for (int32_t t = 0; t < graph->num_tensors; t++)
 		it->resizable[t] = !it->tensors[t].is_constant &&
+				   !graph->tensors[t].is_variable &&
 				   graph->tensors[t].initial_data == NULL;
 	for (int32_t i = 0; i < graph->num_inputs; i++)
 		it->resizable[graph->inputs[i]] = 0;
@@ -297,11 +298,9 @@ static opver_status plan_arena(opver_interpreter *it, bool allocate,
 	for (size_t t = 0; t < tensors; t++)
 		if (it->resizable[t] && lifetimes[t].last >= 0)
 			lifetimes[t].bytes = it->tensors[t].bytes;
-	/* Every tensor then keeps its value to the end of the invoke: no
-	 * later tensor takes its bytes. */
 	if (preserve_intermediates)
-		for (size_t t = 0; t < tensors; t++)
-			lifetimes[t].last = it->delegation.num_steps - 1;
+		opver__preserve_lifetimes(lifetimes, tensors,
+					  it->delegation.num_steps);
 	for (size_t i = 0; i < session->num_scratch; i++) {
 		lifetimes[tensors + i].bytes = session->scratch[i].bytes;
 		lifetimes[tensors + i].first = session->scratch[i].step;

@@ -12,12 +12,13 @@
 
 /*
  * Drops from plugin->kernels every kernel `config` does not name, keeping
- * manifest order.  A name the plugin has no kernel of is reported as a
- * warning with the section's file and line: the models it was selected for
- * may then fail to bind, and the message says why.
+ * manifest order, and records where the list is (kernels_chosen_at, for
+ * the resolver's messages).  A name the plugin has no kernel of is
+ * reported as a warning with the file and line of the kernels = lines.
+ * OPVER_ERROR_NOMEM when memory runs out.
  */
-void opver__select_kernels(opver__plugin *plugin,
-			   const opver__plugin_config *config,
-			   const opver__reporter *reporter);
+opver_status opver__select_kernels(opver__plugin *plugin,
+				   const opver__plugin_config *config,
+				   const opver__reporter *reporter);
 
 #endif /* OPVER_CORE_KERNEL_SELECTION_H */

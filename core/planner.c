@@ -53,6 +53,17 @@ void opver__graph_lifetimes(const opver__graph *graph,
 	}
 }
 
+void opver__preserve_lifetimes(opver__lifetime *lifetimes, size_t count,
+			       int32_t num_steps)
+{
+	int32_t end = num_steps > 0 ? num_steps - 1 : 0;
+
+	/* A tensor no step touches (last -1) stays out of the arena. */
+	for (size_t t = 0; t < count; t++)
+		if (lifetimes[t].last >= 0 && lifetimes[t].last < end)
+			lifetimes[t].last = end;
+}
+
 static size_t align_up(size_t bytes)
 {
 	return (bytes + OPVER__ARENA_ALIGNMENT - 1) /

@@ -38,6 +38,14 @@ void opver__graph_lifetimes(const opver__graph *graph,
 			    opver__lifetime *lifetimes);
 
 /*
+ * For preserve_intermediates: every tensor of lifetimes[count] that some
+ * step touches lives to the last of `num_steps` steps, so that no tensor
+ * takes bytes another has written.
+ */
+void opver__preserve_lifetimes(opver__lifetime *lifetimes, size_t count,
+			       int32_t num_steps);
+
+/*
  * Computes offsets[count] (SIZE_MAX for tensors of 0 bytes) and the arena
  * size.  *naive_bytes is the sum of the aligned sizes, for comparison.
  * OPVER_ERROR_NOMEM when scratch memory runs out or the sizes add up to

@@ -539,6 +539,7 @@ static void discard(opver__plugin *plugin)
 	free(plugin->delegate_ops);
 	free(plugin->file);
 	free(plugin->config_name);
+	free(plugin->kernels_chosen_at);
 	memset(plugin, 0, sizeof(*plugin));
 }
 
@@ -604,6 +605,7 @@ opver_status opver__plugin_load(const char *path, const char *config_name,
 		refuse(reporter, path, "cannot be loaded: out of memory");
 		goto out;
 	}
+	plugin->section = config;
 	if (config != NULL && config->has_priority) {
 		plugin->has_priority = true;
 		plugin->priority = config->priority;
@@ -616,7 +618,7 @@ opver_status opver__plugin_load(const char *path, const char *config_name,
 				  config != NULL ? config->num_options : 0,
 				  reporter);
 	if (status == OPVER_OK && config != NULL && config->has_kernels)
-		opver__select_kernels(plugin, config, reporter);
+		status = opver__select_kernels(plugin, config, reporter);
 out:
 	free(options);
 	if (status != OPVER_OK)

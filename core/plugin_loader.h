@@ -46,6 +46,13 @@ typedef struct opver__plugin {
 	                                  * delegate.num_ops entries */
 	bool has_priority;        /* priority from the config */
 	int32_t priority;
+	/* The config section it was loaded from, or NULL (a plugin found in
+	 * a directory, or added in-process).  Borrowed from the runtime's
+	 * config, which outlives its plugins. */
+	const opver__plugin_config *section;
+	/* "FILE:LINE" of the kernels = lines that chose `kernels` from the
+	 * plugin's manifest (kernel_selection.h), or NULL.  Owned. */
+	char *kernels_chosen_at;
 	/* The context of plugin-wide calls (init, fini, claims); its
 	 * plugin_data is what init returned. */
 	opver__call call;

@@ -51,8 +51,15 @@ static void describe_plugin_offer(opver__text *text,
 					 entry->kernel->num_signatures, text);
 		any = true;
 	}
-	opver__text_append(text, any ? "." : " has no %s kernel.",
-			   opver__node_label(node));
+	if (any)
+		opver__text_append(text, ".");
+	else if (plugin->kernels_chosen_at != NULL)
+		opver__text_append(text, " has no %s kernel among those kernels = keeps (%s).",
+				   opver__node_label(node),
+				   plugin->kernels_chosen_at);
+	else
+		opver__text_append(text, " has no %s kernel.",
+				   opver__node_label(node));
 }
 
 int32_t opver__resolution_version(const opver__graph_node *node,

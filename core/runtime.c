@@ -214,22 +214,16 @@ OPVER_API opver_status opver_runtime_plugin_option(
 	const opver_runtime *runtime, size_t plugin_index, size_t option,
 	const char **key, const char **value)
 {
-	const opver__plugin *plugin;
+	const opver__plugin_config *section;
 
 	if (plugin_index >= runtime->num_plugins)
 		return OPVER_ERROR_INVALID_ARGUMENT;
-	plugin = runtime->plugins[plugin_index];
-	for (size_t i = 0; i < runtime->config.num_plugins; i++) {
-		const opver__plugin_config *section = &runtime->config.plugins[i];
-
-		if (strcmp(section->name, plugin->config_name) != 0 ||
-		    option >= section->num_options)
-			continue;
-		*key = section->options[option].key;
-		*value = section->options[option].value;
-		return OPVER_OK;
-	}
-	return OPVER_ERROR_INVALID_ARGUMENT;
+	section = runtime->plugins[plugin_index]->section;
+	if (section == NULL || option >= section->num_options)
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	*key = section->options[option].key;
+	*value = section->options[option].value;
+	return OPVER_OK;
 }
 
 OPVER_API opver_status opver_runtime_delegate_op_info_sized(

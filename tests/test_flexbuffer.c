@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call.h"
 #include "flexbuffer.h"
 
 /*
@@ -327,4 +328,20 @@ Test(flexbuffer, hostile_bytes_are_errors_never_crashes, .timeout = 120)
 	mutate_all(indirect_map, sizeof(indirect_map));
 	mutate_all(wide_map, sizeof(wide_map));
 	mutate_all(detection_options, sizeof(detection_options));
+}
+
+/* Through the host service: a custom op stored without options (0 bytes)
+ * reads every key as absent, with no error, so a kernel with all-default
+ * options needs no special case.  The service touches no context then. */
+Test(flexbuffer, host_service_reads_no_options_as_an_empty_map)
+{
+	opver_flex_value value;
+
+	memset(&value, 0xa5, sizeof(value));
+	cr_assert_eq(opver__host_services.flex_map_find(NULL, NULL, 0,
+							"num_classes", &value),
+		     OPVER_OK);
+	cr_assert_eq(value.kind, OPVER_FLEX_ABSENT);
+	cr_assert_eq(value.is_number, 0);
+	cr_assert_null(value.bytes);
 }

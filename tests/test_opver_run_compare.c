@@ -77,6 +77,8 @@ Test(opver_run, compare_names_the_first_node_that_diverges)
 	assert_status(&r, 5);
 	cr_assert(json_is_object(r.out), "not a JSON object:\n%s", r.out);
 	cr_assert(strstr(r.out, "\"first_divergent_node\": 1") != NULL, "%s", r.out);
+	/* Both nodes run on kernels: the culprit is the node itself. */
+	cr_assert(strstr(r.out, "\"earliest_culprit_node\": 1") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "\"max_abs_diff\": 2") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "\"max_abs_diff\": 1") != NULL, "%s", r.out);
 	spawn_free(&r);
@@ -104,6 +106,12 @@ Test(opver_run, compare_and_tolerance_refuse_what_does_not_go_with_them)
 	run_tool(&r, "--config", config, "--compare", config, "--check",
 		 TEST_MODEL("add_relu6_pair"), NULL);
 	assert_status(&r, 2);
+	spawn_free(&r);
+	/* --explain alone does not run the model: nothing to dump. */
+	run_tool(&r, "--config", config, "--explain", "--dump-tensors",
+		 "/nonexistent", TEST_MODEL("add_relu6_pair"), NULL);
+	assert_status(&r, 2);
+	assert_one_error_line(&r);
 	spawn_free(&r);
 }
 

@@ -191,12 +191,35 @@ Test(opver_run, kernels_naming_a_missing_kernel_warns)
 	write_file(path, text, strlen(text));
 	run_tool(&r, "--config", path, "--list-plugins", NULL);
 	assert_status(&r, 0);
+	/* Line 3 holds the kernels = line. */
 	snprintf(place, sizeof(place),
-		 "warning: %s:1: [plugin.reference] kernels names 'no_such_kernel'",
+		 "warning: %s:3: [plugin.reference] kernels names 'no_such_kernel'",
 		 path);
 	cr_assert(strstr(r.err, place) != NULL, "%s", r.err);
 	cr_assert(strstr(r.out, "kernels: 1\n") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "softmax_int8") != NULL, "%s", r.out);
+	spawn_free(&r);
+}
+
+/* A model needing a kernel that kernels = left out says so, naming the
+ * line, rather than that the plugin has no such kernel. */
+Test(opver_run, a_kernel_left_out_by_kernels_is_named_as_such)
+{
+	static const char text[] = "[plugin.reference]\nlibrary = " REFERENCE_PLUGIN
+				   "\nkernels = softmax_int8\n";
+	char model[4096], input[4096], path[128], place[256];
+	spawn_result r;
+
+	in_workdir(path, sizeof(path), "softmax_only.ini");
+	write_file(path, text, strlen(text));
+	corpus_file(model, sizeof(model), "hello_world_int8.tflite");
+	corpus_file(input, sizeof(input), "cases/hello_world_int8/q-63/in0.raw");
+	run_tool(&r, "--config", path, model, "-i", input, NULL);
+	assert_status(&r, 4);
+	snprintf(place, sizeof(place),
+		 "Plugin 'reference' has no FULLY_CONNECTED kernel among those kernels = keeps (%s:3).",
+		 path);
+	cr_assert(strstr(r.err, place) != NULL, "%s", r.err);
 	spawn_free(&r);
 }
 

@@ -47,6 +47,31 @@ Test(planner, chain_reuses_buffers_two_steps_apart)
 	cr_assert_eq(arena, 2 * 128);
 }
 
+/* The chain above with preserve_intermediates: nothing shares; a tensor no
+ * step touches stays out; with no step at all (a model of no nodes), the
+ * graph inputs, alive at step 0, still get bytes of their own. */
+Test(planner, preserved_lifetimes_share_no_bytes)
+{
+	opver__lifetime lifetimes[] = {
+		{ 100, 0, 0 }, { 100, 0, 1 }, { 100, 1, 2 }, { 100, 2, 2 },
+		{ 0, INT32_MAX, -1 },
+	};
+	opver__lifetime inputs[] = { { 100, 0, 0 }, { 100, 0, 0 } };
+	size_t offsets[5], arena, naive;
+
+	opver__preserve_lifetimes(lifetimes, 5, 3);
+	for (size_t t = 0; t < 4; t++)
+		cr_assert_eq(lifetimes[t].last, 2, "tensor %zu", t);
+	cr_assert_eq(lifetimes[4].last, -1);
+	cr_assert_eq(opver__plan_arena(lifetimes, 5, offsets, &arena, &naive), OPVER_OK);
+	assert_no_conflict(lifetimes, 5, offsets, arena);
+	cr_assert_eq(arena, naive);
+
+	opver__preserve_lifetimes(inputs, 2, 0);
+	cr_assert_eq(opver__plan_arena(inputs, 2, offsets, &arena, &naive), OPVER_OK);
+	cr_assert_neq(offsets[0], offsets[1]);
+}
+
 Test(planner, larger_tensor_placed_first_and_small_ones_fill_the_rest)
 {
 	/* One 1000-byte tensor alive throughout, two 64-byte tensors that

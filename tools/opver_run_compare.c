@@ -25,6 +25,9 @@ struct other_side {
 /* How far apart one tensor is on the two sides. */
 struct difference {
 	bool compared;          /* both sides hold the computed value */
+	/* The sides gave it different types or shapes (a kernel that shapes
+	 * its outputs in prepare): divergent, with no numbers. */
+	bool shapes_differ;
 	double max_abs;         /* in output units (dequantized) */
 	/* Largest difference of the stored integers of a quantized tensor;
 	 * -1 for other tensors. */
@@ -61,11 +64,25 @@ static double element_scale(const opver_tensor *t, size_t i)
 	return q->scale[(i / inner) % (size_t)q->count];
 }
 
+static bool same_shape(const opver_tensor *a, const opver_tensor *b)
+{
+	return a->type == b->type && a->rank == b->rank &&
+	       a->bytes == b->bytes &&
+	       (a->rank == 0 ||
+		memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int32_t)) == 0);
+}
+
 static struct difference compare_tensor(const opver_tensor *a,
 					const opver_tensor *b)
 {
 	struct difference d = { .compared = true, .max_steps = -1 };
 	size_t n = opver_tensor_elements(a);
+
+	if (!same_shape(a, b)) {
+		d.shapes_differ = true;
+		d.max_abs = INFINITY;
+		return d;
+	}
 
 	for (size_t i = 0; i < n; i++) {
 		double x, y, scale = element_scale(a, i);
@@ -155,8 +172,9 @@ static double report_node(struct session *s, opver_interpreter *b,
 	char side_a[160], side_b[160], op[96];
 	double worst = -1.0;
 	int64_t worst_steps = -1;
-	/* Whether an output was left uncompared for lack of a value. */
-	bool inside_partition = false;
+	/* Whether an output was left uncompared for lack of a value, or had
+	 * other shapes on the two sides. */
+	bool inside_partition = false, shapes_differ = false;
 	json_writer *w = &s->json;
 
 	(void)opver_interpreter_node_info(s->interpreter, n, &info_a);
@@ -192,6 +210,7 @@ static double report_node(struct session *s, opver_interpreter *b,
 			inside_partition = true;
 		if (d.compared && d.max_abs > worst)
 			worst = d.max_abs;
+		shapes_differ |= d.shapes_differ;
 		if (d.max_steps > worst_steps)
 			worst_steps = d.max_steps;
 		if (!s->cmd.json)
@@ -201,6 +220,8 @@ static double report_node(struct session *s, opver_interpreter *b,
 		json_uint(w, t);
 		json_key(w, "compared");
 		json_bool(w, d.compared);
+		json_key(w, "shapes_differ");
+		json_bool(w, d.shapes_differ);
 		json_key(w, "max_abs_diff");
 		if (d.compared && isfinite(d.max_abs))
 			json_double(w, d.max_abs);
@@ -216,6 +237,9 @@ static double report_node(struct session *s, opver_interpreter *b,
 	if (s->cmd.json) {
 		json_end_array(w);
 		json_end_object(w);
+	} else if (shapes_differ) {
+		printf("%4zu  %-20s %-34s %-34s %s\n", n, op, side_a, side_b,
+		       "(outputs of other shapes on the two sides)");
 	} else if (worst < 0.0) {
 		printf("%4zu  %-20s %-34s %-34s %s\n", n, op, side_a, side_b,
 		       inside_partition ? "(inside a delegate partition)" :
@@ -246,17 +270,15 @@ static size_t partition_start(opver_interpreter *it, size_t n)
 }
 
 /* A delegate shows only what its partition hands on, so a difference seen
- * at node n may have arisen at any node of n's partition before it. */
-static void explain_partitions(struct session *s, opver_interpreter *b,
+ * at node n may have arisen at any node of n's partition before it: the
+ * first node of the partition on either side, or n. */
+static size_t earliest_culprit(struct session *s, opver_interpreter *b,
 			       size_t n)
 {
 	size_t start_a = partition_start(s->interpreter, n);
 	size_t start_b = partition_start(b, n);
-	size_t start = start_a < start_b ? start_a : start_b;
 
-	if (start < n)
-		printf("node %zu ends a delegate partition: the difference may arise at any of its nodes from node %zu on, whose outputs the delegate does not show\n",
-		       n, start);
+	return start_a < start_b ? start_a : start_b;
 }
 
 int run_compare(struct session *s)
@@ -315,18 +337,37 @@ int run_compare(struct session *s)
 			json_int(&s->json, first_divergent);
 		else
 			json_null(&s->json);
+		/* Where the difference may have arisen: the node itself, or
+		 * the first node of a partition it ends. */
+		json_key(&s->json, "earliest_culprit_node");
+		if (first_divergent >= 0)
+			json_uint(&s->json,
+				  earliest_culprit(s, b.interpreter,
+						   (size_t)first_divergent));
+		else
+			json_null(&s->json);
 		json_end_object(&s->json);
 	} else if (first_divergent >= 0) {
 		opver_node_info info;
+		size_t culprit;
 		char op[96];
 
 		(void)opver_interpreter_node_info(s->interpreter,
 						  (size_t)first_divergent,
 						  &info);
 		run_format_op(info.op, info.custom_name, op, sizeof(op));
-		printf("first divergent node: %ld (%s): outputs differ by up to %g, more than the tolerance %g\n",
-		       first_divergent, op, first_difference, s->cmd.tolerance);
-		explain_partitions(s, b.interpreter, (size_t)first_divergent);
+		if (isinf(first_difference))
+			printf("first divergent node: %ld (%s): its outputs differ in shape, or are NaN on one side only\n",
+			       first_divergent, op);
+		else
+			printf("first divergent node: %ld (%s): outputs differ by up to %g, more than the tolerance %g\n",
+			       first_divergent, op, first_difference,
+			       s->cmd.tolerance);
+		culprit = earliest_culprit(s, b.interpreter,
+					   (size_t)first_divergent);
+		if (culprit < (size_t)first_divergent)
+			printf("node %ld ends a delegate partition: the difference may arise at any of its nodes from node %zu on, whose outputs the delegate does not show\n",
+			       first_divergent, culprit);
 	} else {
 		printf("no node's outputs differ by more than %g\n",
 		       s->cmd.tolerance);

@@ -90,6 +90,7 @@ static void index_entry(json_writer *w, opver_interpreter *it, size_t t,
 {
 	const opver_tensor *tensor = opver_interpreter_tensor(it, t);
 	opver_node_info info;
+	char op[96];
 
 	json_begin_object(w);
 	json_key(w, "tensor");
@@ -102,8 +103,9 @@ static void index_entry(json_writer *w, opver_interpreter *it, size_t t,
 	if (producer >= 0) {
 		(void)opver_interpreter_node_info(it, (size_t)producer, &info);
 		json_int(w, producer);
+		run_format_op(info.op, info.custom_name, op, sizeof(op));
 		json_key(w, "op");
-		json_string(w, opver_op_name(info.op));
+		json_string(w, op);
 		json_key(w, "plugin");
 		json_string(w, info.plugin);
 		json_key(w, "kernel");

@@ -324,8 +324,9 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 		   (cmd->explain || cmd->benchmark_runs > 0 ||
 		    cmd->num_outputs > 0 || cmd->profile != NULL)) {
 		return run_usage_error("--compare runs the model once under each config: it takes no --explain, -o, --benchmark or --profile");
-	} else if (cmd->profile != NULL && !run_runs_model(cmd)) {
-		return run_usage_error("--profile traces runs: with --explain, give -i, -o or --benchmark too");
+	} else if ((cmd->profile != NULL || cmd->dump_tensors != NULL) &&
+		   !run_runs_model(cmd)) {
+		return run_usage_error("--profile and --dump-tensors need a run: with --explain, give -i, -o or --benchmark too");
 	}
 	return CONTINUE;
 }

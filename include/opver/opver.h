@@ -233,7 +233,8 @@ OPVER_API opver_status opver_runtime_delegate_op_info_sized(
  * as its init got it (the keys other than library, priority, enabled and
  * kernels); both strings borrowed, valid until the runtime is destroyed.
  * OPVER_ERROR_INVALID_ARGUMENT past the last, and for a plugin without a
- * section (found in a plugin directory). */
+ * section (found in a plugin directory, or added with
+ * opver_runtime_add_plugin). */
 OPVER_API opver_status opver_runtime_plugin_option(
 	const opver_runtime *runtime, size_t plugin, size_t option,
 	const char **key, const char **value);
