@@ -13,6 +13,9 @@
  *                 workers are idle (they spin for some microseconds after
  *                 their last task, then sleep).
  *
+ * Once loaded, the plugin stays loaded for the process, with libdnnl and
+ * libgomp (linked -z nodelete; Makefile.am says why).
+ *
  * On a CPU without VNNI the plugin declines to load: oneDNN's int8 lead
  * over XNNPACK comes from those instructions.  Nodes it leaves to others
  * are logged at info level with the reason (opver-run --explain
