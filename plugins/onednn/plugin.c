@@ -138,7 +138,8 @@ static opver_status partition_prepare(const opver_context *ctx,
 	}
 	p->threads = (int)(dn->threads > 0 && dn->threads < threads ?
 				   dn->threads : threads);
-	/* The filter reorders run OpenMP regions too. */
+	/* oneDNN splits a primitive's work for OpenMP's thread count at
+	 * its creation. */
 	omp_set_num_threads(p->threads);
 	for (int32_t i = 0; i < partition->num_nodes; i++) {
 		const opver_node *node =
