@@ -12,6 +12,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 
 #include "claims.h"
@@ -157,7 +158,7 @@ static dnnl_status_t describe(const dn_geometry *g,
 }
 
 /* The model's filter, reordered into `conv->weights` (the layout `pd`
- * chose). */
+ * chose), on one OpenMP thread; OpenMP's thread count is restored. */
 static opver_status reorder_filter(const opver_context *ctx,
 				   const opver_node *node,
 				   const dn_geometry *g, dnnl_engine_t engine,
@@ -172,7 +173,12 @@ static opver_status reorder_filter(const opver_context *ctx,
 	dnnl_primitive_desc_t reorder_pd = NULL;
 	dnnl_primitive_t reorder = NULL;
 	opver_status status = OPVER_OK;
+	int threads = omp_get_max_threads();
 
+	/* On one thread: a filter is small, and where the CPUs are busy an
+	 * OpenMP region of two threads waits for the second to be scheduled
+	 * (a two-thread person_detect was created in 11-545 ms, 4.5-9 so). */
+	omp_set_num_threads(1);
 	TRY("filter layout",
 	    dnnl_memory_desc_init_by_strides(&model_md, g->weight_ndims,
 					     g->weight_dims, data_type(g),
@@ -196,6 +202,7 @@ static opver_status reorder_filter(const opver_context *ctx,
 		TRY("filter reorder", dnnl_stream_wait(stream));
 	}
 out:
+	omp_set_num_threads(threads);
 	if (reorder != NULL)
 		dnnl_primitive_destroy(reorder);
 	if (reorder_pd != NULL)

@@ -13,6 +13,9 @@
  *                 workers are idle (they spin for some microseconds after
  *                 their last task, then sleep).
  *
+ * Once loaded, the plugin stays loaded for the process, with libdnnl and
+ * libgomp (linked -z nodelete; Makefile.am says why).
+ *
  * On a CPU without VNNI the plugin declines to load: oneDNN's int8 lead
  * over XNNPACK comes from those instructions.  Nodes it leaves to others
  * are logged at info level with the reason (opver-run --explain
@@ -135,7 +138,8 @@ static opver_status partition_prepare(const opver_context *ctx,
 	}
 	p->threads = (int)(dn->threads > 0 && dn->threads < threads ?
 				   dn->threads : threads);
-	/* The filter reorders run OpenMP regions too. */
+	/* oneDNN splits a primitive's work for OpenMP's thread count at
+	 * its creation. */
 	omp_set_num_threads(p->threads);
 	for (int32_t i = 0; i < partition->num_nodes; i++) {
 		const opver_node *node =
