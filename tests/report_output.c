@@ -38,6 +38,7 @@ const char *written(format which)
 	size_t size;
 	FILE *out;
 
+	free(output);
 	output = NULL;
 	out = open_memstream(&output, &size);
 

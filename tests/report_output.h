@@ -21,8 +21,8 @@ void add(const char *suite, const char *name, cf_outcome outcome,
 
 typedef enum format { HUMAN, HUMAN_VERBOSE, TAP, JUNIT } format;
 
-/* The report written in `format`, as one string, owned by the test and
- * valid until the next call. */
+/* The report written in `format`, as one string in `output`, owned by the
+ * test and valid until the next call (which frees it). */
 const char *written(format which);
 
 /* Whether `text` holds `line` as a whole line. */
