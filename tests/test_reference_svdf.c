@@ -189,6 +189,31 @@ Test(svdf, int8_activation_saturates_in_the_state)
 	kh_expect_int8s(output, (const int8_t[]){ INT8_MAX }, 1);
 }
 
+/* RELU6 has no integer form in TFLite's kernel. */
+Test(svdf, int8_refuses_relu6)
+{
+	const opver_svdf_params p = { 1, OPVER_ACTIVATION_RELU6, 0 };
+	opver_tensor *input = kh_quantized(&h, "input", OPVER_TYPE_INT8,
+					   KH_DIMS(1, 1), NULL, 0.5f, 0);
+	opver_tensor *feature = constant(kh_quantized(
+		&h, "weights_feature", OPVER_TYPE_INT8, KH_DIMS(1, 1),
+		(const int8_t[]){ 1 }, 0.25f, 0));
+	opver_tensor *time = constant(kh_quantized(
+		&h, "weights_time", OPVER_TYPE_INT16, KH_DIMS(1, 1),
+		(const int16_t[]){ 1 }, 0.5f, 0));
+	opver_tensor *state = kh_quantized(&h, "state", OPVER_TYPE_INT16,
+					   KH_DIMS(1, 1), NULL, 0.125f, 0);
+	opver_tensor *output = kh_quantized(&h, "output", OPVER_TYPE_INT8,
+					    KH_DIMS(1, 1), NULL, 0.25f, 0);
+
+	kh_expect_rejected(&h, kh_node(&h, kh_kernel(&h, "svdf"), 3, &p,
+				       sizeof(p),
+				       KH_TENSORS(input, feature, time, NULL,
+						  state),
+				       KH_TENSORS(output)),
+			   OPVER_ERROR_UNSUPPORTED, "NONE or RELU");
+}
+
 /* A float node built with these parameters, its state given. */
 static opver_node *float_with(int32_t rank, int32_t activation,
 			      opver_tensor *state)

@@ -15,9 +15,11 @@
  * int32 bias): the activation is rescaled by input scale x feature scale /
  * state scale and clamped to int16 into the state, the time sums by state
  * scale x time scale / output scale into the output, clamped to int8.
- * TFLite's integer kernel applies no fused activation and assumes the
- * weights and the state symmetric, so zero points other than 0 there are
- * refused.  Integer sums wrap as TFLite's int32 sums overflow, without
+ * TFLite's integer kernel assumes the weights and the state symmetric, so
+ * zero points other than 0 there are refused.  It takes only RELU (TFLite
+ * 2.12 fails the invoke on any other activation) yet clamps to the whole
+ * int8 range, not at zero: checked against its outputs (tests/oracle).
+ * NONE is taken too, computed alike; other activations are refused.  Integer sums wrap as TFLite's int32 sums overflow, without
  * the undefined behaviour.
  *
  * Version range 1-3: float (1) and full integer (3).  The hybrid kernels
@@ -196,6 +198,11 @@ static opver_status svdf_prepare(const opver_context *ctx, opver_node *node)
 		ref_activation_range_float(params.activation,
 					   &d->activation_min,
 					   &d->activation_max);
+	} else if (params.activation != OPVER_ACTIVATION_NONE &&
+		   params.activation != OPVER_ACTIVATION_RELU) {
+		OPVER_REPORT(ctx, "the int8 SVDF takes activation NONE or RELU (TFLite's integer kernel, which clamps to the int8 range either way); it has %d",
+			     (int)params.activation);
+		status = OPVER_ERROR_UNSUPPORTED;
 	} else {
 		status = svdf_prepare_int8(ctx, node, d);
 	}
