@@ -1,8 +1,9 @@
 /*
  * test_reference_svdf.c - the reference plugin's SVDF through the kernel
  * harness, over several invokes of one node so that the state shifts:
- * float32 (rank 1 and 2, two batches, RELU) and full-integer int8, every
- * value worked out by hand in the comments, and the refusals of prepare.
+ * float32 (rank 1 and 2, two batches, RELU), hybrid and full-integer
+ * int8, every value worked out by hand in the comments, and the refusals
+ * of prepare.
  */
 #include <stdint.h>
 #include <string.h>
@@ -187,6 +188,46 @@ Test(svdf, int8_activation_saturates_in_the_state)
 	cr_assert_eq(kh_run(&h, n), OPVER_OK, "%s", h.errors);
 	kh_expect_int16s(state, (const int16_t[]){ INT16_MAX }, 1);
 	kh_expect_int8s(output, (const int8_t[]){ INT8_MAX }, 1);
+}
+
+/*
+ * Hybrid: input quantized symmetrically per batch (scale max|x| / 127),
+ * weights_feature [[2, 1]] at scale 0.5, weights_time [[4, 3]] at 0.25
+ * (1 and 0.75), memory 2.  (0.5, -1) -> (64, -127): activation
+ * (128 - 127) x 0.5 / 127; then (1, 1) -> (127, 127): 381 x 0.5 / 127 =
+ * 1.5, and the first activation moves to the older slot.
+ */
+Test(svdf, hybrid_quantizes_each_invoke)
+{
+	const opver_svdf_params p = { 1, OPVER_ACTIVATION_NONE, 0 };
+	const float first = 0.5f / 127;
+	opver_tensor *input = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+					KH_DIMS(1, 2), NULL);
+	opver_tensor *feature = constant(kh_quantized(
+		&h, "weights_feature", OPVER_TYPE_INT8, KH_DIMS(1, 2),
+		(const int8_t[]){ 2, 1 }, 0.5f, 0));
+	opver_tensor *time = constant(kh_quantized(
+		&h, "weights_time", OPVER_TYPE_INT8, KH_DIMS(1, 2),
+		(const int8_t[]){ 4, 3 }, 0.25f, 0));
+	opver_tensor *state = kh_tensor(&h, "state", OPVER_TYPE_FLOAT32,
+					KH_DIMS(1, 2), NULL);
+	opver_tensor *output = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+					 KH_DIMS(1, 1), NULL);
+	opver_node *n = kh_node(&h, kh_kernel(&h, "svdf_hybrid"), 2, &p,
+				sizeof(p),
+				KH_TENSORS(input, feature, time, NULL, state),
+				KH_TENSORS(output));
+	float y;
+
+	cr_assert_eq(kh_prepare(&h, n), OPVER_OK, "%s", h.errors);
+	memcpy(input->data, (const float[]){ 0.5f, -1 }, 2 * sizeof(float));
+	cr_assert_eq(kh_invoke(&h, n), OPVER_OK, "%s", h.errors);
+	y = *(const float *)output->data;
+	cr_expect_float_eq(y, 0.75f * first, 1e-7f, "got %g", y);
+	memcpy(input->data, (const float[]){ 1, 1 }, 2 * sizeof(float));
+	cr_assert_eq(kh_invoke(&h, n), OPVER_OK, "%s", h.errors);
+	y = *(const float *)output->data;
+	cr_expect_float_eq(y, first + 1.125f, 1e-6f, "got %g", y);
 }
 
 /* RELU6 has no integer form in TFLite's kernel. */

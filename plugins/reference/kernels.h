@@ -72,6 +72,7 @@ extern const opver_kernel ref_broadcast_args;
 extern const opver_kernel ref_cumsum;
 /* svdf.c */
 extern const opver_kernel ref_svdf;
+extern const opver_kernel ref_svdf_hybrid;
 /* embedding_lookup.c */
 extern const opver_kernel ref_embedding_lookup;
 

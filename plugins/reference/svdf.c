@@ -22,12 +22,19 @@
  * NONE is taken too, computed alike; other activations are refused.  Integer sums wrap as TFLite's int32 sums overflow, without
  * the undefined behaviour.
  *
- * Version range 1-3: float (1) and full integer (3).  The hybrid kernels
- * (float input, int8 weights: versions 2 and 4) are not computed; the
- * signatures leave them to another plugin.
+ * Hybrid (float input, state and output, int8 weights_feature and
+ * weights_time, float bias), as TFLite's EvalHybridSVDF: each batch's input
+ * is quantized to int8 on the fly (symmetrically, or with
+ * asymmetric_quantize_inputs asymmetrically), the integer feature sums are
+ * scaled back to float by the batch's scale x the weights_feature scale,
+ * and weights_time is dequantized; the rest is the float kernel.
+ *
+ * Versions: float (1) and full integer (3) on "svdf"; hybrid (2, and 4
+ * with asymmetric inputs) on "svdf_hybrid".
  */
 #include <string.h>
 
+#include "hybrid.h"
 #include "kernels.h"
 #include "node_checks.h"
 #include "node_memory.h"
@@ -45,6 +52,11 @@ typedef struct svdf_data {
 	int32_t batch, input_size, num_filters, memory_size, rank, num_units;
 	float activation_min, activation_max;   /* float32 */
 	int32_t scratch;        /* batch x num_filters float or int32 sums */
+	/* hybrid: the weights' scales, and scratch for the quantized input
+	 * (batch x input_size int8) and each batch's scale and zero point. */
+	bool asymmetric;
+	float feature_scale, time_scale;
+	int32_t quantized, batch_scales, batch_zeros;
 	/* int8: the feature and time rescales and the zero points. */
 	int32_t feature_multiplier, time_multiplier;
 	int feature_shift, time_shift;
@@ -165,6 +177,46 @@ static opver_status svdf_prepare_int8(const opver_context *ctx,
 	return status;
 }
 
+/* The hybrid kernel's weight scales (symmetric, per tensor) and scratch. */
+static opver_status svdf_prepare_hybrid(const opver_context *ctx,
+					const opver_node *node,
+					const opver_svdf_params *params,
+					svdf_data *d)
+{
+	int32_t feature_zero, time_zero;
+	opver_status status = ref_per_tensor_quantization(
+		ctx, "weights_feature", node->inputs[SVDF_WEIGHTS_FEATURE],
+		&d->feature_scale, &feature_zero);
+
+	if (status == OPVER_OK)
+		status = ref_per_tensor_quantization(
+			ctx, "weights_time", node->inputs[SVDF_WEIGHTS_TIME],
+			&d->time_scale, &time_zero);
+	if (status != OPVER_OK)
+		return status;
+	if (feature_zero != 0 || time_zero != 0) {
+		OPVER_REPORT(ctx, "the hybrid SVDF takes symmetric weights (zero point 0); weights_feature has %d, weights_time %d",
+			     (int)feature_zero, (int)time_zero);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	d->asymmetric = params->asymmetric_quantize_inputs != 0;
+	status = ref_request_scratch(ctx,
+				     (size_t)d->batch * (size_t)d->input_size,
+				     sizeof(int8_t), "the quantized input",
+				     &d->quantized);
+	if (status == OPVER_OK)
+		status = ref_request_scratch(ctx, (size_t)d->batch,
+					     sizeof(float),
+					     "each batch's input scale",
+					     &d->batch_scales);
+	if (status == OPVER_OK)
+		status = ref_request_scratch(ctx, (size_t)d->batch,
+					     sizeof(int32_t),
+					     "each batch's input zero point",
+					     &d->batch_zeros);
+	return status;
+}
+
 static opver_status svdf_prepare(const opver_context *ctx, opver_node *node)
 {
 	svdf_data *d = node->op_data;
@@ -195,6 +247,9 @@ static opver_status svdf_prepare(const opver_context *ctx, opver_node *node)
 		if (status == OPVER_OK)
 			status = ref_expect_clamp_activation(ctx,
 							     params.activation);
+		if (status == OPVER_OK &&
+		    node->inputs[SVDF_WEIGHTS_FEATURE]->type == OPVER_TYPE_INT8)
+			status = svdf_prepare_hybrid(ctx, node, &params, d);
 		ref_activation_range_float(params.activation,
 					   &d->activation_min,
 					   &d->activation_max);
@@ -222,33 +277,108 @@ static void svdf_shift_state(void *state, size_t count, size_t size)
 		memmove(state, (char *)state + size, (count - 1) * size);
 }
 
-static void svdf_float(const svdf_data *d, const opver_node *node,
-		       float *sums)
+/* Step 2 of the float kernel: each filter's activation, weights_feature
+ * . input, summed in order from 0 as TFLite's EvalFloatSVDF sums. */
+static void svdf_features_float(const svdf_data *d, const opver_node *node)
 {
 	const float *input = node->inputs[SVDF_INPUT]->data;
 	const float *feature = node->inputs[SVDF_WEIGHTS_FEATURE]->data;
-	const float *time = node->inputs[SVDF_WEIGHTS_TIME]->data;
-	const opver_tensor *bias = node->inputs[SVDF_BIAS];
 	float *state = node->inputs[SVDF_STATE]->data;
-	float *output = node->outputs[0]->data;
 	const size_t memory = (size_t)d->memory_size;
 
 	for (int32_t b = 0; b < d->batch; b++) {
-		float *rows = state + (size_t)b * memory * (size_t)d->num_filters;
+		const float *x = input + (size_t)b * (size_t)d->input_size;
 
 		for (int32_t f = 0; f < d->num_filters; f++) {
 			const float *w = feature + (size_t)f * (size_t)d->input_size;
-			const float *x = input + (size_t)b * (size_t)d->input_size;
-			float *row = rows + (size_t)f * memory;
 			float dot = 0.0f;
 
 			for (int32_t i = 0; i < d->input_size; i++)
 				dot += w[i] * x[i];
-			row[memory - 1] = dot;
-			dot = 0.0f;
+			state[((size_t)b * (size_t)d->num_filters + (size_t)f) *
+				      memory + memory - 1] = dot;
+		}
+	}
+}
+
+/* Step 2 of the hybrid kernel: each batch quantized, integer sums (less
+ * the zero point times the weights' row sum) scaled back to float. */
+static opver_status svdf_features_hybrid(const opver_context *ctx,
+					 const svdf_data *d,
+					 const opver_node *node)
+{
+	const float *input = node->inputs[SVDF_INPUT]->data;
+	const int8_t *feature = node->inputs[SVDF_WEIGHTS_FEATURE]->data;
+	float *state = node->inputs[SVDF_STATE]->data;
+	int8_t *quantized = ref_scratch(ctx, d->quantized);
+	float *scales = ref_scratch(ctx, d->batch_scales);
+	int32_t *zeros = ref_scratch(ctx, d->batch_zeros);
+	const size_t memory = (size_t)d->memory_size;
+
+	if (quantized == NULL || scales == NULL || zeros == NULL)
+		return OPVER_ERROR;
+	for (int32_t b = 0; b < d->batch; b++) {
+		const size_t at = (size_t)b * (size_t)d->input_size;
+
+		ref_hybrid_quantize(input + at, (size_t)d->input_size,
+				    d->asymmetric, quantized + at, &scales[b],
+				    &zeros[b]);
+		/* As TFLite: the batch's scale times the weights', in float. */
+		scales[b] *= d->feature_scale;
+	}
+	for (int32_t b = 0; b < d->batch; b++) {
+		const int8_t *x = quantized + (size_t)b * (size_t)d->input_size;
+		const float scale = scales[b];
+
+		for (int32_t f = 0; f < d->num_filters; f++) {
+			const int8_t *w = feature + (size_t)f * (size_t)d->input_size;
+			uint32_t dot = 0, row_sum = 0;
+
+			for (int32_t i = 0; i < d->input_size; i++) {
+				dot += (uint32_t)(w[i] * x[i]);
+				row_sum += (uint32_t)w[i];
+			}
+			dot -= row_sum * (uint32_t)zeros[b];
+			state[((size_t)b * (size_t)d->num_filters + (size_t)f) *
+				      memory + memory - 1] =
+				(float)(int32_t)dot * scale;
+		}
+	}
+	return OPVER_OK;
+}
+
+/* Entry i of weights_time as a float: itself, or dequantized (hybrid)
+ * as TFLite dequantizes it, int8 times the scale in float. */
+static float svdf_time_weight(const svdf_data *d, const opver_tensor *time,
+			      size_t i)
+{
+	if (time->type == OPVER_TYPE_FLOAT32)
+		return ((const float *)time->data)[i];
+	return (float)((const int8_t *)time->data)[i] * d->time_scale;
+}
+
+/* Step 3 of the float and hybrid kernels. */
+static void svdf_output_float(const svdf_data *d, const opver_node *node,
+			      float *sums)
+{
+	const opver_tensor *time = node->inputs[SVDF_WEIGHTS_TIME];
+	const opver_tensor *bias = node->inputs[SVDF_BIAS];
+	const float *state = node->inputs[SVDF_STATE]->data;
+	float *output = node->outputs[0]->data;
+	const size_t memory = (size_t)d->memory_size;
+
+	for (int32_t b = 0; b < d->batch; b++) {
+		for (int32_t f = 0; f < d->num_filters; f++) {
+			const size_t filter = (size_t)b * (size_t)d->num_filters +
+					      (size_t)f;
+			const float *row = state + filter * memory;
+			float dot = 0.0f;
+
 			for (size_t m = 0; m < memory; m++)
-				dot += time[(size_t)f * memory + m] * row[m];
-			sums[(size_t)b * (size_t)d->num_filters + (size_t)f] = dot;
+				dot += svdf_time_weight(d, time,
+							(size_t)f * memory + m) *
+				       row[m];
+			sums[filter] = dot;
 		}
 	}
 	for (int32_t b = 0; b < d->batch; b++) {
@@ -337,17 +467,25 @@ static opver_status svdf_invoke(const opver_context *ctx, opver_node *node)
 	void *sums = ref_scratch(ctx, d->scratch);
 	const bool is_float = state->type == OPVER_TYPE_FLOAT32;
 
+	opver_status status = OPVER_OK;
+
 	if (sums == NULL)
 		return OPVER_ERROR;
 	svdf_shift_state(state->data,
 			 (size_t)d->batch * (size_t)d->num_filters *
 				 (size_t)d->memory_size,
 			 is_float ? sizeof(float) : sizeof(int16_t));
-	if (is_float)
-		svdf_float(d, node, sums);
-	else
+	if (!is_float) {
 		svdf_int8(d, node, sums);
-	return OPVER_OK;
+		return OPVER_OK;
+	}
+	if (node->inputs[SVDF_WEIGHTS_FEATURE]->type == OPVER_TYPE_INT8)
+		status = svdf_features_hybrid(ctx, d, node);
+	else
+		svdf_features_float(d, node);
+	if (status == OPVER_OK)
+		svdf_output_float(d, node, sums);
+	return status;
 }
 
 const opver_kernel ref_svdf = {
@@ -363,6 +501,17 @@ const opver_kernel ref_svdf = {
 					     OPVER_T(INT32) |
 						     OPVER_TYPE_BIT_ABSENT),
 				OPVER_OUTPUT(OPVER_T(INT8)))),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(svdf_data),
+	.prepare = svdf_prepare, .invoke = svdf_invoke,
+};
+
+const opver_kernel ref_svdf_hybrid = {
+	OPVER_KERNEL("svdf_hybrid", SVDF, 2, 4),
+	REF_SIGNATURES(OPVER_SIGNATURE(
+		OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(INT8), OPVER_T(INT8),
+			     OPVER_T(FLOAT32) | OPVER_TYPE_BIT_ABSENT),
+		OPVER_OUTPUT(OPVER_T(FLOAT32)))),
 	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(svdf_data),
 	.prepare = svdf_prepare, .invoke = svdf_invoke,

@@ -4,7 +4,8 @@
  * and no activation, with a bias and RELU, with a bias and RELU6; full
  * integer int8 (int16 weights_time and state, int32 bias) with and
  * without a bias, RELU (the only activation TFLite's integer SVDF
- * takes).  Each case draws the batch (1-2), input size (1-6),
+ * takes); hybrid (float input, int8 weights_feature and weights_time)
+ * with a bias and RELU, and with asymmetric_quantize_inputs, no bias.  Each case draws the batch (1-2), input size (1-6),
  * units (1-4), rank (1-2), memory (1-5) and the data.  int8 scales keep
  * the feature rescale in (0.1, 0.5] and the time rescale near the sums'
  * size, so that outputs spread over the int8 range with some saturation.
@@ -12,7 +13,8 @@
 #include "cases.h"
 
 enum { SVDF_FLOAT_PLAIN, SVDF_FLOAT_RELU, SVDF_FLOAT_RELU6, SVDF_INT8_BIAS,
-       SVDF_INT8_NO_BIAS, NUM_SVDF_VARIANTS };
+       SVDF_INT8_NO_BIAS, SVDF_HYBRID, SVDF_HYBRID_ASYMMETRIC,
+       NUM_SVDF_VARIANTS };
 
 typedef struct svdf_shape {
 	int32_t batch, input_size, filters, units, memory;
@@ -41,11 +43,17 @@ static bool generate_svdf(int32_t variant, cf_rng *rng, cf_case *c)
 	static const int32_t activations[] = {
 		OPVER_ACTIVATION_NONE, OPVER_ACTIVATION_RELU,
 		OPVER_ACTIVATION_RELU6, OPVER_ACTIVATION_RELU,
-		OPVER_ACTIVATION_RELU,
+		OPVER_ACTIVATION_RELU, OPVER_ACTIVATION_RELU,
+		OPVER_ACTIVATION_NONE,
 	};
-	const bool is_int8 = variant >= SVDF_INT8_BIAS;
+	const bool is_int8 = variant == SVDF_INT8_BIAS ||
+			     variant == SVDF_INT8_NO_BIAS;
+	const bool hybrid = variant >= SVDF_HYBRID;
 	const bool has_bias = variant != SVDF_FLOAT_PLAIN &&
-			      variant != SVDF_INT8_NO_BIAS;
+			      variant != SVDF_INT8_NO_BIAS &&
+			      variant != SVDF_HYBRID_ASYMMETRIC;
+	const opver_type weights = is_int8 || hybrid ? OPVER_TYPE_INT8
+						     : OPVER_TYPE_FLOAT32;
 	const int32_t rank = cf_rng_int(rng, 1, 2);
 	svdf_shape s;
 	int32_t t[6]; /* input, feature, time, bias, state, output */
@@ -58,10 +66,10 @@ static bool generate_svdf(int32_t variant, cf_rng *rng, cf_case *c)
 	s.filters = s.units * rank;
 	t[0] = cf_case_tensor(c, is_int8 ? OPVER_TYPE_INT8 : OPVER_TYPE_FLOAT32,
 			      2, (const int32_t[]){ s.batch, s.input_size });
-	t[1] = cf_case_tensor(c, is_int8 ? OPVER_TYPE_INT8 : OPVER_TYPE_FLOAT32,
-			      2, (const int32_t[]){ s.filters, s.input_size });
-	t[2] = cf_case_tensor(c, is_int8 ? OPVER_TYPE_INT16 : OPVER_TYPE_FLOAT32,
-			      2, (const int32_t[]){ s.filters, s.memory });
+	t[1] = cf_case_tensor(c, weights, 2,
+			      (const int32_t[]){ s.filters, s.input_size });
+	t[2] = cf_case_tensor(c, is_int8 ? OPVER_TYPE_INT16 : weights, 2,
+			      (const int32_t[]){ s.filters, s.memory });
 	t[3] = has_bias ? cf_case_tensor(c, is_int8 ? OPVER_TYPE_INT32
 						   : OPVER_TYPE_FLOAT32,
 					 1, (const int32_t[]){ s.units })
@@ -82,6 +90,13 @@ static bool generate_svdf(int32_t variant, cf_rng *rng, cf_case *c)
 		     (!has_bias ||
 		      cf_case_fill(c, t[3], rng, -100000, 100000, true)) &&
 		     svdf_quantize(c, rng, t);
+	else if (hybrid)
+		ok = cf_case_fill(c, t[0], rng, -1, 1, false) &&
+		     cf_case_fill(c, t[1], rng, -127, 127, true) &&
+		     cf_case_fill(c, t[2], rng, -127, 127, true) &&
+		     (!has_bias || cf_case_fill(c, t[3], rng, -1, 1, true)) &&
+		     cf_case_quantize_random(c, t[1], rng, 0.002f, 0.02f, 0, 0) &&
+		     cf_case_quantize_random(c, t[2], rng, 0.002f, 0.02f, 0, 0);
 	else
 		ok = cf_case_fill(c, t[0], rng, -1, 1, false) &&
 		     cf_case_fill(c, t[1], rng, -1, 1, true) &&
@@ -90,10 +105,13 @@ static bool generate_svdf(int32_t variant, cf_rng *rng, cf_case *c)
 	c->has_params = true;
 	c->params.svdf.rank = rank;
 	c->params.svdf.activation = activations[variant];
-	cf_case_param(c, "batch=%d input=%d units=%d rank=%d memory=%d bias=%d activation=%d",
+	c->params.svdf.asymmetric_quantize_inputs =
+		variant == SVDF_HYBRID_ASYMMETRIC;
+	cf_case_param(c, "batch=%d input=%d units=%d rank=%d memory=%d bias=%d activation=%d asymmetric=%d",
 		      (int)s.batch, (int)s.input_size, (int)s.units, (int)rank,
 		      (int)s.memory, (int)has_bias,
-		      (int)c->params.svdf.activation);
+		      (int)c->params.svdf.activation,
+		      (int)c->params.svdf.asymmetric_quantize_inputs);
 	return ok;
 }
 
