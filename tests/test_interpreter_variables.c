@@ -6,7 +6,8 @@
  * are worked out by hand: weights_feature [[1, 2], [0.5, -1]],
  * weights_time [[1, 10, 100], [1, 2, 4]] (oldest to newest), bias
  * [0.25, 5]; each invoke shifts each filter's memory left and appends
- * weights_feature . input.
+ * weights_feature . input.  Three SVDF nodes sharing one state are
+ * compared with TFLite's outputs.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -120,4 +121,80 @@ Test(variables, an_inspect_only_interpreter_has_nothing_to_reset)
 	cr_expect(strstr(captured.text, "inspection only") != NULL, "%s",
 		  captured.text);
 	opver_interpreter_destroy(inspect);
+}
+
+/*
+ * Three SVDF nodes sharing one state (tests/models/svdf_steps_*.json): node
+ * k computes what the k-th invoke of one node would.  TFLite 2.12 runs the
+ * model in one invoke (tflite_ref.js), so its outputs show the state
+ * carried over three steps; they were recorded with it and are matched
+ * exactly, float and int8.
+ */
+static void run_steps(const char *name, const void *const inputs[3],
+		      const void *const want[3], size_t input_bytes,
+		      size_t output_bytes)
+{
+	opver_model *steps = fixture_model(runtime, name);
+	opver_interpreter *three;
+
+	cr_assert_eq(opver_interpreter_create(runtime, steps, &three),
+		     OPVER_OK, "%s", captured.text);
+	for (size_t k = 0; k < 3; k++) {
+		cr_assert_eq(opver_interpreter_input(three, k)->bytes,
+			     input_bytes);
+		memcpy(opver_interpreter_input(three, k)->data, inputs[k],
+		       input_bytes);
+	}
+	cr_assert_eq(opver_interpreter_invoke(three), OPVER_OK, "%s",
+		     captured.text);
+	for (size_t k = 0; k < 3; k++) {
+		const opver_tensor *y = opver_interpreter_output(three, k);
+
+		cr_assert_eq(y->bytes, output_bytes);
+		cr_expect(memcmp(y->data, want[k], output_bytes) == 0,
+			  "%s: step %zu differs from TFLite", name, k);
+	}
+	opver_interpreter_destroy(three);
+	opver_model_close(steps);
+}
+
+Test(variables, float_state_over_three_steps_matches_tflite)
+{
+	static const float x[3][6] = {
+		{ -0.529397547f, 0.604405344f, 0.734667122f, -0.742480636f,
+		  -0.0658535883f, -0.445710212f },
+		{ -0.833765984f, 0.791888595f, -0.14010261f, -0.704617381f,
+		  0.346724719f, -0.595567942f },
+		{ 0.802862167f, -0.565703511f, -0.933850646f, -0.598462105f,
+		  -0.308504254f, -0.0621836744f },
+	};
+	static const float y[3][4] = {
+		{ -0.66815269f, 0.832678437f, -0.61834383f, 0.464950383f },
+		{ -0.721768856f, 0.237224221f, -0.66981715f, 0.0234217048f },
+		{ 0.599379182f, -0.355489939f, -0.439639211f, 1.08271158f },
+	};
+
+	run_steps("svdf_steps_float",
+		  (const void *const[]){ x[0], x[1], x[2] },
+		  (const void *const[]){ y[0], y[1], y[2] }, sizeof(x[0]),
+		  sizeof(y[0]));
+}
+
+Test(variables, int8_state_over_three_steps_matches_tflite)
+{
+	static const int8_t x[3][6] = {
+		{ 126, -58, 91, -93, -39, 73 },
+		{ -65, 43, -11, 3, 112, 81 },
+		{ 86, 12, 123, 123, -94, -76 },
+	};
+	static const int8_t y[3][4] = {
+		{ 1, 62, 10, -4 },
+		{ -4, -24, -82, -128 },
+		{ 5, 67, 13, 1 },
+	};
+
+	run_steps("svdf_steps_int8",
+		  (const void *const[]){ x[0], x[1], x[2] },
+		  (const void *const[]){ y[0], y[1], y[2] }, sizeof(x[0]),
+		  sizeof(y[0]));
 }
