@@ -19,8 +19,9 @@
  * zero points other than 0 there are refused.  It takes only RELU (TFLite
  * 2.12 fails the invoke on any other activation) yet clamps to the whole
  * int8 range, not at zero: checked against its outputs (tests/oracle).
- * NONE is taken too, computed alike; other activations are refused.  Integer sums wrap as TFLite's int32 sums overflow, without
- * the undefined behaviour.
+ * NONE is taken too, computed alike; other activations are refused.
+ * Integer sums wrap as TFLite's int32 sums overflow, without the
+ * undefined behaviour.
  *
  * Hybrid (float input, state and output, int8 weights_feature and
  * weights_time, float bias), as TFLite's EvalHybridSVDF: each batch's input

@@ -5,10 +5,12 @@
  * integer int8 (int16 weights_time and state, int32 bias) with and
  * without a bias, RELU (the only activation TFLite's integer SVDF
  * takes); hybrid (float input, int8 weights_feature and weights_time)
- * with a bias and RELU, and with asymmetric_quantize_inputs, no bias.  Each case draws the batch (1-2), input size (1-6),
- * units (1-4), rank (1-2), memory (1-5) and the data.  int8 scales keep
- * the feature rescale in (0.1, 0.5] and the time rescale near the sums'
- * size, so that outputs spread over the int8 range with some saturation.
+ * with a bias and RELU, and with asymmetric_quantize_inputs, no bias.
+ * Each case draws the batch (1-2), input size (1-6), units (1-4), rank
+ * (1-2), memory (1-5) and the data.  int8 scales keep the feature rescale
+ * in (0.1, 0.5] and the time rescale near the sums' size, so that outputs
+ * spread over the int8 range with some saturation; hybrid weight scales
+ * are drawn from [0.002, 0.02).
  */
 #include "cases.h"
 
