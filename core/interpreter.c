@@ -685,6 +685,22 @@ OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 	return status;
 }
 
+/* Zeros, as the arena starts: the model reader refuses variables with
+ * data of their own, as TFLite does. */
+OPVER_API opver_status opver_interpreter_reset_variables(opver_interpreter *it)
+{
+	if (it->inspect_only) {
+		opver__error(&it->runtime->reporter,
+			     "this interpreter was created for inspection only (inspect_only or prepare_only) and has no variable tensors to reset");
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	for (int32_t t = 0; t < it->graph->num_tensors; t++)
+		if (it->graph->tensors[t].is_variable &&
+		    it->tensors[t].data != NULL)
+			memset(it->tensors[t].data, 0, it->tensors[t].bytes);
+	return OPVER_OK;
+}
+
 OPVER_API size_t opver_interpreter_input_count(const opver_interpreter *it)
 {
 	return (size_t)it->graph->num_inputs;

@@ -336,6 +336,13 @@ static const options_field cumsum_fields[] = {
 		   "exclusive", 0),
 	BOOL_FIELD(opver_cumsum_params, reverse, CUMSUM_REVERSE, "reverse", 0),
 };
+static const options_field svdf_fields[] = {
+	INT32_FIELD(opver_svdf_params, rank, SVDF_RANK, "rank", 0),
+	ACTIVATION_FIELD(opver_svdf_params, activation, SVDF_ACTIVATION),
+	BOOL_FIELD(opver_svdf_params, asymmetric_quantize_inputs,
+		   SVDF_ASYMMETRIC_QUANTIZE_INPUTS,
+		   "asymmetric_quantize_inputs", 0),
+};
 
 /* An entry's fields: an array of them, or none. */
 #define FIELDS(array) array, sizeof(array) / sizeof((array)[0]), NULL
@@ -478,6 +485,8 @@ static const struct op_params_entry {
 	  sizeof(opver_batch_matmul_params), FIELDS(batch_matmul_fields) },
 	{ OPVER_OP_CUMSUM, OPTIONS_CUMSUM, "CumsumOptions",
 	  sizeof(opver_cumsum_params), FIELDS(cumsum_fields) },
+	{ OPVER_OP_SVDF, OPTIONS_SVDF, "SVDFOptions",
+	  sizeof(opver_svdf_params), FIELDS(svdf_fields) },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

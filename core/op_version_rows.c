@@ -261,6 +261,13 @@ const rule_row opver__rule_rows[] = {
 	ROW(DYNAMIC_UPDATE_SLICE, 4, "int16 operand", IN(0, INT16)),
 	ROW(DYNAMIC_UPDATE_SLICE, 3, "float16 operand", IN(0, FLOAT16)),
 	ROW(DYNAMIC_UPDATE_SLICE, 2, "int64 start indices", IN(2, INT64)),
+	ROW(SVDF, 3, "int8 input (full integer)", IN(0, INT8)),
+	ROW(SVDF, 4,
+	    "asymmetric_quantize_inputs with int8 weights_feature and float input (hybrid)",
+	    IN(0, FLOAT32), IN(1, INT8), OUT(FLOAT32),
+	    SET(opver_svdf_params, asymmetric_quantize_inputs)),
+	ROW(SVDF, 2, "int8 weights_feature with float input (hybrid)",
+	    IN(0, FLOAT32), IN(1, INT8), OUT(FLOAT32)),
 };
 
 const size_t opver__num_rule_rows =

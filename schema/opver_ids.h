@@ -216,13 +216,19 @@
 	  "BatchMatMulOptions", "asymmetric_quantize_inputs") \
 	\
 	X(CUMSUM_EXCLUSIVE, 0, "CumsumOptions", "exclusive") \
-	X(CUMSUM_REVERSE, 1, "CumsumOptions", "reverse")
+	X(CUMSUM_REVERSE, 1, "CumsumOptions", "reverse") \
+	\
+	X(SVDF_RANK, 0, "SVDFOptions", "rank") \
+	X(SVDF_ACTIVATION, 1, "SVDFOptions", "fused_activation_function") \
+	X(SVDF_ASYMMETRIC_QUANTIZE_INPUTS, 2, \
+	  "SVDFOptions", "asymmetric_quantize_inputs")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
 	X(OPTIONS_DEPTHWISE_CONV_2D, 2, \
 	  "BuiltinOptions", "DepthwiseConv2DOptions") \
 	X(OPTIONS_POOL_2D, 5, "BuiltinOptions", "Pool2DOptions") \
+	X(OPTIONS_SVDF, 6, "BuiltinOptions", "SVDFOptions") \
 	X(OPTIONS_FULLY_CONNECTED, 8, \
 	  "BuiltinOptions", "FullyConnectedOptions") \
 	X(OPTIONS_SOFTMAX, 9, "BuiltinOptions", "SoftmaxOptions") \

@@ -1,7 +1,7 @@
 /*
  * test_op_version_other.c - TensorFlow Lite's version rules for the
  * "other" ops of issue 11: REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE,
- * EMBEDDING_LOOKUP and BROADCAST_ARGS (op_version.cc's branches, and its
+ * EMBEDDING_LOOKUP, BROADCAST_ARGS and SVDF (op_version.cc's branches, and its
  * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table).
  */
 #include <criterion/criterion.h>
@@ -137,4 +137,42 @@ Test(cumsum_and_broadcast_args, every_node_is_version_1)
 			expect(build(&n, ops[i], NULL, 0, 2, 1), 1,
 			       "1 is TFLite's default");
 		}
+}
+
+/* SVDF: input, weights_feature and output of these types (the rules read
+ * no further; weights_time and bias are left float32), with
+ * asymmetric_quantize_inputs as given. */
+static const opver__op_signature *svdf(test_node *n, int32_t input,
+				       int32_t feature, int32_t output,
+				       const opver_svdf_params *params)
+{
+	n->inputs[0] = tensor(input, 2, rows_2x2);
+	n->inputs[1] = tensor(feature, 2, rows_2x2);
+	n->inputs[2] = tensor(OPVER_TYPE_FLOAT32, 2, rows_2x2);
+	n->inputs[3] = tensor(OPVER_TYPE_FLOAT32, 1, vector_2);
+	n->outputs[0] = tensor(output, 2, rows_2x2);
+	return build(n, OPVER_OP_SVDF, params,
+		     params != NULL ? sizeof(*params) : 0, 4, 1);
+}
+
+Test(svdf, int8_is_3_and_hybrid_2_or_4)
+{
+	const opver_svdf_params asymmetric = { 1, OPVER_ACTIVATION_NONE, 1 };
+	const opver_svdf_params symmetric = { 1, OPVER_ACTIVATION_NONE, 0 };
+	test_node n;
+
+	expect(svdf(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		    OPVER_TYPE_FLOAT32, NULL), 1, "float32 tensors");
+	expect(svdf(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8, OPVER_TYPE_INT8,
+		    &symmetric), 3, "int8 input (full integer)");
+	expect(svdf(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+		    OPVER_TYPE_FLOAT32, &symmetric), 2,
+	       "int8 weights_feature with float input (hybrid)");
+	expect(svdf(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+		    OPVER_TYPE_FLOAT32, &asymmetric), 4,
+	       "asymmetric_quantize_inputs with int8 weights_feature and float input (hybrid)");
+	/* No parameters: asymmetric_quantize_inputs reads as false. */
+	expect(svdf(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+		    OPVER_TYPE_FLOAT32, NULL), 2,
+	       "int8 weights_feature with float input (hybrid)");
 }

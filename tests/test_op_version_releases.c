@@ -14,9 +14,6 @@ Test(other_ops, are_version_1)
 	test_node n;
 
 	unary_tensors(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8);
-	/* TFLite gives an int8 SVDF more, but opver has no rule for it. */
-	expect(build(&n, OPVER_OP_SVDF, NULL, 0, 1, 1), 1,
-	       "no version rule for SVDF here");
 	expect(build(&n, OPVER_OP_CUSTOM, NULL, 0, 1, 1), 1,
 	       "custom ops are not versioned");
 	/* TFLite has no rule for L2_POOL_2D: its one version. */

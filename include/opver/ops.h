@@ -643,6 +643,24 @@ typedef struct opver_cumsum_params {
 OPVER_ABI_ENDS_AT(opver_cumsum_params, reverse);
 #define OPVER_CUMSUM_PARAMS_DEFAULTS { 0, 0 }
 
+/* SVDF: inputs (input [batch, input_size], weights_feature
+ * [num_filters, input_size], weights_time [num_filters, memory_size],
+ * bias [num_units] or omitted, state: a variable tensor [batch,
+ * memory_size * num_filters]), one output [batch, num_units], where
+ * num_units = num_filters / rank. */
+typedef struct opver_svdf_params {
+	/* Filters per unit, at least 1; default 0 (a model must set it).
+	 * Version 1. */
+	int32_t rank;
+	/* An opver_activation; default OPVER_ACTIVATION_NONE.  Version 1. */
+	int32_t activation;
+	/* Version 4 (hybrid kernels): 1 quantizes inputs asymmetrically;
+	 * default 0. */
+	int32_t asymmetric_quantize_inputs;
+} opver_svdf_params;
+OPVER_ABI_ENDS_AT(opver_svdf_params, asymmetric_quantize_inputs);
+#define OPVER_SVDF_PARAMS_DEFAULTS { 0, OPVER_ACTIVATION_NONE, 0 }
+
 #ifdef __cplusplus
 }
 #endif

@@ -595,6 +595,16 @@ OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
 					size_t *arena_bytes,
 					size_t *naive_bytes);
 
+/*
+ * Appended in ABI 2.2.  Sets every variable tensor (is_variable in the
+ * model: the state of SVDF, LSTM and RNN layers) back to zeros, the state
+ * a new interpreter starts from, as TFLite's ResetVariableTensors does.
+ * Variable tensors otherwise keep their values from one invoke to the
+ * next.  OPVER_ERROR_INVALID_ARGUMENT for an inspect-only interpreter.
+ */
+OPVER_API opver_status opver_interpreter_reset_variables(
+	opver_interpreter *it);
+
 /* Names, never NULL: "OK", "FULLY_CONNECTED", "INT8".  Unknown values give
  * "UNKNOWN".  Static strings. */
 OPVER_API const char *opver_status_name(opver_status status);

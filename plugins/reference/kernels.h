@@ -70,6 +70,9 @@ extern const opver_kernel ref_broadcast_to;
 extern const opver_kernel ref_broadcast_args;
 /* cumsum.c */
 extern const opver_kernel ref_cumsum;
+/* svdf.c */
+extern const opver_kernel ref_svdf;
+extern const opver_kernel ref_svdf_hybrid;
 /* embedding_lookup.c */
 extern const opver_kernel ref_embedding_lookup;
 

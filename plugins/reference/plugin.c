@@ -220,6 +220,8 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_sub_int8,
 	&ref_sub_uint8,
 	&ref_sum,
+	&ref_svdf,
+	&ref_svdf_hybrid,
 	&ref_tanh_float32,
 	&ref_tanh_lut8,
 	&ref_tanh_int16,

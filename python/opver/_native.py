@@ -222,6 +222,7 @@ interpreter_input = _declare("opver_interpreter_input",
 interpreter_output = _declare("opver_interpreter_output",
                               ctypes.POINTER(Tensor), _p, _size)
 invoke = _declare("opver_interpreter_invoke", _status, _p)
+reset_variables = _declare("opver_interpreter_reset_variables", _status, _p)
 tensor_count = _declare("opver_interpreter_tensor_count", _size, _p)
 interpreter_tensor = _declare("opver_interpreter_tensor",
                               ctypes.POINTER(Tensor), _p, _size)

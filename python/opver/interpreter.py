@@ -256,6 +256,13 @@ class Interpreter:
         session = self._live()
         session.log.check(_native.invoke(session.interpreter))
 
+    def reset_all_variables(self):
+        """Sets the model's variable tensors (the state of SVDF, LSTM and
+        RNN layers, kept from one invoke to the next) back to zeros, as
+        TFLite's."""
+        session = self._live()
+        session.log.check(_native.reset_variables(session.interpreter))
+
     def explain(self):
         """How each node is bound and why its version: the document
         opver-run --explain --json writes for a model it runs."""

@@ -40,6 +40,13 @@ def model(name):
     return os.path.join(_corpus(), name + ".tflite")
 
 
+def test_model(name):
+    """The path of test model NAME built from tests/models/NAME.json in
+    the build tree (abs_top_builddir, which make check sets)."""
+    return os.path.join(os.environ["abs_top_builddir"], "tests", "models",
+                        name + ".tflite")
+
+
 def case_dir(model_name, case):
     """A corpus case's directory, skipping the test without a corpus."""
     return os.path.join(_corpus(), "cases", model_name, case)

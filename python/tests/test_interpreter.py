@@ -325,5 +325,22 @@ class Signatures(unittest.TestCase):
                 it.get_signature_runner()
 
 
+class Variables(unittest.TestCase):
+    # tests/models/svdf_state.json: a float SVDF whose state is a variable
+    # tensor; outputs worked out by hand (tests/test_interpreter_variables.c).
+    def step(self, it, x, y):
+        it.set_tensor(0, np.array([x], np.float32))
+        it.invoke()
+        np.testing.assert_allclose(it.get_tensor(6), [y], rtol=1e-6)
+
+    def test_reset_all_variables_restarts_the_state(self):
+        with opver.Interpreter(model_path=support.test_model("svdf_state"),
+                               config=support.CONFIG) as it:
+            self.step(it, [1, 1], [300.25, 3.0])
+            self.step(it, [2, 0], [230.25, 8.0])
+            it.reset_all_variables()
+            self.step(it, [1, 1], [300.25, 3.0])
+
+
 if __name__ == "__main__":
     unittest.main()

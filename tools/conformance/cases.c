@@ -78,7 +78,8 @@ int32_t cf_case_graph_inputs(const cf_case *c,
 	for (int32_t i = 0; i < c->num_inputs; i++) {
 		int32_t t = c->inputs[i];
 
-		if (t >= 0 && c->tensors[t].data == NULL)
+		if (t >= 0 && c->tensors[t].data == NULL &&
+		    !c->tensors[t].is_variable)
 			inputs[count++] = t;
 	}
 	return count;
@@ -575,6 +576,7 @@ static const cf_generator *const generators[] = {
 	&cf_dynamic_update_slice_cases,
 	&cf_embedding_lookup_cases,
 	&cf_broadcast_args_cases,
+	&cf_svdf_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

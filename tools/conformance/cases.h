@@ -43,7 +43,8 @@ float cf_rng_float(cf_rng *rng, float lo, float hi);
 uint64_t cf_seed_mix(uint64_t seed, uint64_t value);
 
 #define CF_MAX_TENSORS 10
-#define CF_MAX_NODE_INPUTS 4
+/* SVDF's five. */
+#define CF_MAX_NODE_INPUTS 5
 /* A node's outputs past its first (SPLIT, SPLIT_V, UNPACK). */
 #define CF_MAX_MORE_OUTPUTS 3
 #define CF_MAX_NODE_OUTPUTS (1 + CF_MAX_MORE_OUTPUTS)
@@ -82,6 +83,7 @@ typedef union cf_params {
 	opver_l2_norm_params l2_norm;
 	opver_batch_matmul_params batch_matmul;
 	opver_cumsum_params cumsum;
+	opver_svdf_params svdf;
 } cf_params;
 
 typedef struct cf_case {
@@ -380,6 +382,7 @@ extern const cf_generator cf_reduce_all_cases;        /* reduce */
 extern const cf_generator cf_arg_max_cases;           /* reduce */
 extern const cf_generator cf_arg_min_cases;           /* reduce */
 extern const cf_generator cf_cumsum_cases;            /* reduce */
+extern const cf_generator cf_svdf_cases;              /* svdf */
 /* unary */
 extern const cf_generator cf_abs_cases;
 extern const cf_generator cf_ceil_cases;

@@ -315,6 +315,7 @@ static bool has_options(int32_t op)
 	case OPVER_OP_L2_NORMALIZATION:
 	case OPVER_OP_BATCH_MATMUL:
 	case OPVER_OP_CUMSUM:
+	case OPVER_OP_SVDF:
 		return true;
 	default:
 		return false;
@@ -480,6 +481,8 @@ static void write_tensor(writer *w, size_t slot, int32_t index,
 	set_field(&t, TENSOR_NAME, 4, 0);
 	if (tensor->quantized)
 		set_field(&t, TENSOR_QUANTIZATION, 4, 0);
+	if (tensor->is_variable)
+		set_field(&t, TENSOR_IS_VARIABLE, 1, 1);
 	patch(w, slot, write_table(w, &t, pos));
 	int32s_field(w, pos[TENSOR_SHAPE], tensor->dims, (size_t)tensor->rank);
 	snprintf(name, sizeof(name), "t%d", (int)index);
@@ -779,6 +782,15 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		set_field(t, CUMSUM_EXCLUSIVE, 1, p->exclusive);
 		set_field(t, CUMSUM_REVERSE, 1, p->reverse);
 		return OPTIONS_CUMSUM;
+	}
+	case OPVER_OP_SVDF: {
+		const opver_svdf_params *p = params;
+
+		set_field(t, SVDF_RANK, 4, (uint32_t)p->rank);
+		set_field(t, SVDF_ACTIVATION, 1, (uint32_t)p->activation);
+		set_field(t, SVDF_ASYMMETRIC_QUANTIZE_INPUTS, 1,
+			  p->asymmetric_quantize_inputs);
+		return OPTIONS_SVDF;
 	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;

@@ -50,6 +50,10 @@ typedef struct cf_tensor_desc {
 	 * takes as input. */
 	const void *data;
 	size_t data_size;
+	/* Written as a variable tensor (is_variable): state an op keeps
+	 * across invokes, such as SVDF's; it has no data and is no graph
+	 * input. */
+	bool is_variable;
 } cf_tensor_desc;
 
 typedef struct cf_opcode_desc {
@@ -78,8 +82,8 @@ typedef struct cf_operator_desc {
 	 * REDUCE_PROD, REDUCE_ANY, REDUCE_ALL), ARG_MAX, ARG_MIN, RESHAPE, GATHER, SHAPE,
 	 * SPACE_TO_DEPTH, DEPTH_TO_SPACE, CONCATENATION, MIRROR_PAD, SPLIT,
 	 * SPLIT_V, PACK, UNPACK, SQUEEZE, TRANSPOSE, STRIDED_SLICE,
-	 * RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR, L2_NORMALIZATION and
-	 * CUMSUM;
+	 * RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR, L2_NORMALIZATION,
+	 * CUMSUM and SVDF;
 	 * ops whose options table is empty (QUANTIZE, DEQUANTIZE, MAXIMUM,
 	 * MINIMUM, SQUARED_DIFFERENCE, PAD, PADV2, EXPAND_DIMS, SLICE) get
 	 * it written.  Other ops take NULL.
