@@ -10,7 +10,8 @@
  *   wrong_padding  AVERAGE_POOL_2D's odd SAME padding on the wrong side
  *
  * and that a quantized mismatch's report derives its element step by
- * step, as computed here by hand.
+ * step, as computed here by hand (SUB's against the single-rounding
+ * build).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 
 #define FC_TIES TEST_PLUGIN_DIR "/fc_ties.so"
 #define ADD_NO_CLAMP TEST_PLUGIN_DIR "/add_no_clamp.so"
+#define SINGLE_ROUNDING TEST_PLUGIN_DIR "/reference_single_rounding.so"
 
 /* Seeds 1..SEEDS. */
 #define SEEDS 100
@@ -160,4 +162,35 @@ Test(conformance_hard, derivations_end_at_the_reference_value)
 			       "%.3000s", r.out);
 		spawn_free(&r);
 	}
+}
+
+/*
+ * SUB's derivation subtracts input 2 once rescaled, as the reference and
+ * TFLite do.  The single-rounding build against case SUB:v1:71.0 at seed
+ * 1, its first differing element by hand: input 1 at its zero point is 0;
+ * input 2, 116 with zero point 127, is -11 x 2^20, its high multiply by
+ * 2147483136 / 2^31 -11534333.25 -> -11534333, halved -5767166.5 ->
+ * -5767167 (a tie); the difference 5767167; the output rescale 2^-20
+ * halves it to 2883583.5 -> 2883584 and shifts right 19: 5.5 -> 6, + -128
+ * = -122 (rounded once, 5.4999990 -> 5: the plugin's -123).  Every other
+ * failing SUB case is derived to the reference's value too.
+ */
+Test(conformance_hard, sub_mismatches_are_derived_subtracting_input_2)
+{
+	spawn_result r;
+
+	conformance(&r, "--op", "SUB", "--seed", "1", SINGLE_ROUNDING, NULL);
+	assert_status(&r, 1);
+	cr_assert(strstr(r.out, "shift right 1: -5767166.500000 -> -5767167 (a tie, rounded away from zero)\n      difference 5767167; ") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "+ output zero point -128 = -122 before the clamp; clamp [-128, 64] (RELU6) -> -122\n      the reference's value: -122\n") != NULL,
+		  "%s", r.out);
+	cr_assert_gt(lines_starting(r.out, "FAIL SUB/"), 0, "%s", r.out);
+	cr_assert_eq(occurrences(r.out, "requantization of element "),
+		     lines_starting(r.out, "FAIL SUB/"), "%.3000s", r.out);
+	cr_assert_eq(occurrences(r.out, "the reference's value: "),
+		     lines_starting(r.out, "FAIL SUB/"), "%.3000s", r.out);
+	cr_assert_null(strstr(r.out, "not this derivation's"), "%.3000s",
+		       r.out);
+	spawn_free(&r);
 }

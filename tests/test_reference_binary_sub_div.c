@@ -115,7 +115,7 @@ Test(sub, int32_wraps_and_clamps)
 
 /*
  * Inputs of scale 0.5, output of scale 1: twice the larger input scale is
- * 1, each input multiplier 0.5 (2^30, shift 0; input 2's negated), the
+ * 1, each input multiplier 0.5 (2^30, shift 0), the
  * output rescale 1 / 2^20 (2^30, shift -19).  An input step n becomes
  * n x 2^19 and the result (n1 - n2) / 2 rounds half away from zero:
  *   (7, 9) with zero points -3 and 5:  (10 - 4) / 2 = 3      -> 13
@@ -163,6 +163,69 @@ Test(sub, uint8_is_the_general_path_with_relu)
 					 true, a, b, out)),
 		     OPVER_OK, "%s", h.errors);
 	expect_uint8s(out, (uint8_t[]){ 131, 130, 128, 255 }, 4);
+}
+
+/*
+ * Input 2 is subtracted once rescaled, as TFLite's SUB does, rather than
+ * rescaled by a negated multiplier: the two differ where input 2's high
+ * multiply is a tie, since that multiply rounds ties towards +infinity.
+ * Input scales 2^-6 (1 + 2^-23) and 2^-6 (1 - 2^-23), zero points -128
+ * and 127; output 2^-5 (1 + 2^-23), zero point -128.  Twice the larger
+ * input scale is 2^-5 (1 + 2^-23): input 1's multiplier 1/2 (2^30, shift
+ * 0), input 2's (1 - 2^-23) / (2 (1 + 2^-23)) (2^31 - 512, shift -1), the
+ * output's 2^-20 (2^30, shift -19).  Input 2 at 113 is -14 steps,
+ * -14 x 2^20 shifted; its high multiply -14 x 2^20 (1 - 2^-22) =
+ * -14680060.5 rounds to -14680060, halved to -7340030, and subtracted:
+ *   (-107, 113): 21 x 2^19 + 7340030 = 18350078 = 17.4999981 x 2^20
+ *                -> 17 -> -111
+ *   (-125, 113):  3 x 2^19 + 7340030 =  8912894 =  8.4999981 x 2^20
+ *                -> 8 -> -120
+ *   (0, 127):   128 x 2^19 + 0 = 64 x 2^20 -> 64 -> -64
+ * With the multiplier negated, input 2 gives 14680061, halved 7340031, and
+ * the first sum 18350079 halves to 9175039.5 -> 9175040 = 17.5 x 2^19 ->
+ * 18 -> -110 (and -119 for the second): TFLite's case SUB 71-0 found this.
+ */
+Test(sub, int8_subtracts_input_2_once_rescaled)
+{
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_INT8, KH_DIMS(3),
+				       (int8_t[]){ -107, -125, 0 },
+				       0x1.000002p-6f, -128);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_INT8, KH_DIMS(3),
+				       (int8_t[]){ 113, 113, 127 },
+				       0x1.fffffcp-7f, 127);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_INT8,
+					 KH_DIMS(3), NULL, 0x1.000002p-5f,
+					 -128);
+
+	cr_assert_eq(kh_run(&h, sub_node("sub_int8", OPVER_ACTIVATION_NONE,
+					 true, a, b, out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int8s(out, (int8_t[]){ -111, -120, -64 }, 3);
+}
+
+/*
+ * The same tie on uint8: zero points 130 and 255, output scale
+ * 2^-4 (1 + 2^-23) (rescale 2^-21: 2^30, shift -20), zero point 134.
+ * (118, 241): input 1 is -12 steps, -12 x 2^19 = -6291456; input 2 is
+ * -14 steps, -7340030 as above, subtracted: 1048574 = 0.4999990 x 2^21
+ * -> 0 -> 134.  Negating the multiplier gives 1048575, which halves to
+ * 524287.5 -> 524288 = 0.5 x 2^20 -> 1 -> 135.
+ */
+Test(sub, uint8_subtracts_input_2_once_rescaled)
+{
+	opver_tensor *a = kh_quantized(&h, "a", OPVER_TYPE_UINT8, KH_DIMS(2),
+				       (uint8_t[]){ 118, 130 }, 0x1.000002p-6f,
+				       130);
+	opver_tensor *b = kh_quantized(&h, "b", OPVER_TYPE_UINT8, KH_DIMS(2),
+				       (uint8_t[]){ 241, 255 }, 0x1.fffffcp-7f,
+				       255);
+	opver_tensor *out = kh_quantized(&h, "out", OPVER_TYPE_UINT8,
+					 KH_DIMS(2), NULL, 0x1.000002p-4f, 134);
+
+	cr_assert_eq(kh_run(&h, sub_node("sub_uint8", OPVER_ACTIVATION_NONE,
+					 true, a, b, out)),
+		     OPVER_OK, "%s", h.errors);
+	expect_uint8s(out, (uint8_t[]){ 134, 134 }, 2);
 }
 
 /*

@@ -44,9 +44,7 @@ opver_status ref_add_rescale_prepare(const opver_context *ctx,
 				&r->input1_multiplier, &r->input1_shift);
 	ref_quantize_multiplier((double)scales[1] / twice_max_input_scale,
 				&r->input2_multiplier, &r->input2_shift);
-	/* SUB negates the multiplier, not the product, as TFLite does: the
-	 * rounding of a negative high multiply differs at ties. */
-	r->input2_multiplier *= (int32_t)sign;
+	r->input2_sign = (int32_t)sign;
 	ref_quantize_multiplier(output_rescale, &r->output_multiplier,
 				&r->output_shift);
 	if (r->output_shift > 0) {

@@ -1,9 +1,9 @@
 /*
  * quantized_add.h - the quantized arithmetic ADD and SUB share, computed as
  * TensorFlow Lite's reference kernels compute it.  SUB is ADD with the
- * second input's contribution negated: TFLite negates input 2's multiplier
- * (general path) or its rounded value (power-of-two path), and otherwise
- * runs ADD's arithmetic.
+ * second input's contribution negated: TFLite subtracts input 2 after
+ * rescaling it (general path) or after rounding it (power-of-two path), and
+ * otherwise runs ADD's arithmetic.
  *
  *   general path (uint8, int8, and int16 with general scales): each input
  *            minus its zero point is shifted left (20 bits for 8-bit
@@ -45,8 +45,9 @@ typedef struct ref_add_rescale {
 	int left_shift;
 	int32_t input1_multiplier; /* input scale / (2 x larger input scale) */
 	int input1_shift;
-	int32_t input2_multiplier; /* negative for SUB */
+	int32_t input2_multiplier;
 	int input2_shift;
+	int32_t input2_sign; /* a ref_add_sign: added or subtracted */
 	int32_t output_multiplier; /* back to the output's scale */
 	int output_shift;
 	int32_t activation_min;
@@ -69,11 +70,16 @@ static REF_ALWAYS_INLINE int32_t ref_add_rescaled(int32_t a, int32_t b,
 {
 	const int32_t shifted1 = (a + r->input1_offset) * (1 << r->left_shift);
 	const int32_t shifted2 = (b + r->input2_offset) * (1 << r->left_shift);
+	/* SUB negates input 2 once rescaled, as TFLite does.  The high
+	 * multiply rounds its ties towards +infinity, so negating the
+	 * multiplier instead would round them the other way. */
 	const int32_t sum =
 		ref_multiply_by_quantized_multiplier(
 			shifted1, r->input1_multiplier, r->input1_shift) +
-		ref_multiply_by_quantized_multiplier(
-			shifted2, r->input2_multiplier, r->input2_shift);
+		r->input2_sign *
+			ref_multiply_by_quantized_multiplier(
+				shifted2, r->input2_multiplier,
+				r->input2_shift);
 	const int32_t result = ref_multiply_by_quantized_multiplier(
 				       sum, r->output_multiplier,
 				       r->output_shift) +

@@ -35,8 +35,8 @@
  * values stay small enough that no result leaves its type (int16 sums and
  * products, int32 squares, powers); divisors are never zero, POW's
  * float bases are positive and its int32 exponents are not negative.
- * ADD and MUL end with hard variants (cases_hard.h): int8 and uint8, every
- * pattern with every clamp activation, the spots taking turns.
+ * ADD, MUL and SUB end with hard variants (cases_hard.h): int8 and uint8,
+ * every pattern with every clamp activation, the spots taking turns.
  */
 #include "cases_hard.h"
 
@@ -70,27 +70,29 @@ typedef struct op_kinds {
 	int32_t crossed;
 	kind kinds[8];
 	bool activation;
+	bool hard; /* ends with the hard variants */
 } op_kinds;
 
 static const op_kinds ops[] = {
 	{ OPVER_OP_ADD, 8, 5, { FLOAT32, INT8, INT16_POT, INT16_GENERAL,
-				INT16_INTEGER, UINT8, INT32, INT64 }, true },
+				INT16_INTEGER, UINT8, INT32, INT64 }, true, true },
 	{ OPVER_OP_MUL, 8, 5, { FLOAT32, INT8, INT8_RESCALE_1_OR_MORE,
 				INT16_QUANTIZED, INT16_INTEGER, UINT8, INT32,
-				INT64 }, true },
+				INT64 }, true, true },
 	{ OPVER_OP_SUB, 7, 0, { FLOAT32, INT32, UINT8, INT8, INT16_POT,
-				INT16_GENERAL, INT64 }, true },
-	{ OPVER_OP_DIV, 3, 0, { FLOAT32, INT32, UINT8 }, true },
+				INT16_GENERAL, INT64 }, true, true },
+	{ OPVER_OP_DIV, 3, 0, { FLOAT32, INT32, UINT8 }, true, false },
 	{ OPVER_OP_MAXIMUM, 5, 0, { FLOAT32, INT32, UINT8, INT8,
-				    INT16_QUANTIZED }, false },
+				    INT16_QUANTIZED }, false, false },
 	{ OPVER_OP_MINIMUM, 5, 0, { FLOAT32, INT32, UINT8, INT8,
-				    INT16_QUANTIZED }, false },
-	{ OPVER_OP_SQUARED_DIFFERENCE, 3, 0, { FLOAT32, INT32, INT8 }, false },
+				    INT16_QUANTIZED }, false, false },
+	{ OPVER_OP_SQUARED_DIFFERENCE, 3, 0, { FLOAT32, INT32, INT8 }, false,
+	  false },
 	{ OPVER_OP_FLOOR_DIV, 4, 0, { FLOAT32, INT32, INT16_INTEGER,
-				      INT8_INTEGER }, false },
+				      INT8_INTEGER }, false, false },
 	{ OPVER_OP_FLOOR_MOD, 5, 0, { FLOAT32, INT32, INT64, INT16_INTEGER,
-				      INT8_INTEGER }, false },
-	{ OPVER_OP_POW, 2, 0, { FLOAT32, INT32 }, false },
+				      INT8_INTEGER }, false, false },
+	{ OPVER_OP_POW, 2, 0, { FLOAT32, INT32 }, false, false },
 };
 
 /* The variants of the crossed kinds. */
@@ -405,7 +407,7 @@ static int32_t plain_variants(const op_kinds *o)
 	return crossed_variants(o) + (o->count - o->crossed) * CF_NUM_PATTERNS;
 }
 
-/* The hard variants of ADD and MUL: two kinds, every pattern with every
+/* The hard variants of ADD, MUL and SUB: two kinds, every pattern with every
  * clamp activation. */
 #define HARD_VARIANTS (2 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS)
 
@@ -422,7 +424,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	int32_t t[3];
 	cf_binary_shapes s;
 	cf_hard hard;
-	bool is_hard = o->crossed > 0 && variant >= plain_variants(o);
+	bool is_hard = o->hard && variant >= plain_variants(o);
 	/* Dimensions 1..5 up to rank 4, 1..3 above: a case stays small. */
 	const cf_shape_limits limits = { max_rank(c->op), 5, 3, 4 };
 
@@ -502,8 +504,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 }
 
 /* Each op: its crossed kinds' variants (crossed_variants()), then one
- * per pattern for each of its other kinds, then ADD's and MUL's hard
- * ones. */
+ * per pattern for each of its other kinds, then ADD's, MUL's and SUB's
+ * hard ones. */
 const cf_generator cf_add_cases = {
 	.op = OPVER_OP_ADD,
 	.num_variants = 5 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS +
@@ -522,7 +524,7 @@ const cf_generator cf_mul_cases = {
 
 const cf_generator cf_sub_cases = {
 	.op = OPVER_OP_SUB,
-	.num_variants = 7 * CF_NUM_PATTERNS,
+	.num_variants = 7 * CF_NUM_PATTERNS + HARD_VARIANTS,
 	.generate = generate,
 };
 

@@ -9,7 +9,8 @@
 #include "requant.h"
 #include "requant_report.h"
 
-/* TFLite's int8 and uint8 ADD shift their inputs left by 20 bits. */
+/* TFLite's int8 and uint8 ADD and SUB shift their inputs left by 20
+ * bits. */
 #define ADD_LEFT_SHIFT 20
 
 /* Element i of an integer tensor of the case: a graph input's values or
@@ -189,6 +190,9 @@ static void clamp_of(const cf_case *c, int32_t *min, int32_t *max,
 		break;
 	case OPVER_OP_MUL:
 		activation = c->params.mul.activation;
+		break;
+	case OPVER_OP_SUB:
+		activation = c->params.sub.activation;
 		break;
 	default:
 		break;
@@ -392,9 +396,15 @@ static bool describe_binary(cf_text *t, const cf_case *c, size_t element,
 			    (double)scale_of(in[i], 0) / (2 * larger),
 			    &multiplier, &shift);
 		cf_text_add(t, "    ");
-		sum += add_rounding(t, shifted, multiplier, shift);
+		/* SUB subtracts input 2 once rescaled, as TFLite does. */
+		if (i == 1 && c->op == OPVER_OP_SUB)
+			sum -= add_rounding(t, shifted, multiplier, shift);
+		else
+			sum += add_rounding(t, shifted, multiplier, shift);
 	}
-	cf_text_add(t, "  sum %" PRId32 "; ", sum);
+	cf_text_add(t, c->op == OPVER_OP_SUB ? "  difference %" PRId32 "; " :
+					       "  sum %" PRId32 "; ",
+		    sum);
 	add_rescale(t, "output rescale (2 x the larger input scale / (2^20 x output scale))",
 		    2.0 * (scale_of(in[0], 0) > scale_of(in[1], 0) ?
 				   (double)scale_of(in[0], 0) :
@@ -418,6 +428,7 @@ bool cf_describe_requantization(cf_text *t, const cf_case *c, size_t element,
 							     reference);
 	case OPVER_OP_ADD:
 	case OPVER_OP_MUL:
+	case OPVER_OP_SUB:
 		return describe_binary(t, c, element, reference);
 	default:
 		return false;
