@@ -2,7 +2,8 @@
  * test_op_version_other.c - TensorFlow Lite's version rules for the
  * "other" ops of issue 11: REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE,
  * EMBEDDING_LOOKUP and BROADCAST_ARGS (op_version.cc's branches, and its
- * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table).
+ * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table); and
+ * TOPK_V2's.
  */
 #include <criterion/criterion.h>
 
@@ -137,4 +138,33 @@ Test(cumsum_and_broadcast_args, every_node_is_version_1)
 			expect(build(&n, ops[i], NULL, 0, 2, 1), 1,
 			       "1 is TFLite's default");
 		}
+}
+
+/* TOPK_V2: input of `type`, k of `k`, values and indices of `indices`. */
+static const opver__op_signature *topk(test_node *n, int32_t type, int32_t k,
+				       int32_t indices)
+{
+	n->inputs[0] = tensor(type, 2, rows_2x2);
+	n->inputs[1] = tensor(k, 1, vector_1);
+	n->outputs[0] = tensor(type, 2, rows_2x2);
+	n->outputs[1] = tensor(indices, 2, rows_2x2);
+	return build(n, OPVER_OP_TOPK_V2, NULL, 0, 2, 2);
+}
+
+Test(topk_v2, int8_is_2_and_any_int16_3)
+{
+	test_node n;
+
+	expect(topk(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT32,
+		    OPVER_TYPE_INT32), 1, "float32 and int32 tensors");
+	expect(topk(&n, OPVER_TYPE_UINT8, OPVER_TYPE_INT32, OPVER_TYPE_INT32),
+	       1, "uint8 and int32 tensors");
+	expect(topk(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT32, OPVER_TYPE_INT32),
+	       2, "int8 input");
+	expect(topk(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT32, OPVER_TYPE_INT32),
+	       3, "int16 input");
+	expect(topk(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT16, OPVER_TYPE_INT32),
+	       3, "int16 k");
+	expect(topk(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT32,
+		    OPVER_TYPE_INT16), 3, "int16 indices");
 }

@@ -319,6 +319,8 @@ extern const opver_kernel ref_depth_to_space;
 
 /* tile.c */
 extern const opver_kernel ref_tile;
+/* topk_v2.c */
+extern const opver_kernel ref_topk_v2;
 
 /* The data-movement kernels: one kernel per op for every element type
  * (movement.h). */

@@ -224,6 +224,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_tanh_lut8,
 	&ref_tanh_int16,
 	&ref_tile,
+	&ref_topk_v2,
 	&ref_transpose,
 	&ref_transpose_conv_float32,
 	&ref_transpose_conv_int16x8,
