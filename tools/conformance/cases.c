@@ -575,6 +575,7 @@ static const cf_generator *const generators[] = {
 	&cf_dynamic_update_slice_cases,
 	&cf_embedding_lookup_cases,
 	&cf_broadcast_args_cases,
+	&cf_topk_v2_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

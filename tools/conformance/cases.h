@@ -380,6 +380,7 @@ extern const cf_generator cf_reduce_all_cases;        /* reduce */
 extern const cf_generator cf_arg_max_cases;           /* reduce */
 extern const cf_generator cf_arg_min_cases;           /* reduce */
 extern const cf_generator cf_cumsum_cases;            /* reduce */
+extern const cf_generator cf_topk_v2_cases;           /* reduce */
 /* unary */
 extern const cf_generator cf_abs_cases;
 extern const cf_generator cf_ceil_cases;
