@@ -336,6 +336,9 @@ static const options_field cumsum_fields[] = {
 		   "exclusive", 0),
 	BOOL_FIELD(opver_cumsum_params, reverse, CUMSUM_REVERSE, "reverse", 0),
 };
+static const options_field one_hot_fields[] = {
+	INT32_FIELD(opver_one_hot_params, axis, ONE_HOT_AXIS, "axis", 0),
+};
 
 /* An entry's fields: an array of them, or none. */
 #define FIELDS(array) array, sizeof(array) / sizeof((array)[0]), NULL
@@ -478,6 +481,8 @@ static const struct op_params_entry {
 	  sizeof(opver_batch_matmul_params), FIELDS(batch_matmul_fields) },
 	{ OPVER_OP_CUMSUM, OPTIONS_CUMSUM, "CumsumOptions",
 	  sizeof(opver_cumsum_params), FIELDS(cumsum_fields) },
+	{ OPVER_OP_ONE_HOT, OPTIONS_ONE_HOT, "OneHotOptions",
+	  sizeof(opver_one_hot_params), FIELDS(one_hot_fields) },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

@@ -216,7 +216,9 @@
 	  "BatchMatMulOptions", "asymmetric_quantize_inputs") \
 	\
 	X(CUMSUM_EXCLUSIVE, 0, "CumsumOptions", "exclusive") \
-	X(CUMSUM_REVERSE, 1, "CumsumOptions", "reverse")
+	X(CUMSUM_REVERSE, 1, "CumsumOptions", "reverse") \
+	\
+	X(ONE_HOT_AXIS, 0, "OneHotOptions", "axis")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -261,6 +263,7 @@
 	X(OPTIONS_SHAPE, 55, "BuiltinOptions", "ShapeOptions") \
 	X(OPTIONS_ARG_MIN, 57, "BuiltinOptions", "ArgMinOptions") \
 	X(OPTIONS_PACK, 59, "BuiltinOptions", "PackOptions") \
+	X(OPTIONS_ONE_HOT, 61, "BuiltinOptions", "OneHotOptions") \
 	X(OPTIONS_UNPACK, 64, "BuiltinOptions", "UnpackOptions") \
 	X(OPTIONS_ZEROS_LIKE, 67, "BuiltinOptions", "ZerosLikeOptions") \
 	X(OPTIONS_FILL, 68, "BuiltinOptions", "FillOptions") \

@@ -3,7 +3,7 @@
  * "other" ops of issue 11: REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE,
  * EMBEDDING_LOOKUP and BROADCAST_ARGS (op_version.cc's branches, and its
  * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table); and
- * TOPK_V2's.
+ * TOPK_V2's and ONE_HOT's.
  */
 #include <criterion/criterion.h>
 
@@ -167,4 +167,22 @@ Test(topk_v2, int8_is_2_and_any_int16_3)
 	       3, "int16 k");
 	expect(topk(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT32,
 		    OPVER_TYPE_INT16), 3, "int16 indices");
+}
+
+/* TFLite has no rule for ONE_HOT: 1 for every output type. */
+Test(one_hot, every_node_is_version_1)
+{
+	static const int32_t types[] = { OPVER_TYPE_FLOAT32, OPVER_TYPE_INT64,
+					 OPVER_TYPE_BOOL, OPVER_TYPE_INT8 };
+	test_node n;
+
+	for (int32_t t = 0; t < COUNT(types); t++) {
+		n.inputs[0] = TENSOR(INT64, vector_2);
+		n.inputs[1] = TENSOR(INT32, vector_1);
+		n.inputs[2] = tensor(types[t], 0, NULL);
+		n.inputs[3] = tensor(types[t], 0, NULL);
+		n.outputs[0] = tensor(types[t], 2, rows_2x2);
+		expect(build(&n, OPVER_OP_ONE_HOT, NULL, 0, 4, 1), 1,
+		       "1 is TFLite's default");
+	}
 }

@@ -643,6 +643,19 @@ typedef struct opver_cumsum_params {
 OPVER_ABI_ENDS_AT(opver_cumsum_params, reverse);
 #define OPVER_CUMSUM_PARAMS_DEFAULTS { 0, 0 }
 
+/* ONE_HOT: inputs (indices: INT32 or INT64, depth: an INT32 of one
+ * element, on_value, off_value: of the output's type), one output: the
+ * indices' shape with a dimension of `depth` inserted at `axis`, on_value
+ * where the index equals the position along it, off_value elsewhere. */
+typedef struct opver_one_hot_params {
+	/* Where the new dimension goes, -1 (last) to the indices' rank;
+	 * default 0, the schema's (converters write -1 for TensorFlow's
+	 * default).  Version 1. */
+	int32_t axis;
+} opver_one_hot_params;
+OPVER_ABI_ENDS_AT(opver_one_hot_params, axis);
+#define OPVER_ONE_HOT_PARAMS_DEFAULTS { 0 }
+
 #ifdef __cplusplus
 }
 #endif

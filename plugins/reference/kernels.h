@@ -321,6 +321,8 @@ extern const opver_kernel ref_depth_to_space;
 extern const opver_kernel ref_tile;
 /* topk_v2.c */
 extern const opver_kernel ref_topk_v2;
+/* one_hot.c */
+extern const opver_kernel ref_one_hot;
 
 /* The data-movement kernels: one kernel per op for every element type
  * (movement.h). */

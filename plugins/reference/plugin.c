@@ -140,6 +140,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_neg_float32,
 	&ref_neg_integer,
 	&ref_not_equal,
+	&ref_one_hot,
 	&ref_pack,
 	&ref_pad,
 	&ref_padv2,

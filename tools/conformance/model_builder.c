@@ -315,6 +315,7 @@ static bool has_options(int32_t op)
 	case OPVER_OP_L2_NORMALIZATION:
 	case OPVER_OP_BATCH_MATMUL:
 	case OPVER_OP_CUMSUM:
+	case OPVER_OP_ONE_HOT:
 		return true;
 	default:
 		return false;
@@ -779,6 +780,12 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		set_field(t, CUMSUM_EXCLUSIVE, 1, p->exclusive);
 		set_field(t, CUMSUM_REVERSE, 1, p->reverse);
 		return OPTIONS_CUMSUM;
+	}
+	case OPVER_OP_ONE_HOT: {
+		const opver_one_hot_params *p = params;
+
+		set_field(t, ONE_HOT_AXIS, 4, (uint32_t)p->axis);
+		return OPTIONS_ONE_HOT;
 	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;
