@@ -82,6 +82,7 @@ typedef union cf_params {
 	opver_l2_norm_params l2_norm;
 	opver_batch_matmul_params batch_matmul;
 	opver_cumsum_params cumsum;
+	opver_one_hot_params one_hot;
 } cf_params;
 
 typedef struct cf_case {
@@ -317,6 +318,7 @@ extern const cf_generator cf_cast_cases;              /* gather */
 extern const cf_generator cf_depth_to_space_cases;    /* gather */
 extern const cf_generator cf_embedding_lookup_cases;  /* gather */
 extern const cf_generator cf_fill_cases;              /* gather */
+extern const cf_generator cf_one_hot_cases;           /* gather */
 extern const cf_generator cf_gather_cases;            /* gather */
 extern const cf_generator cf_gather_nd_cases;         /* gather */
 extern const cf_generator cf_shape_cases;             /* gather */
