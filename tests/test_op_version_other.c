@@ -3,7 +3,7 @@
  * "other" ops of issue 11: REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE,
  * EMBEDDING_LOOKUP and BROADCAST_ARGS (op_version.cc's branches, and its
  * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table); and
- * TOPK_V2's and ONE_HOT's.
+ * TOPK_V2's, ONE_HOT's and RANK's.
  */
 #include <criterion/criterion.h>
 
@@ -183,6 +183,20 @@ Test(one_hot, every_node_is_version_1)
 		n.inputs[3] = tensor(types[t], 0, NULL);
 		n.outputs[0] = tensor(types[t], 2, rows_2x2);
 		expect(build(&n, OPVER_OP_ONE_HOT, NULL, 0, 4, 1), 1,
+		       "1 is TFLite's default");
+	}
+}
+
+/* TFLite has no rule for RANK: 1 for every input type. */
+Test(rank, every_node_is_version_1)
+{
+	static const int32_t types[] = { OPVER_TYPE_INT8, OPVER_TYPE_INT16,
+					 OPVER_TYPE_BOOL };
+	test_node n;
+
+	for (int32_t t = 0; t < COUNT(types); t++) {
+		unary_tensors(&n, types[t], OPVER_TYPE_INT32);
+		expect(build(&n, OPVER_OP_RANK, NULL, 0, 1, 1), 1,
 		       "1 is TFLite's default");
 	}
 }

@@ -232,6 +232,8 @@ extern const opver_kernel ref_arg_max;
 extern const opver_kernel ref_arg_min;
 /* shape.c */
 extern const opver_kernel ref_shape;
+/* rank.c */
+extern const opver_kernel ref_rank;
 /* resize.c */
 extern const opver_kernel ref_resize_bilinear_float32;
 extern const opver_kernel ref_resize_bilinear_uint8;

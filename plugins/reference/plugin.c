@@ -162,6 +162,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_quantize_int8_uint8,
 	&ref_quantize_uint8_int8,
 	&ref_quantize_uint8_uint8,
+	&ref_rank,
 	&ref_reduce_all,
 	&ref_reduce_any,
 	&ref_reduce_max,
