@@ -577,6 +577,7 @@ static const cf_generator *const generators[] = {
 	&cf_broadcast_args_cases,
 	&cf_topk_v2_cases,
 	&cf_one_hot_cases,
+	&cf_rank_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

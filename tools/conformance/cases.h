@@ -319,6 +319,7 @@ extern const cf_generator cf_depth_to_space_cases;    /* gather */
 extern const cf_generator cf_embedding_lookup_cases;  /* gather */
 extern const cf_generator cf_fill_cases;              /* gather */
 extern const cf_generator cf_one_hot_cases;           /* gather */
+extern const cf_generator cf_rank_cases;              /* gather */
 extern const cf_generator cf_gather_cases;            /* gather */
 extern const cf_generator cf_gather_nd_cases;         /* gather */
 extern const cf_generator cf_shape_cases;             /* gather */

@@ -1,6 +1,6 @@
 /*
  * cases_gather.c - cases of the ops that gather, tile, fill and move data:
- * GATHER, GATHER_ND, TILE, BROADCAST_TO, SHAPE, FILL, ZEROS_LIKE, CAST,
+ * GATHER, GATHER_ND, TILE, BROADCAST_TO, SHAPE, RANK, FILL, ZEROS_LIKE, CAST,
  * SPACE_TO_DEPTH, DEPTH_TO_SPACE, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND,
  * EMBEDDING_LOOKUP, BROADCAST_ARGS and ONE_HOT.
  *
@@ -260,6 +260,27 @@ const cf_generator cf_shape_cases = {
 	.op = OPVER_OP_SHAPE,
 	.num_variants = NUM_DATA_TYPES * 2,
 	.generate = shape_generate,
+};
+
+/* ---------------------------------------------------------------- RANK */
+
+/* Variants: the data types; each case draws the rank, 0 to 4. */
+static bool rank_generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t rank = cf_rng_int(rng, 0, 4), dims[4];
+
+	draw_dims(rng, rank, 1, 4, dims);
+	if (!data_input(c, rng, data_types[variant], rank, dims))
+		return false;
+	c->output = cf_case_tensor(c, OPVER_TYPE_INT32, 0, NULL);
+	cf_case_param(c, "rank=%d", (int)rank);
+	return true;
+}
+
+const cf_generator cf_rank_cases = {
+	.op = OPVER_OP_RANK,
+	.num_variants = NUM_DATA_TYPES,
+	.generate = rank_generate,
 };
 
 /* ------------------------------------------------ FILL and ZEROS_LIKE */
