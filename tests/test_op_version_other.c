@@ -3,7 +3,7 @@
  * "other" ops of issue 11: REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE,
  * EMBEDDING_LOOKUP and BROADCAST_ARGS (op_version.cc's branches, and its
  * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table); and
- * TOPK_V2's, ONE_HOT's and RANK's.
+ * TOPK_V2's, ONE_HOT's, RANK's and ATAN2's.
  */
 #include <criterion/criterion.h>
 
@@ -199,4 +199,19 @@ Test(rank, every_node_is_version_1)
 		expect(build(&n, OPVER_OP_RANK, NULL, 0, 1, 1), 1,
 		       "1 is TFLite's default");
 	}
+}
+
+/* TFLite has no rule for ATAN2: 1 for float32 and float64. */
+Test(atan2, every_node_is_version_1)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		       OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_ATAN2, NULL, 0, 2, 1), 1,
+	       "1 is TFLite's default");
+	binary_tensors(&n, OPVER_TYPE_FLOAT64, OPVER_TYPE_FLOAT64,
+		       OPVER_TYPE_FLOAT64);
+	expect(build(&n, OPVER_OP_ATAN2, NULL, 0, 2, 1), 1,
+	       "1 is TFLite's default");
 }

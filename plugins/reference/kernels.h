@@ -234,6 +234,8 @@ extern const opver_kernel ref_arg_min;
 extern const opver_kernel ref_shape;
 /* rank.c */
 extern const opver_kernel ref_rank;
+/* atan2.c */
+extern const opver_kernel ref_atan2;
 /* resize.c */
 extern const opver_kernel ref_resize_bilinear_float32;
 extern const opver_kernel ref_resize_bilinear_uint8;

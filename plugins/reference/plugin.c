@@ -29,6 +29,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_add_uint8,
 	&ref_arg_max,
 	&ref_arg_min,
+	&ref_atan2,
 	&ref_average_pool_2d_float32,
 	&ref_average_pool_2d_int16,
 	&ref_average_pool_2d_int8,
