@@ -578,6 +578,7 @@ static const cf_generator *const generators[] = {
 	&cf_topk_v2_cases,
 	&cf_one_hot_cases,
 	&cf_rank_cases,
+	&cf_atan2_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

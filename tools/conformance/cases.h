@@ -386,6 +386,7 @@ extern const cf_generator cf_cumsum_cases;            /* reduce */
 extern const cf_generator cf_topk_v2_cases;           /* reduce */
 /* unary */
 extern const cf_generator cf_abs_cases;
+extern const cf_generator cf_atan2_cases;
 extern const cf_generator cf_ceil_cases;
 extern const cf_generator cf_cos_cases;
 extern const cf_generator cf_exp_cases;
