@@ -218,7 +218,12 @@
 	X(CUMSUM_EXCLUSIVE, 0, "CumsumOptions", "exclusive") \
 	X(CUMSUM_REVERSE, 1, "CumsumOptions", "reverse") \
 	\
-	X(ONE_HOT_AXIS, 0, "OneHotOptions", "axis")
+	X(ONE_HOT_AXIS, 0, "OneHotOptions", "axis") \
+	\
+	X(LRN_RADIUS, 0, "LocalResponseNormalizationOptions", "radius") \
+	X(LRN_BIAS, 1, "LocalResponseNormalizationOptions", "bias") \
+	X(LRN_ALPHA, 2, "LocalResponseNormalizationOptions", "alpha") \
+	X(LRN_BETA, 3, "LocalResponseNormalizationOptions", "beta")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -231,6 +236,8 @@
 	X(OPTIONS_CONCATENATION, 10, "BuiltinOptions", "ConcatenationOptions") \
 	X(OPTIONS_ADD, 11, "BuiltinOptions", "AddOptions") \
 	X(OPTIONS_L2_NORM, 12, "BuiltinOptions", "L2NormOptions") \
+	X(OPTIONS_LOCAL_RESPONSE_NORM, 13, "BuiltinOptions", \
+	  "LocalResponseNormalizationOptions") \
 	X(OPTIONS_RESIZE_BILINEAR, 15, \
 	  "BuiltinOptions", "ResizeBilinearOptions") \
 	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \

@@ -3,7 +3,7 @@
  * "other" ops of issue 11: REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE,
  * EMBEDDING_LOOKUP and BROADCAST_ARGS (op_version.cc's branches, and its
  * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table); and
- * TOPK_V2's, ONE_HOT's, RANK's and ATAN2's.
+ * TOPK_V2's, ONE_HOT's, RANK's, ATAN2's and LOCAL_RESPONSE_NORMALIZATION's.
  */
 #include <criterion/criterion.h>
 
@@ -214,4 +214,16 @@ Test(atan2, every_node_is_version_1)
 		       OPVER_TYPE_FLOAT64);
 	expect(build(&n, OPVER_OP_ATAN2, NULL, 0, 2, 1), 1,
 	       "1 is TFLite's default");
+}
+
+/* TFLite has no rule for LOCAL_RESPONSE_NORMALIZATION: 1. */
+Test(local_response_norm, every_node_is_version_1)
+{
+	const opver_local_response_norm_params p = { 2, 1.0f, 1.0f, 0.75f };
+	test_node n;
+
+	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_LOCAL_RESPONSE_NORMALIZATION, &p, sizeof(p),
+		     1, 1),
+	       1, "1 is TFLite's default");
 }

@@ -656,6 +656,19 @@ typedef struct opver_one_hot_params {
 OPVER_ABI_ENDS_AT(opver_one_hot_params, axis);
 #define OPVER_ONE_HOT_PARAMS_DEFAULTS { 0 }
 
+/* LOCAL_RESPONSE_NORMALIZATION: one 4-D input, one output of its shape:
+ * each element times (bias + alpha * the sum of the squares of the
+ * elements within `radius` of it along the last dimension) ^ -beta. */
+typedef struct opver_local_response_norm_params {
+	/* Default 0, as the schema says, for each; version 1. */
+	int32_t radius;
+	float bias;
+	float alpha;
+	float beta;
+} opver_local_response_norm_params;
+OPVER_ABI_ENDS_AT(opver_local_response_norm_params, beta);
+#define OPVER_LOCAL_RESPONSE_NORM_PARAMS_DEFAULTS { 0, 0.0f, 0.0f, 0.0f }
+
 #ifdef __cplusplus
 }
 #endif

@@ -149,6 +149,8 @@ extern const opver_kernel ref_gather_nd;
 extern const opver_kernel ref_l2_normalization_float32;
 extern const opver_kernel ref_l2_normalization_uint8;
 extern const opver_kernel ref_l2_normalization_int8;
+/* local_response_norm.c */
+extern const opver_kernel ref_local_response_norm;
 
 /* log_softmax.c */
 extern const opver_kernel ref_log_softmax_float32;

@@ -105,6 +105,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_leaky_relu_quantized,
 	&ref_less,
 	&ref_less_equal,
+	&ref_local_response_norm,
 	&ref_log_float32,
 	&ref_log_lut,
 	&ref_log_softmax_float32,
