@@ -579,6 +579,7 @@ static const cf_generator *const generators[] = {
 	&cf_one_hot_cases,
 	&cf_rank_cases,
 	&cf_atan2_cases,
+	&cf_local_response_norm_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

@@ -83,6 +83,7 @@ typedef union cf_params {
 	opver_batch_matmul_params batch_matmul;
 	opver_cumsum_params cumsum;
 	opver_one_hot_params one_hot;
+	opver_local_response_norm_params local_response_norm;
 } cf_params;
 
 typedef struct cf_case {
@@ -345,6 +346,7 @@ extern const cf_generator cf_select_cases;            /* compare */
 extern const cf_generator cf_select_v2_cases;         /* compare */
 extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
 extern const cf_generator cf_l2_normalization_cases;  /* batch_matmul */
+extern const cf_generator cf_local_response_norm_cases; /* batch_matmul */
 extern const cf_generator cf_l2_pool_2d_cases;        /* batch_matmul */
 extern const cf_generator cf_max_pool_2d_cases;       /* pool */
 extern const cf_generator cf_maximum_cases;           /* elementwise */
