@@ -272,7 +272,7 @@ static bool rank_generate(int32_t variant, cf_rng *rng, cf_case *c)
 	draw_dims(rng, rank, 1, 4, dims);
 	if (!data_input(c, rng, data_types[variant], rank, dims))
 		return false;
-	c->output = cf_case_tensor(c, OPVER_TYPE_INT32, 0, NULL);
+	c->output = cf_case_tensor(c, OPVER_TYPE_INT32, 0, dims); /* scalar */
 	cf_case_param(c, "rank=%d", (int)rank);
 	return true;
 }
@@ -704,10 +704,11 @@ static bool one_hot_generate(int32_t variant, cf_rng *rng, cf_case *c)
 	if (!integer_vector(c, index, count, values,
 			    index == OPVER_TYPE_INT64, rank, dims) ||
 	    !integer_vector(c, OPVER_TYPE_INT32, 1, &depth_value, true, 0,
-			    NULL))
+			    dims))
 		return false;
-	on = cf_case_tensor(c, type, 0, NULL);
-	off = cf_case_tensor(c, type, 0, NULL);
+	/* Scalars: dims is not read, but must not be NULL. */
+	on = cf_case_tensor(c, type, 0, dims);
+	off = cf_case_tensor(c, type, 0, dims);
 	cf_case_input(c, on);
 	cf_case_input(c, off);
 	if (!cf_case_fill(c, on, rng, -100, 100, true) ||
