@@ -123,9 +123,11 @@ Test(one_hot, bool_int8_and_int64_outputs)
 		const void *on, *off, *want;
 	} types[] = {
 		{ OPVER_TYPE_BOOL, 1, (const uint8_t[]){ 1 },
-		  (const uint8_t[]){ 0 }, (const uint8_t[]){ 0, 0, 1, 1, 0, 0 } },
+		  (const uint8_t[]){ 0 },
+		  (const uint8_t[]){ 0, 0, 1, 1, 0, 0 } },
 		{ OPVER_TYPE_INT8, 1, (const int8_t[]){ -7 },
-		  (const int8_t[]){ 3 }, (const int8_t[]){ 3, 3, -7, -7, 3, 3 } },
+		  (const int8_t[]){ 3 },
+		  (const int8_t[]){ 3, 3, -7, -7, 3, 3 } },
 		{ OPVER_TYPE_INT64, 8, (const int64_t[]){ INT64_MAX },
 		  (const int64_t[]){ -1 },
 		  (const int64_t[]){ -1, -1, INT64_MAX, INT64_MAX, -1, -1 } },

@@ -101,7 +101,8 @@ Test(topk_v2, integer_types_compare_as_their_type)
 	const uint8_t bytes[3] = { 100, 200, 7 };
 	const int16_t shorts[3] = { -300, 300, 299 };
 	const int32_t ints[3] = { INT32_MIN, INT32_MAX, 0 };
-	const int64_t longs[3] = { INT64_C(1) << 40, -1, (INT64_C(1) << 40) + 1 };
+	const int64_t longs[3] = { INT64_C(1) << 40, -1,
+				   (INT64_C(1) << 40) + 1 };
 	opver_tensor *indices, *values;
 
 	values = topk(kh_tensor(&h, "in", OPVER_TYPE_UINT8, KH_DIMS(1, 3),

@@ -90,8 +90,9 @@ static opver_status topk_prepare(const opver_context *ctx, opver_node *node)
 	if (status != OPVER_OK)
 		return status;
 	data->depth = (size_t)input->dims[input->rank - 1];
-	data->rows = data->depth == 0 ? 0
-				      : opver_tensor_elements(input) / data->depth;
+	data->rows = data->depth == 0
+			     ? 0
+			     : opver_tensor_elements(input) / data->depth;
 	data->k = (size_t)k;
 	return OPVER_OK;
 }
