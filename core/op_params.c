@@ -343,6 +343,17 @@ static const options_field svdf_fields[] = {
 		   SVDF_ASYMMETRIC_QUANTIZE_INPUTS,
 		   "asymmetric_quantize_inputs", 0),
 };
+static const options_field local_response_norm_fields[] = {
+	INT32_FIELD(opver_local_response_norm_params, radius, LRN_RADIUS,
+		    "radius", 0),
+	FLOAT_FIELD(opver_local_response_norm_params, bias, LRN_BIAS, "bias"),
+	FLOAT_FIELD(opver_local_response_norm_params, alpha, LRN_ALPHA,
+		    "alpha"),
+	FLOAT_FIELD(opver_local_response_norm_params, beta, LRN_BETA, "beta"),
+};
+static const options_field one_hot_fields[] = {
+	INT32_FIELD(opver_one_hot_params, axis, ONE_HOT_AXIS, "axis", 0),
+};
 
 /* An entry's fields: an array of them, or none. */
 #define FIELDS(array) array, sizeof(array) / sizeof((array)[0]), NULL
@@ -487,6 +498,12 @@ static const struct op_params_entry {
 	  sizeof(opver_cumsum_params), FIELDS(cumsum_fields) },
 	{ OPVER_OP_SVDF, OPTIONS_SVDF, "SVDFOptions",
 	  sizeof(opver_svdf_params), FIELDS(svdf_fields) },
+	{ OPVER_OP_ONE_HOT, OPTIONS_ONE_HOT, "OneHotOptions",
+	  sizeof(opver_one_hot_params), FIELDS(one_hot_fields) },
+	{ OPVER_OP_LOCAL_RESPONSE_NORMALIZATION, OPTIONS_LOCAL_RESPONSE_NORM,
+	  "LocalResponseNormalizationOptions",
+	  sizeof(opver_local_response_norm_params),
+	  FIELDS(local_response_norm_fields) },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

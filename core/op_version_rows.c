@@ -10,6 +10,7 @@
 
 #define IN(i, type) { FACT_INPUT_TYPE, i, OPVER_TYPE_##type }
 #define OUT(type) { FACT_OUTPUT_TYPE, 0, OPVER_TYPE_##type }
+#define OUT_AT(i, type) { FACT_OUTPUT_TYPE, i, OPVER_TYPE_##type }
 #define RANK_ABOVE(i, n) { FACT_INPUT_RANK_ABOVE, i, n }
 #define RANK_NOT(i, n) { FACT_INPUT_RANK_NOT, i, n }
 #define RANK_IS(i, n) { FACT_INPUT_RANK_IS, i, n }
@@ -70,6 +71,10 @@ const rule_row opver__rule_rows[] = {
 	ROW(REDUCE_MAX, 2, "int8 input", IN(0, INT8)),
 	ROW(REDUCE_MIN, 3, "int16 input", IN(0, INT16)),
 	ROW(REDUCE_MIN, 2, "int8 input", IN(0, INT8)),
+	ROW(TOPK_V2, 3, "int16 input", IN(0, INT16)),
+	ROW(TOPK_V2, 3, "int16 k", IN(1, INT16)),
+	ROW(TOPK_V2, 3, "int16 indices", OUT_AT(1, INT16)),
+	ROW(TOPK_V2, 2, "int8 input", IN(0, INT8)),
 	ROW(ARG_MAX, 3, "bool input", IN(0, BOOL)),
 	ROW(ARG_MAX, 2, "int8 input", IN(0, INT8)),
 	ROW(ARG_MIN, 3, "bool input", IN(0, BOOL)),

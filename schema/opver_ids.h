@@ -221,7 +221,14 @@
 	X(SVDF_RANK, 0, "SVDFOptions", "rank") \
 	X(SVDF_ACTIVATION, 1, "SVDFOptions", "fused_activation_function") \
 	X(SVDF_ASYMMETRIC_QUANTIZE_INPUTS, 2, \
-	  "SVDFOptions", "asymmetric_quantize_inputs")
+	  "SVDFOptions", "asymmetric_quantize_inputs") \
+	\
+	X(ONE_HOT_AXIS, 0, "OneHotOptions", "axis") \
+	\
+	X(LRN_RADIUS, 0, "LocalResponseNormalizationOptions", "radius") \
+	X(LRN_BIAS, 1, "LocalResponseNormalizationOptions", "bias") \
+	X(LRN_ALPHA, 2, "LocalResponseNormalizationOptions", "alpha") \
+	X(LRN_BETA, 3, "LocalResponseNormalizationOptions", "beta")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -235,6 +242,8 @@
 	X(OPTIONS_CONCATENATION, 10, "BuiltinOptions", "ConcatenationOptions") \
 	X(OPTIONS_ADD, 11, "BuiltinOptions", "AddOptions") \
 	X(OPTIONS_L2_NORM, 12, "BuiltinOptions", "L2NormOptions") \
+	X(OPTIONS_LOCAL_RESPONSE_NORM, 13, "BuiltinOptions", \
+	  "LocalResponseNormalizationOptions") \
 	X(OPTIONS_RESIZE_BILINEAR, 15, \
 	  "BuiltinOptions", "ResizeBilinearOptions") \
 	X(OPTIONS_RESHAPE, 17, "BuiltinOptions", "ReshapeOptions") \
@@ -267,6 +276,7 @@
 	X(OPTIONS_SHAPE, 55, "BuiltinOptions", "ShapeOptions") \
 	X(OPTIONS_ARG_MIN, 57, "BuiltinOptions", "ArgMinOptions") \
 	X(OPTIONS_PACK, 59, "BuiltinOptions", "PackOptions") \
+	X(OPTIONS_ONE_HOT, 61, "BuiltinOptions", "OneHotOptions") \
 	X(OPTIONS_UNPACK, 64, "BuiltinOptions", "UnpackOptions") \
 	X(OPTIONS_ZEROS_LIKE, 67, "BuiltinOptions", "ZerosLikeOptions") \
 	X(OPTIONS_FILL, 68, "BuiltinOptions", "FillOptions") \

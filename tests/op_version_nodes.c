@@ -66,8 +66,8 @@ opver__tensor_signature unquantized(opver__tensor_signature t)
 	return t;
 }
 
-/* Points n's signature at its first num_inputs inputs and at its output
- * (num_outputs is 0 or 1). */
+/* Points n's signature at its first num_inputs inputs and at its outputs
+ * (num_outputs is 0 to 2). */
 const opver__op_signature *build(test_node *n, int32_t op,
 				 const void *params, size_t params_size,
 				 int32_t num_inputs, int32_t num_outputs)

@@ -29,7 +29,7 @@ extern const float some_scales[4];
 typedef struct test_node {
 	opver__op_signature sig;
 	opver__tensor_signature inputs[4];
-	opver__tensor_signature outputs[1];
+	opver__tensor_signature outputs[2]; /* TOPK_V2 has two */
 } test_node;
 
 opver__tensor_signature tensor(int32_t type, int32_t rank,

@@ -2,7 +2,8 @@
  * test_op_version_other.c - TensorFlow Lite's version rules for the
  * "other" ops of issue 11: REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE,
  * EMBEDDING_LOOKUP, BROADCAST_ARGS and SVDF (op_version.cc's branches, and its
- * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table).
+ * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table); and
+ * TOPK_V2's, ONE_HOT's, RANK's, ATAN2's and LOCAL_RESPONSE_NORMALIZATION's.
  */
 #include <criterion/criterion.h>
 
@@ -175,4 +176,92 @@ Test(svdf, int8_is_3_and_hybrid_2_or_4)
 	expect(svdf(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
 		    OPVER_TYPE_FLOAT32, NULL), 2,
 	       "int8 weights_feature with float input (hybrid)");
+}
+
+/* TOPK_V2: input of `type`, k of `k`, values and indices of `indices`. */
+static const opver__op_signature *topk(test_node *n, int32_t type, int32_t k,
+				       int32_t indices)
+{
+	n->inputs[0] = tensor(type, 2, rows_2x2);
+	n->inputs[1] = tensor(k, 1, vector_1);
+	n->outputs[0] = tensor(type, 2, rows_2x2);
+	n->outputs[1] = tensor(indices, 2, rows_2x2);
+	return build(n, OPVER_OP_TOPK_V2, NULL, 0, 2, 2);
+}
+
+Test(topk_v2, int8_is_2_and_any_int16_3)
+{
+	test_node n;
+
+	expect(topk(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT32,
+		    OPVER_TYPE_INT32), 1, "float32 and int32 tensors");
+	expect(topk(&n, OPVER_TYPE_UINT8, OPVER_TYPE_INT32, OPVER_TYPE_INT32),
+	       1, "uint8 and int32 tensors");
+	expect(topk(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT32, OPVER_TYPE_INT32),
+	       2, "int8 input");
+	expect(topk(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT32, OPVER_TYPE_INT32),
+	       3, "int16 input");
+	expect(topk(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT16, OPVER_TYPE_INT32),
+	       3, "int16 k");
+	expect(topk(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT32,
+		    OPVER_TYPE_INT16), 3, "int16 indices");
+}
+
+/* TFLite has no rule for ONE_HOT: 1 for every output type. */
+Test(one_hot, every_node_is_version_1)
+{
+	static const int32_t types[] = { OPVER_TYPE_FLOAT32, OPVER_TYPE_INT64,
+					 OPVER_TYPE_BOOL, OPVER_TYPE_INT8 };
+	test_node n;
+
+	for (int32_t t = 0; t < COUNT(types); t++) {
+		n.inputs[0] = TENSOR(INT64, vector_2);
+		n.inputs[1] = TENSOR(INT32, vector_1);
+		n.inputs[2] = tensor(types[t], 0, NULL);
+		n.inputs[3] = tensor(types[t], 0, NULL);
+		n.outputs[0] = tensor(types[t], 2, rows_2x2);
+		expect(build(&n, OPVER_OP_ONE_HOT, NULL, 0, 4, 1), 1,
+		       "1 is TFLite's default");
+	}
+}
+
+/* TFLite has no rule for RANK: 1 for every input type. */
+Test(rank, every_node_is_version_1)
+{
+	static const int32_t types[] = { OPVER_TYPE_INT8, OPVER_TYPE_INT16,
+					 OPVER_TYPE_BOOL };
+	test_node n;
+
+	for (int32_t t = 0; t < COUNT(types); t++) {
+		unary_tensors(&n, types[t], OPVER_TYPE_INT32);
+		expect(build(&n, OPVER_OP_RANK, NULL, 0, 1, 1), 1,
+		       "1 is TFLite's default");
+	}
+}
+
+/* TFLite has no rule for ATAN2: 1 for float32 and float64. */
+Test(atan2, every_node_is_version_1)
+{
+	test_node n;
+
+	binary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+		       OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_ATAN2, NULL, 0, 2, 1), 1,
+	       "1 is TFLite's default");
+	binary_tensors(&n, OPVER_TYPE_FLOAT64, OPVER_TYPE_FLOAT64,
+		       OPVER_TYPE_FLOAT64);
+	expect(build(&n, OPVER_OP_ATAN2, NULL, 0, 2, 1), 1,
+	       "1 is TFLite's default");
+}
+
+/* TFLite has no rule for LOCAL_RESPONSE_NORMALIZATION: 1. */
+Test(local_response_norm, every_node_is_version_1)
+{
+	const opver_local_response_norm_params p = { 2, 1.0f, 1.0f, 0.75f };
+	test_node n;
+
+	unary_tensors(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32);
+	expect(build(&n, OPVER_OP_LOCAL_RESPONSE_NORMALIZATION, &p, sizeof(p),
+		     1, 1),
+	       1, "1 is TFLite's default");
 }

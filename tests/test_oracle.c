@@ -158,21 +158,31 @@ static const char *tflite_defect(const oracle_case *k)
 	return NULL;
 }
 
-/* Element i of an integer tensor of `type`. */
+/* Element i of an integer tensor of `type`.  Copied out: a golden packs
+ * its outputs one after another, so an output after one of bytes (TOPK_V2's
+ * indices after uint8 values) need not be aligned for its type. */
 static int64_t integer_at(const void *data, int32_t type, size_t i)
 {
+	const unsigned char *bytes = data;
+	int16_t i16;
+	int32_t i32;
+	int64_t i64;
+
 	switch (type) {
 	case OPVER_TYPE_INT8:
-		return ((const int8_t *)data)[i];
+		return (int8_t)bytes[i];
 	case OPVER_TYPE_UINT8:
 	case OPVER_TYPE_BOOL:
-		return ((const uint8_t *)data)[i];
+		return bytes[i];
 	case OPVER_TYPE_INT16:
-		return ((const int16_t *)data)[i];
+		memcpy(&i16, bytes + i * sizeof(i16), sizeof(i16));
+		return i16;
 	case OPVER_TYPE_INT32:
-		return ((const int32_t *)data)[i];
+		memcpy(&i32, bytes + i * sizeof(i32), sizeof(i32));
+		return i32;
 	default:
-		return ((const int64_t *)data)[i];
+		memcpy(&i64, bytes + i * sizeof(i64), sizeof(i64));
+		return i64;
 	}
 }
 

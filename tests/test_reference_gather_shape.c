@@ -1,6 +1,6 @@
 /*
  * test_reference_gather_shape.c - the reference plugin's kernels that make
- * a tensor from a shape or a value: TILE, BROADCAST_TO, SHAPE, FILL,
+ * a tensor from a shape or a value: TILE, BROADCAST_TO, SHAPE, RANK, FILL,
  * ZEROS_LIKE, and CAST, run from the built reference.so through the kernel
  * harness.  Shape-giving inputs are constant (checked in prepare) or come
  * at run time (checked in invoke).  Expected values are worked out by hand
@@ -29,6 +29,7 @@ static void teardown(void)
 TestSuite(tile, .init = setup, .fini = teardown);
 TestSuite(broadcast_to, .init = setup, .fini = teardown);
 TestSuite(shape, .init = setup, .fini = teardown);
+TestSuite(rank, .init = setup, .fini = teardown);
 TestSuite(fill, .init = setup, .fini = teardown);
 TestSuite(cast, .init = setup, .fini = teardown);
 
@@ -229,6 +230,49 @@ Test(shape, prepare_rejects_a_wrong_output)
 		 OPVER_ERROR_INVALID_MODEL, "input 'in' has rank 2");
 	rejected(shape_node(OPVER_TYPE_INT64, in, two),
 		 OPVER_ERROR_INVALID_MODEL, "out_type is INT64");
+}
+
+/* ---------------------------------------------------------------- RANK */
+
+static opver_node *rank_node(opver_tensor *in, opver_tensor *out)
+{
+	return kh_node(&h, kh_kernel(&h, "rank"), 1, NULL, 0, KH_TENSORS(in),
+		       KH_TENSORS(out));
+}
+
+/* Any input type, a scalar or a [1] output; a scalar input has rank 0. */
+Test(rank, gives_the_number_of_dimensions)
+{
+	opver_tensor *out = kh_tensor(&h, "out", OPVER_TYPE_INT32, 0, NULL,
+				      NULL);
+	opver_tensor *one = kh_tensor(&h, "one", OPVER_TYPE_INT32, KH_DIMS(1),
+				      NULL);
+
+	cr_assert_eq(kh_run(&h, rank_node(kh_tensor(&h, "in", OPVER_TYPE_BOOL,
+						    KH_DIMS(2, 1, 3, 1, 2),
+						    NULL),
+					  out)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int32s(out, (const int32_t[]){ 5 }, 1);
+	cr_assert_eq(kh_run(&h, rank_node(kh_tensor(&h, "in",
+						    OPVER_TYPE_FLOAT32, 0,
+						    NULL, NULL),
+					  one)),
+		     OPVER_OK, "%s", h.errors);
+	kh_expect_int32s(one, (const int32_t[]){ 0 }, 1);
+}
+
+Test(rank, prepare_rejects_a_wrong_output)
+{
+	opver_tensor *in = kh_tensor(&h, "in", OPVER_TYPE_INT8, KH_DIMS(2, 3),
+				     NULL);
+
+	rejected(rank_node(in, kh_tensor(&h, "out", OPVER_TYPE_INT64, 0, NULL,
+					 NULL)),
+		 OPVER_ERROR_UNSUPPORTED, "has type INT64");
+	rejected(rank_node(in, kh_tensor(&h, "out", OPVER_TYPE_INT32,
+					 KH_DIMS(2), NULL)),
+		 OPVER_ERROR_INVALID_MODEL, "has 2 elements");
 }
 
 /* ------------------------------------------------ FILL and ZEROS_LIKE */

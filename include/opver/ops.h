@@ -661,6 +661,32 @@ typedef struct opver_svdf_params {
 OPVER_ABI_ENDS_AT(opver_svdf_params, asymmetric_quantize_inputs);
 #define OPVER_SVDF_PARAMS_DEFAULTS { 0, OPVER_ACTIVATION_NONE, 0 }
 
+/* ONE_HOT: inputs (indices: INT32 or INT64, depth: an INT32 of one
+ * element, on_value, off_value: of the output's type), one output: the
+ * indices' shape with a dimension of `depth` inserted at `axis`, on_value
+ * where the index equals the position along it, off_value elsewhere. */
+typedef struct opver_one_hot_params {
+	/* Where the new dimension goes, -1 (last) to the indices' rank;
+	 * default 0, the schema's (converters write -1 for TensorFlow's
+	 * default).  Version 1. */
+	int32_t axis;
+} opver_one_hot_params;
+OPVER_ABI_ENDS_AT(opver_one_hot_params, axis);
+#define OPVER_ONE_HOT_PARAMS_DEFAULTS { 0 }
+
+/* LOCAL_RESPONSE_NORMALIZATION: one 4-D input, one output of its shape:
+ * each element times (bias + alpha * the sum of the squares of the
+ * elements within `radius` of it along the last dimension) ^ -beta. */
+typedef struct opver_local_response_norm_params {
+	/* Default 0, as the schema says, for each; version 1. */
+	int32_t radius;
+	float bias;
+	float alpha;
+	float beta;
+} opver_local_response_norm_params;
+OPVER_ABI_ENDS_AT(opver_local_response_norm_params, beta);
+#define OPVER_LOCAL_RESPONSE_NORM_PARAMS_DEFAULTS { 0, 0.0f, 0.0f, 0.0f }
+
 #ifdef __cplusplus
 }
 #endif

@@ -152,6 +152,8 @@ extern const opver_kernel ref_gather_nd;
 extern const opver_kernel ref_l2_normalization_float32;
 extern const opver_kernel ref_l2_normalization_uint8;
 extern const opver_kernel ref_l2_normalization_int8;
+/* local_response_norm.c */
+extern const opver_kernel ref_local_response_norm;
 
 /* log_softmax.c */
 extern const opver_kernel ref_log_softmax_float32;
@@ -235,6 +237,10 @@ extern const opver_kernel ref_arg_max;
 extern const opver_kernel ref_arg_min;
 /* shape.c */
 extern const opver_kernel ref_shape;
+/* rank.c */
+extern const opver_kernel ref_rank;
+/* atan2.c */
+extern const opver_kernel ref_atan2;
 /* resize.c */
 extern const opver_kernel ref_resize_bilinear_float32;
 extern const opver_kernel ref_resize_bilinear_uint8;
@@ -322,6 +328,10 @@ extern const opver_kernel ref_depth_to_space;
 
 /* tile.c */
 extern const opver_kernel ref_tile;
+/* topk_v2.c */
+extern const opver_kernel ref_topk_v2;
+/* one_hot.c */
+extern const opver_kernel ref_one_hot;
 
 /* The data-movement kernels: one kernel per op for every element type
  * (movement.h). */

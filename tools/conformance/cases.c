@@ -577,6 +577,11 @@ static const cf_generator *const generators[] = {
 	&cf_embedding_lookup_cases,
 	&cf_broadcast_args_cases,
 	&cf_svdf_cases,
+	&cf_topk_v2_cases,
+	&cf_one_hot_cases,
+	&cf_rank_cases,
+	&cf_atan2_cases,
+	&cf_local_response_norm_cases,
 };
 
 const cf_generator *cf_generator_at(size_t index)

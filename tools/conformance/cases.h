@@ -84,6 +84,8 @@ typedef union cf_params {
 	opver_batch_matmul_params batch_matmul;
 	opver_cumsum_params cumsum;
 	opver_svdf_params svdf;
+	opver_one_hot_params one_hot;
+	opver_local_response_norm_params local_response_norm;
 } cf_params;
 
 typedef struct cf_case {
@@ -319,6 +321,8 @@ extern const cf_generator cf_cast_cases;              /* gather */
 extern const cf_generator cf_depth_to_space_cases;    /* gather */
 extern const cf_generator cf_embedding_lookup_cases;  /* gather */
 extern const cf_generator cf_fill_cases;              /* gather */
+extern const cf_generator cf_one_hot_cases;           /* gather */
+extern const cf_generator cf_rank_cases;              /* gather */
 extern const cf_generator cf_gather_cases;            /* gather */
 extern const cf_generator cf_gather_nd_cases;         /* gather */
 extern const cf_generator cf_shape_cases;             /* gather */
@@ -344,6 +348,7 @@ extern const cf_generator cf_select_cases;            /* compare */
 extern const cf_generator cf_select_v2_cases;         /* compare */
 extern const cf_generator cf_fully_connected_cases;   /* fully_connected */
 extern const cf_generator cf_l2_normalization_cases;  /* batch_matmul */
+extern const cf_generator cf_local_response_norm_cases; /* batch_matmul */
 extern const cf_generator cf_l2_pool_2d_cases;        /* batch_matmul */
 extern const cf_generator cf_max_pool_2d_cases;       /* pool */
 extern const cf_generator cf_maximum_cases;           /* elementwise */
@@ -383,8 +388,10 @@ extern const cf_generator cf_arg_max_cases;           /* reduce */
 extern const cf_generator cf_arg_min_cases;           /* reduce */
 extern const cf_generator cf_cumsum_cases;            /* reduce */
 extern const cf_generator cf_svdf_cases;              /* svdf */
+extern const cf_generator cf_topk_v2_cases;           /* reduce */
 /* unary */
 extern const cf_generator cf_abs_cases;
+extern const cf_generator cf_atan2_cases;
 extern const cf_generator cf_ceil_cases;
 extern const cf_generator cf_cos_cases;
 extern const cf_generator cf_exp_cases;

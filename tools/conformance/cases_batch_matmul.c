@@ -1,6 +1,7 @@
 /*
- * cases_batch_matmul.c - BATCH_MATMUL, L2_NORMALIZATION and L2_POOL_2D
- * cases, the remaining ops of the spatial and linear-algebra family.
+ * cases_batch_matmul.c - BATCH_MATMUL, L2_NORMALIZATION, L2_POOL_2D and
+ * LOCAL_RESPONSE_NORMALIZATION cases, the remaining ops of the spatial
+ * and linear-algebra family.
  *
  * BATCH_MATMUL variants cross the types (float32, int8, int16) with
  * adj_x, adj_y and broadcasting: without it x and y share their batch
@@ -11,6 +12,10 @@
  * variants are its types (float32, int8, uint8; the quantized outputs in
  * 1/128 as TFLite requires) over ranks 1-4; L2_POOL_2D's (float32 only)
  * the padding and the clamp activations, with pooling's shapes.
+ * LOCAL_RESPONSE_NORMALIZATION's (float32, 4-D) are TFLite's defaults
+ * (radius 5, bias 1, alpha 1, beta 0.5), beta 0.75 as in AlexNet, beta 1,
+ * and radius 0; each case draws the shape (1-8 channels), bias in [0.5,
+ * 2] and alpha in [1e-4, 1] but for the defaults, and data in [-3, 3].
  */
 #include <math.h>
 
@@ -202,4 +207,42 @@ const cf_generator cf_l2_pool_2d_cases = {
 	.op = OPVER_OP_L2_POOL_2D,
 	.num_variants = 2 * CF_NUM_ACTIVATIONS,
 	.generate = generate_l2_pool,
+};
+
+/* ------------------------------------------ LOCAL_RESPONSE_NORMALIZATION */
+
+static bool generate_local_response_norm(int32_t variant, cf_rng *rng,
+					 cf_case *c)
+{
+	static const opver_local_response_norm_params kinds[] = {
+		{ 5, 1.0f, 1.0f, 0.5f },
+		{ 2, 0.0f, 0.0f, 0.75f },
+		{ 1, 0.0f, 0.0f, 1.0f },
+		{ 0, 0.0f, 0.0f, 0.5f },
+	};
+	opver_local_response_norm_params p = kinds[variant];
+	int32_t dims[4], input;
+
+	dims[0] = cf_rng_int(rng, 1, 2);
+	dims[1] = cf_rng_int(rng, 1, 3);
+	dims[2] = cf_rng_int(rng, 1, 3);
+	dims[3] = cf_rng_int(rng, 1, 8);
+	if (variant > 0) {
+		p.bias = cf_rng_float(rng, 0.5f, 2.0f);
+		p.alpha = cf_rng_float(rng, 1e-4f, 1.0f);
+	}
+	input = cf_case_tensor(c, OPVER_TYPE_FLOAT32, 4, dims);
+	cf_case_input(c, input);
+	c->output = cf_case_tensor(c, OPVER_TYPE_FLOAT32, 4, dims);
+	c->has_params = true;
+	c->params.local_response_norm = p;
+	cf_case_param(c, "radius=%d bias=%g alpha=%g beta=%g", (int)p.radius,
+		      (double)p.bias, (double)p.alpha, (double)p.beta);
+	return cf_case_fill(c, input, rng, -3, 3, false);
+}
+
+const cf_generator cf_local_response_norm_cases = {
+	.op = OPVER_OP_LOCAL_RESPONSE_NORMALIZATION,
+	.num_variants = 4,
+	.generate = generate_local_response_norm,
 };

@@ -1,15 +1,18 @@
 /*
  * cases_gather.c - cases of the ops that gather, tile, fill and move data:
- * GATHER, GATHER_ND, TILE, BROADCAST_TO, SHAPE, FILL, ZEROS_LIKE, CAST,
+ * GATHER, GATHER_ND, TILE, BROADCAST_TO, SHAPE, RANK, FILL, ZEROS_LIKE, CAST,
  * SPACE_TO_DEPTH, DEPTH_TO_SPACE, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND,
- * EMBEDDING_LOOKUP and BROADCAST_ARGS.
+ * EMBEDDING_LOOKUP, BROADCAST_ARGS and ONE_HOT.
  *
  * Variants cross the element types each op takes in TFLite with the types
  * of its index or shape input and, for the shape-giving inputs, whether
  * they are constant or given at run time; GATHER also with batch_dims.
  * Each case draws small shapes (rank 1-4, dimensions 1-4), in-range
  * indices and the data.  SPACE_TO_BATCH_ND's 8-bit cases are quantized
- * with a random zero point, which is what its padding holds.
+ * with a random zero point, which is what its padding holds.  ONE_HOT's
+ * variants cross its output types with int32 or int64 indices (drawn from
+ * [-1, depth], so some lie outside) and axis -1 or one drawn from 0 to
+ * the indices' rank; depth, on and off values are constants.
  */
 #include <string.h>
 
@@ -257,6 +260,27 @@ const cf_generator cf_shape_cases = {
 	.op = OPVER_OP_SHAPE,
 	.num_variants = NUM_DATA_TYPES * 2,
 	.generate = shape_generate,
+};
+
+/* ---------------------------------------------------------------- RANK */
+
+/* Variants: the data types; each case draws the rank, 0 to 4. */
+static bool rank_generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	int32_t rank = cf_rng_int(rng, 0, 4), dims[4];
+
+	draw_dims(rng, rank, 1, 4, dims);
+	if (!data_input(c, rng, data_types[variant], rank, dims))
+		return false;
+	c->output = cf_case_tensor(c, OPVER_TYPE_INT32, 0, dims); /* scalar */
+	cf_case_param(c, "rank=%d", (int)rank);
+	return true;
+}
+
+const cf_generator cf_rank_cases = {
+	.op = OPVER_OP_RANK,
+	.num_variants = NUM_DATA_TYPES,
+	.generate = rank_generate,
 };
 
 /* ------------------------------------------------ FILL and ZEROS_LIKE */
@@ -646,4 +670,60 @@ const cf_generator cf_broadcast_args_cases = {
 	.op = OPVER_OP_BROADCAST_ARGS,
 	.num_variants = 6,
 	.generate = broadcast_args_generate,
+};
+
+/* -------------------------------------------------------------- ONE_HOT */
+
+/* TFLite's output types: it fails int16 at invoke. */
+static const opver_type one_hot_types[] = {
+	OPVER_TYPE_FLOAT32, OPVER_TYPE_UINT8, OPVER_TYPE_INT8,
+	OPVER_TYPE_INT32,   OPVER_TYPE_INT64, OPVER_TYPE_BOOL,
+};
+#define NUM_ONE_HOT_TYPES 6
+
+/* int64 indices are constants: TFLite's tool feeds no int64 input. */
+static bool one_hot_generate(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	const opver_type type = one_hot_types[variant % NUM_ONE_HOT_TYPES];
+	const opver_type index = index_types[variant / NUM_ONE_HOT_TYPES % 2];
+	const bool last = variant / (NUM_ONE_HOT_TYPES * 2) % 2 == 0;
+	int32_t rank = cf_rng_int(rng, 0, 3), dims[3];
+	int32_t depth = cf_rng_int(rng, 1, 4);
+	int32_t axis = last ? rank : cf_rng_int(rng, 0, rank);
+	int32_t out_dims[4], count = 1, on, off;
+	int64_t values[27];
+	const int64_t depth_value = depth;
+
+	draw_dims(rng, rank, 1, 3, dims);
+	for (int32_t d = 0; d < rank; d++)
+		count *= dims[d];
+	for (int32_t i = 0; i < count; i++)
+		values[i] = cf_rng_int(rng, -1, depth);
+	for (int32_t d = 0, o = 0; d <= rank; d++)
+		out_dims[d] = d == axis ? depth : dims[o++];
+	if (!integer_vector(c, index, count, values,
+			    index == OPVER_TYPE_INT64, rank, dims) ||
+	    !integer_vector(c, OPVER_TYPE_INT32, 1, &depth_value, true, 0,
+			    dims))
+		return false;
+	/* Scalars: dims is not read, but must not be NULL. */
+	on = cf_case_tensor(c, type, 0, dims);
+	off = cf_case_tensor(c, type, 0, dims);
+	cf_case_input(c, on);
+	cf_case_input(c, off);
+	if (!cf_case_fill(c, on, rng, -100, 100, true) ||
+	    !cf_case_fill(c, off, rng, -100, 100, true))
+		return false;
+	c->output = cf_case_tensor(c, type, rank + 1, out_dims);
+	c->has_params = true;
+	c->params.one_hot.axis = last ? -1 : axis;
+	cf_case_param(c, "depth=%d axis=%d indices=%s", (int)depth,
+		      (int)c->params.one_hot.axis, opver_type_name(index));
+	return true;
+}
+
+const cf_generator cf_one_hot_cases = {
+	.op = OPVER_OP_ONE_HOT,
+	.num_variants = NUM_ONE_HOT_TYPES * 2 * 2,
+	.generate = one_hot_generate,
 };

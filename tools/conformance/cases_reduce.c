@@ -21,6 +21,11 @@
  * CUMSUM: variants cross float32, int32 and int64 with exclusive and
  * reverse; each case draws the shape and a constant axis, positive or
  * negative.
+ *
+ * TOPK_V2: variants cross the input types with k of 1, of the whole row,
+ * or drawn between; each case draws the shape (the row 1-8 long) and
+ * values from a small integer range, so that rows have ties, which go to
+ * the lower index.  k is a constant, as the reference requires.
  */
 #include <math.h>
 
@@ -358,4 +363,58 @@ const cf_generator cf_cumsum_cases = {
 	.op = OPVER_OP_CUMSUM,
 	.num_variants = NUM_CUMSUM_TYPES * 4,
 	.generate = generate_cumsum,
+};
+
+/* ------------------------------------------------------------- TOPK_V2 */
+
+static const opver_type topk_types[] = {
+	OPVER_TYPE_FLOAT32, OPVER_TYPE_UINT8, OPVER_TYPE_INT8,
+	OPVER_TYPE_INT16,   OPVER_TYPE_INT32, OPVER_TYPE_INT64,
+};
+#define NUM_TOPK_TYPES 6
+enum { TOPK_K_ONE, TOPK_K_ROW, TOPK_K_DRAWN, NUM_TOPK_KS };
+
+/* int64 inputs are constants: TFLite's tool feeds no int64 input. */
+static bool generate_topk(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	const opver_type type = topk_types[variant % NUM_TOPK_TYPES];
+	const int32_t k_kind = variant / NUM_TOPK_TYPES;
+	int32_t rank = cf_rng_int(rng, 1, MAX_RANK), dims[MAX_RANK];
+	int32_t input, indices, k;
+	bool ok;
+
+	for (int32_t d = 0; d < rank - 1; d++)
+		dims[d] = cf_rng_int(rng, 1, 3);
+	dims[rank - 1] = cf_rng_int(rng, 1, 8);
+	k = k_kind == TOPK_K_ONE   ? 1
+	    : k_kind == TOPK_K_ROW ? dims[rank - 1]
+				   : cf_rng_int(rng, 1, dims[rank - 1]);
+	input = cf_case_tensor(c, type, rank, dims);
+	cf_case_input(c, input);
+	ok = cf_case_fill(c, input, rng, type == OPVER_TYPE_UINT8 ? 0 : -3,
+			  type == OPVER_TYPE_UINT8 ? 6 : 3,
+			  type == OPVER_TYPE_INT64) &&
+	     add_axis(c, &k, 1);
+	if (ok && type == OPVER_TYPE_FLOAT32) { /* whole numbers: ties */
+		float *values = cf_case_values(c, input);
+
+		for (size_t i = 0; i < cf_tensor_elements(&c->tensors[input]);
+		     i++)
+			values[i] = roundf(values[i]);
+	}
+	dims[rank - 1] = k;
+	c->output = cf_case_tensor(c, type, rank, dims);
+	indices = cf_case_tensor(c, OPVER_TYPE_INT32, rank, dims);
+	cf_case_more_output(c, indices);
+	if (type == OPVER_TYPE_UINT8 || type == OPVER_TYPE_INT8)
+		ok = ok && cf_case_quantize(c, input, 0.5f, 0) &&
+		     cf_case_quantize(c, c->output, 0.5f, 0);
+	cf_case_param(c, "k=%d", (int)k);
+	return ok;
+}
+
+const cf_generator cf_topk_v2_cases = {
+	.op = OPVER_OP_TOPK_V2,
+	.num_variants = NUM_TOPK_TYPES * NUM_TOPK_KS,
+	.generate = generate_topk,
 };

@@ -19,6 +19,11 @@
  * int8 ABS keeps the input's quantization on rank 1 (TFLite's path
  * without a rescale) and draws the output's otherwise; int16 tensors are
  * symmetric.  int16 ABS without quantization is version 4, with it 3.
+ *
+ * ATAN2 (two inputs of one shape, at the end of this file): float32, one
+ * variant per rank; y and x drawn from [-8, 8], the first four points
+ * (1, 0), (-1, 0), (0, -1) and (-1, -1) on the axes and in the third
+ * quadrant.
  */
 #include "cases.h"
 
@@ -238,3 +243,38 @@ UNARY_CASES(cf_floor_cases, FLOOR, 1);
 UNARY_CASES(cf_ceil_cases, CEIL, 1);
 UNARY_CASES(cf_round_cases, ROUND, 1);
 UNARY_CASES(cf_sign_cases, SIGN, 2);
+
+/* -------------------------------------------------------------- ATAN2 */
+
+static bool generate_atan2(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	static const float axes_y[] = { 0, 0, -1, -1 };
+	static const float axes_x[] = { 1, -1, 0, -1 };
+	const int32_t rank = variant + 1;
+	int32_t dims[MAX_RANK], y, x;
+	float *yv, *xv;
+
+	for (int32_t d = 0; d < rank; d++)
+		dims[d] = cf_rng_int(rng, 1, 5);
+	y = cf_case_tensor(c, OPVER_TYPE_FLOAT32, rank, dims);
+	x = cf_case_tensor(c, OPVER_TYPE_FLOAT32, rank, dims);
+	cf_case_input(c, y);
+	cf_case_input(c, x);
+	if (!cf_case_fill(c, y, rng, -8, 8, false) ||
+	    !cf_case_fill(c, x, rng, -8, 8, false))
+		return false;
+	yv = c->values[y];
+	xv = c->values[x];
+	for (size_t i = 0; i < elements(c, y) && i < 4; i++) {
+		yv[i] = axes_y[i];
+		xv[i] = axes_x[i];
+	}
+	c->output = cf_case_tensor(c, OPVER_TYPE_FLOAT32, rank, dims);
+	return true;
+}
+
+const cf_generator cf_atan2_cases = {
+	.op = OPVER_OP_ATAN2,
+	.num_variants = MAX_RANK,
+	.generate = generate_atan2,
+};

@@ -316,6 +316,8 @@ static bool has_options(int32_t op)
 	case OPVER_OP_BATCH_MATMUL:
 	case OPVER_OP_CUMSUM:
 	case OPVER_OP_SVDF:
+	case OPVER_OP_ONE_HOT:
+	case OPVER_OP_LOCAL_RESPONSE_NORMALIZATION:
 		return true;
 	default:
 		return false;
@@ -791,6 +793,25 @@ static uint8_t options_table(int32_t op, const void *params, table *t)
 		set_field(t, SVDF_ASYMMETRIC_QUANTIZE_INPUTS, 1,
 			  p->asymmetric_quantize_inputs);
 		return OPTIONS_SVDF;
+	}
+	case OPVER_OP_ONE_HOT: {
+		const opver_one_hot_params *p = params;
+
+		set_field(t, ONE_HOT_AXIS, 4, (uint32_t)p->axis);
+		return OPTIONS_ONE_HOT;
+	}
+	case OPVER_OP_LOCAL_RESPONSE_NORMALIZATION: {
+		const opver_local_response_norm_params *p = params;
+		uint32_t bits;
+
+		set_field(t, LRN_RADIUS, 4, (uint32_t)p->radius);
+		memcpy(&bits, &p->bias, sizeof(bits));
+		set_field(t, LRN_BIAS, 4, bits);
+		memcpy(&bits, &p->alpha, sizeof(bits));
+		set_field(t, LRN_ALPHA, 4, bits);
+		memcpy(&bits, &p->beta, sizeof(bits));
+		set_field(t, LRN_BETA, 4, bits);
+		return OPTIONS_LOCAL_RESPONSE_NORM;
 	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;
