@@ -630,6 +630,63 @@ typedef struct opver_batch_matmul_params {
 OPVER_ABI_ENDS_AT(opver_batch_matmul_params, asymmetric_quantize_inputs);
 #define OPVER_BATCH_MATMUL_PARAMS_DEFAULTS { 0, 0, 0 }
 
+/* CUMSUM: inputs (input, axis: an INT32 tensor of one element), one output
+ * of the input's shape: the running sums along the axis. */
+typedef struct opver_cumsum_params {
+	/* 1 leaves each element out of its own sum (the first sum is 0);
+	 * default 0.  Version 1. */
+	int32_t exclusive;
+	/* 1 sums from the last element of the axis to the first; default 0.
+	 * Version 1. */
+	int32_t reverse;
+} opver_cumsum_params;
+OPVER_ABI_ENDS_AT(opver_cumsum_params, reverse);
+#define OPVER_CUMSUM_PARAMS_DEFAULTS { 0, 0 }
+
+/* SVDF: inputs (input [batch, input_size], weights_feature
+ * [num_filters, input_size], weights_time [num_filters, memory_size],
+ * bias [num_units] or omitted, state: a variable tensor [batch,
+ * memory_size * num_filters]), one output [batch, num_units], where
+ * num_units = num_filters / rank. */
+typedef struct opver_svdf_params {
+	/* Filters per unit, at least 1; default 0 (a model must set it).
+	 * Version 1. */
+	int32_t rank;
+	/* An opver_activation; default OPVER_ACTIVATION_NONE.  Version 1. */
+	int32_t activation;
+	/* Version 4 (hybrid kernels): 1 quantizes inputs asymmetrically;
+	 * default 0. */
+	int32_t asymmetric_quantize_inputs;
+} opver_svdf_params;
+OPVER_ABI_ENDS_AT(opver_svdf_params, asymmetric_quantize_inputs);
+#define OPVER_SVDF_PARAMS_DEFAULTS { 0, OPVER_ACTIVATION_NONE, 0 }
+
+/* ONE_HOT: inputs (indices: INT32 or INT64, depth: an INT32 of one
+ * element, on_value, off_value: of the output's type), one output: the
+ * indices' shape with a dimension of `depth` inserted at `axis`, on_value
+ * where the index equals the position along it, off_value elsewhere. */
+typedef struct opver_one_hot_params {
+	/* Where the new dimension goes, -1 (last) to the indices' rank;
+	 * default 0, the schema's (converters write -1 for TensorFlow's
+	 * default).  Version 1. */
+	int32_t axis;
+} opver_one_hot_params;
+OPVER_ABI_ENDS_AT(opver_one_hot_params, axis);
+#define OPVER_ONE_HOT_PARAMS_DEFAULTS { 0 }
+
+/* LOCAL_RESPONSE_NORMALIZATION: one 4-D input, one output of its shape:
+ * each element times (bias + alpha * the sum of the squares of the
+ * elements within `radius` of it along the last dimension) ^ -beta. */
+typedef struct opver_local_response_norm_params {
+	/* Default 0, as the schema says, for each; version 1. */
+	int32_t radius;
+	float bias;
+	float alpha;
+	float beta;
+} opver_local_response_norm_params;
+OPVER_ABI_ENDS_AT(opver_local_response_norm_params, beta);
+#define OPVER_LOCAL_RESPONSE_NORM_PARAMS_DEFAULTS { 0, 0.0f, 0.0f, 0.0f }
+
 #ifdef __cplusplus
 }
 #endif

@@ -141,6 +141,7 @@ typedef struct opver_flex_value {
 	const uint8_t *bytes;
 	uint64_t size;
 } opver_flex_value;
+OPVER_ABI_ENDS_AT(opver_flex_value, size);
 
 /*
  * The services the core lends plugins.  Owned by the core; valid from the
@@ -246,7 +247,9 @@ typedef struct opver_host {
 	 * ABI 2.2; check OPVER_HOST_HAS(ctx->host, flex_map_find) first.
 	 * Looks `key` up in the FlexBuffers map of a custom op's options
 	 * (`size` bytes at `options`, as node->custom_options) and fills
-	 * *value; a key the map lacks gives kind OPVER_FLEX_ABSENT.  Every
+	 * *value; a key the map lacks gives kind OPVER_FLEX_ABSENT, and so
+	 * does every key of empty options (size 0: a custom op stored
+	 * without options, all defaults).  Every
 	 * offset, width and length is checked before it is read: bytes that
 	 * are not a well-formed map give OPVER_ERROR_INVALID_MODEL, reported
 	 * through report_error with what is wrong, and *value of kind
