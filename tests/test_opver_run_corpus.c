@@ -142,7 +142,7 @@ Test(opver_run, benchmark_reports_latency)
 	corpus_file(model, sizeof(model), "hello_world_float.tflite");
 	run_tool(&r, "--config", config, "--benchmark", "5", model, NULL);
 	assert_status(&r, 0);
-	cr_assert(strstr(r.out, "5 runs after 1 warm-up, inputs zero-filled") !=
+	cr_assert(strstr(r.out, "5 runs after 1 warm-up, inputs zero-filled; 1 thread\n") !=
 			  NULL,
 		  "%s", r.out);
 	cr_assert(strstr(r.out, "median") != NULL, "%s", r.out);
@@ -158,6 +158,14 @@ Test(opver_run, benchmark_reports_latency)
 		  "%s", r.out);
 	cr_assert(strstr(r.out, "\"first_invoke_ms\": ") != NULL, "%s", r.out);
 	cr_assert(strstr(r.out, "\"invocations\": 3") != NULL, "%s", r.out);
+	cr_assert(strstr(r.out, "\"threads\": 1,") != NULL, "%s", r.out);
+	spawn_free(&r);
+	/* The header says how many threads the interpreter's pool has. */
+	run_tool(&r, "--config", config, "--threads", "2", "--benchmark", "2",
+		 model, NULL);
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, "2 runs after 1 warm-up, inputs zero-filled; 2 threads\n") != NULL,
+		  "%s", r.out);
 	spawn_free(&r);
 }
 

@@ -105,6 +105,7 @@ static int report_benchmark(struct session *s, double first_ms,
 			(sorted_ms[runs / 2 - 1] + sorted_ms[runs / 2]) / 2;
 	bool zero_filled = s->cmd.num_inputs == 0 &&
 			   opver_interpreter_input_count(s->interpreter) > 0;
+	uint32_t threads = opver_interpreter_threads(s->interpreter);
 	json_writer *w = &s->json;
 	char op[96];
 	int status;
@@ -118,6 +119,8 @@ static int report_benchmark(struct session *s, double first_ms,
 		json_int(w, 1);
 		json_key(w, "zero_filled_inputs");
 		json_bool(w, zero_filled);
+		json_key(w, "threads");
+		json_uint(w, threads);
 		/* Setup, delegates' included: creating the interpreter
 		 * (partitions prepared), then the warm-up run. */
 		json_key(w, "interpreter_create_ms");
@@ -136,12 +139,13 @@ static int report_benchmark(struct session *s, double first_ms,
 		json_key(w, "nodes");
 		json_begin_array(w);
 	} else {
-		printf("benchmark: %zu run%s after 1 warm-up%s\n"
+		printf("benchmark: %zu run%s after 1 warm-up%s; %u thread%s\n"
 		       "setup: interpreter creation %.6f ms, first invoke %.6f ms\n"
 		       "latency: median %.6f ms, min %.6f ms, max %.6f ms\n"
 		       "node  %-24s average ms\n",
 		       runs, runs == 1 ? "" : "s",
 		       zero_filled ? ", inputs zero-filled" : "",
+		       (unsigned)threads, threads == 1 ? "" : "s",
 		       s->create_ms, first_ms, median,
 		       sorted_ms[0], sorted_ms[runs - 1], "op");
 	}
