@@ -235,38 +235,15 @@ static opver_status check_tensor_sizes(opver_interpreter *it)
 	return OPVER_OK;
 }
 
-/*
- * Which tensors a kernel's prepare may reshape (resize_output): none that
- * holds data before any node runs (constants, model inputs, initial
- * values) and none a partition reads or writes, since partitions are
- * prepared first.
- */
+/* Lends the session what resize_output needs: the graph, the tensors,
+ * which of them a kernel's prepare may reshape, and the size limit. */
 static opver_status mark_resizable(opver_interpreter *it)
 {
-	const opver__graph *graph = it->graph;
-
-	it->resizable = calloc(graph->num_tensors > 0 ?
-				       (size_t)graph->num_tensors : 1, 1);
+	it->resizable = opver__resizable_tensors(it->graph, it->tensors,
+						 it->delegation.node_partition);
 	if (it->resizable == NULL)
 		return OPVER_ERROR_NOMEM;
-	for (int32_t t = 0; t < graph->num_tensors; t++)
-		it->resizable[t] = !it->tensors[t].is_constant &&
-				   !graph->tensors[t].is_variable &&
-				   graph->tensors[t].initial_data == NULL;
-	for (int32_t i = 0; i < graph->num_inputs; i++)
-		it->resizable[graph->inputs[i]] = 0;
-	for (int32_t n = 0; n < graph->num_nodes; n++) {
-		const opver__graph_node *node = &graph->nodes[n];
-
-		if (it->nodes[n].partition < 0)
-			continue;
-		for (int32_t i = 0; i < node->num_inputs; i++)
-			if (node->inputs[i] >= 0)
-				it->resizable[node->inputs[i]] = 0;
-		for (int32_t o = 0; o < node->num_outputs; o++)
-			it->resizable[node->outputs[o]] = 0;
-	}
-	it->session.graph = graph;
+	it->session.graph = it->graph;
 	it->session.tensors = it->tensors;
 	it->session.resizable = it->resizable;
 	it->session.max_tensor_bytes = it->max_tensor_bytes;

@@ -1,12 +1,13 @@
 /*
- * resize.c - the resize_output service: a kernel's prepare gives one of its
- * node's outputs the shape its options imply, as TFLite kernels call
- * ResizeTensor in Prepare.  The new dims live in the node's persistent
- * memory (freed with the interpreter); the arena is planned after every
- * prepare, so it sees the new size.
+ * resize.c - the resize_output service, and which tensors it may reshape:
+ * a kernel's prepare gives one of its node's outputs the shape its options
+ * imply, as TFLite kernels call ResizeTensor in Prepare.  The new dims live
+ * in the node's persistent memory (freed with the interpreter); the arena
+ * is planned after every prepare, so it sees the new size.
  */
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 #include "session.h"
 
@@ -97,4 +98,33 @@ opver_status opver__service_resize_output(const opver_context *ctx,
 	tensor->dims = copy;
 	tensor->bytes = (size_t)elements * type_size;
 	return OPVER_OK;
+}
+
+uint8_t *opver__resizable_tensors(const opver__graph *graph,
+				  const opver_tensor *tensors,
+				  const int32_t *node_partition)
+{
+	uint8_t *resizable = calloc(graph->num_tensors > 0 ?
+					    (size_t)graph->num_tensors : 1, 1);
+
+	if (resizable == NULL)
+		return NULL;
+	for (int32_t t = 0; t < graph->num_tensors; t++)
+		resizable[t] = !tensors[t].is_constant &&
+			       !graph->tensors[t].is_variable &&
+			       graph->tensors[t].initial_data == NULL;
+	for (int32_t i = 0; i < graph->num_inputs; i++)
+		resizable[graph->inputs[i]] = 0;
+	for (int32_t n = 0; n < graph->num_nodes; n++) {
+		const opver__graph_node *node = &graph->nodes[n];
+
+		if (node_partition[n] < 0)
+			continue;
+		for (int32_t i = 0; i < node->num_inputs; i++)
+			if (node->inputs[i] >= 0)
+				resizable[node->inputs[i]] = 0;
+		for (int32_t o = 0; o < node->num_outputs; o++)
+			resizable[node->outputs[o]] = 0;
+	}
+	return resizable;
 }

@@ -67,6 +67,16 @@ void *opver__service_scratch(const opver_context *ctx, int32_t index);
 opver_status opver__service_resize_output(const opver_context *ctx,
 					  int32_t output, const int32_t *dims,
 					  int32_t rank);
+/*
+ * Which of graph's tensors a kernel's prepare may reshape (1 per tensor):
+ * none that holds data before any node runs (constants, model inputs,
+ * initial values), no variable (its state outlives an invoke) and none a
+ * partition reads or writes (node_partition[n] >= 0), since partitions
+ * are prepared first.  The caller frees it; NULL when memory runs out.
+ */
+uint8_t *opver__resizable_tensors(const opver__graph *graph,
+				  const opver_tensor *tensors,
+				  const int32_t *node_partition);
 
 /* Frees the persistent blocks and the scratch list (not the pool or
  * profiler).  Safe on a zeroed session. */
