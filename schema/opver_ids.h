@@ -225,6 +225,13 @@
 	\
 	X(ONE_HOT_AXIS, 0, "OneHotOptions", "axis") \
 	\
+	X(IF_THEN_SUBGRAPH_INDEX, 0, "IfOptions", "then_subgraph_index") \
+	X(IF_ELSE_SUBGRAPH_INDEX, 1, "IfOptions", "else_subgraph_index") \
+	X(WHILE_COND_SUBGRAPH_INDEX, 0, "WhileOptions", "cond_subgraph_index") \
+	X(WHILE_BODY_SUBGRAPH_INDEX, 1, "WhileOptions", "body_subgraph_index") \
+	X(CALL_ONCE_INIT_SUBGRAPH_INDEX, 0, "CallOnceOptions", \
+	  "init_subgraph_index") \
+	\
 	X(LRN_RADIUS, 0, "LocalResponseNormalizationOptions", "radius") \
 	X(LRN_BIAS, 1, "LocalResponseNormalizationOptions", "bias") \
 	X(LRN_ALPHA, 2, "LocalResponseNormalizationOptions", "alpha") \
@@ -289,9 +296,12 @@
 	X(OPTIONS_SPLIT_V, 79, "BuiltinOptions", "SplitVOptions") \
 	X(OPTIONS_GATHER_ND, 83, "BuiltinOptions", "GatherNdOptions") \
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
+	X(OPTIONS_IF, 92, "BuiltinOptions", "IfOptions") \
+	X(OPTIONS_WHILE, 93, "BuiltinOptions", "WhileOptions") \
 	X(OPTIONS_DEPTH_TO_SPACE, 94, "BuiltinOptions", "DepthToSpaceOptions") \
 	X(OPTIONS_BATCH_MATMUL, 101, "BuiltinOptions", "BatchMatMulOptions") \
 	X(OPTIONS_CUMSUM, 102, "BuiltinOptions", "CumsumOptions") \
+	X(OPTIONS_CALL_ONCE, 103, "BuiltinOptions", "CallOnceOptions") \
 	X(OPTIONS_BROADCAST_TO, 104, "BuiltinOptions", "BroadcastToOptions") \
 	X(OPTIONS_GELU, 116, "BuiltinOptions", "GeluOptions")
 

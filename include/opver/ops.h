@@ -687,6 +687,41 @@ typedef struct opver_local_response_norm_params {
 OPVER_ABI_ENDS_AT(opver_local_response_norm_params, beta);
 #define OPVER_LOCAL_RESPONSE_NORM_PARAMS_DEFAULTS { 0, 0.0f, 0.0f, 0.0f }
 
+/*
+ * IF, WHILE and CALL_ONCE run other subgraphs of the model.  The core runs
+ * them itself (a kernel cannot call a subgraph), so no plugin sees these;
+ * they are public for node_info and tools.  Indices are subgraphs of the
+ * model, checked by the model reader: in range, and never calling back
+ * into a subgraph that is running.
+ *
+ * IF: input 0 a BOOL of one element, the others the branch's inputs; the
+ * outputs are the branch's outputs.
+ */
+typedef struct opver_if_params {
+	int32_t then_subgraph_index;    /* version 1 */
+	int32_t else_subgraph_index;    /* version 1 */
+} opver_if_params;
+OPVER_ABI_ENDS_AT(opver_if_params, else_subgraph_index);
+#define OPVER_IF_PARAMS_DEFAULTS { 0, 0 }
+
+/* WHILE: the inputs are the loop-carried values; cond takes them and gives
+ * one BOOL, body takes them and gives their next values; the outputs are
+ * the values once cond gives false. */
+typedef struct opver_while_params {
+	int32_t cond_subgraph_index;    /* version 1 */
+	int32_t body_subgraph_index;    /* version 1 */
+} opver_while_params;
+OPVER_ABI_ENDS_AT(opver_while_params, body_subgraph_index);
+#define OPVER_WHILE_PARAMS_DEFAULTS { 0, 0 }
+
+/* CALL_ONCE: no inputs or outputs; runs a subgraph without inputs or
+ * outputs on the interpreter's first invoke (it initialises variables). */
+typedef struct opver_call_once_params {
+	int32_t init_subgraph_index;    /* version 1 */
+} opver_call_once_params;
+OPVER_ABI_ENDS_AT(opver_call_once_params, init_subgraph_index);
+#define OPVER_CALL_ONCE_PARAMS_DEFAULTS { 0 }
+
 #ifdef __cplusplus
 }
 #endif
