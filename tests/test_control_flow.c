@@ -1,0 +1,186 @@
+/*
+ * test_control_flow.c - IF and WHILE run by the core over the model's other
+ * subgraphs, an interpreter of a chosen subgraph (signatures), and the
+ * reader's refusal of bad calls.  Expected values are worked out by hand
+ * and match TFLite's (tflite_ref.js on the same models): while_double
+ * doubles x until x >= limit, so (1, 10) gives 16, (3, 100) 192 and
+ * (20, 10) 20 without a single pass of the body; if_add_mul gives a + b
+ * or a * b.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime_fixture.h"
+
+#define REFERENCE_CONFIG "[plugin.reference]\nlibrary = " REFERENCE_PLUGIN "\n"
+
+static messages captured;
+static opver_runtime *runtime;
+
+static void setup(void)
+{
+	messages_clear(&captured);
+	runtime = fixture_runtime(REFERENCE_CONFIG, &captured);
+}
+
+static void teardown(void)
+{
+	opver_runtime_destroy(runtime);
+}
+
+TestSuite(control_flow, .init = setup, .fini = teardown);
+
+static float run_while(opver_interpreter *it, float x, float limit)
+{
+	memcpy(opver_interpreter_input(it, 0)->data, &x, sizeof(x));
+	memcpy(opver_interpreter_input(it, 1)->data, &limit, sizeof(limit));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	return *(const float *)opver_interpreter_output(it, 0)->data;
+}
+
+Test(control_flow, while_loops_a_data_dependent_number_of_times)
+{
+	opver_model *model = fixture_model(runtime, "while_double");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_expect_eq(run_while(it, 1.0f, 10.0f), 16.0f);
+	cr_expect_eq(run_while(it, 3.0f, 100.0f), 192.0f);
+	/* cond false at once: the input comes out unchanged. */
+	cr_expect_eq(run_while(it, 20.0f, 10.0f), 20.0f);
+	cr_expect_eq(run_while(it, 1.0f, 10.0f), 16.0f);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
+static void run_if(opver_interpreter *it, bool c, const float want[2])
+{
+	const uint8_t cond = c;
+	const float a[2] = { 1.5f, -2.0f }, b[2] = { 4.0f, 3.0f };
+	const float *y;
+
+	memcpy(opver_interpreter_input(it, 0)->data, &cond, 1);
+	memcpy(opver_interpreter_input(it, 1)->data, a, sizeof(a));
+	memcpy(opver_interpreter_input(it, 2)->data, b, sizeof(b));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	y = opver_interpreter_output(it, 0)->data;
+	cr_expect_eq(y[0], want[0], "c=%d: got %g, want %g", c, y[0], want[0]);
+	cr_expect_eq(y[1], want[1], "c=%d: got %g, want %g", c, y[1], want[1]);
+}
+
+Test(control_flow, if_runs_then_on_true_and_else_on_false)
+{
+	opver_model *model = fixture_model(runtime, "if_add_mul");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	run_if(it, true, (const float[]){ 5.5f, 1.0f });
+	run_if(it, false, (const float[]){ 6.0f, -6.0f });
+	run_if(it, true, (const float[]){ 5.5f, 1.0f });
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
+Test(control_flow, node_info_names_the_core_as_runner)
+{
+	opver_model *model = fixture_model(runtime, "if_add_mul");
+	opver_interpreter *it;
+	opver_node_info info;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(opver_interpreter_node_info(it, 0, &info), OPVER_OK);
+	cr_expect_eq(info.op, OPVER_OP_IF);
+	cr_expect_str_eq(info.plugin, "opver core");
+	cr_expect_str_eq(info.kernel, "control flow");
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
+/* two_signatures: "double" is subgraph 0 (x + x), "square" subgraph 1
+ * (x * x). */
+Test(control_flow, the_subgraph_option_runs_a_signature_subgraph)
+{
+	opver_model *model = fixture_model(runtime, "two_signatures");
+	opver_interpreter_options options;
+	opver_interpreter *it;
+	opver_signature_info info;
+	const float x[3] = { 1.0f, -2.0f, 3.0f };
+	const float *y;
+
+	cr_assert_eq(opver_model_signature_info(model, 1, &info), OPVER_OK);
+	cr_assert_str_eq(info.key, "square");
+	opver_interpreter_options_init(&options);
+	options.subgraph = info.subgraph;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	cr_expect_eq(opver_interpreter_node_count(it), 1);
+	memcpy(opver_interpreter_input(it, 0)->data, x, sizeof(x));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	y = opver_interpreter_output(it, 0)->data;
+	cr_expect_eq(y[0], 1.0f);
+	cr_expect_eq(y[1], 4.0f);
+	cr_expect_eq(y[2], 9.0f);
+	opver_interpreter_destroy(it);
+
+	options.subgraph = 2;
+	cr_expect_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_expect_null(it);
+	cr_expect(messages_line_has(&captured, "subgraph 2",
+				    "subgraphs 0 to 1", NULL),
+		  "%s", captured.text);
+	opver_model_close(model);
+}
+
+/* Opens a bad model, expecting INVALID_MODEL and a message with every
+ * fragment (NULL-terminated). */
+static void expect_refused(const char *name, const char *a, const char *b)
+{
+	char path[512];
+	opver_model *model = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s.tflite", TEST_MODEL_DIR, name);
+	cr_expect_eq(opver_model_open(runtime, path, &model),
+		     OPVER_ERROR_INVALID_MODEL, "%s", name);
+	cr_expect_null(model);
+	cr_expect(messages_line_has(&captured, a, b, NULL), "%s: %s", name,
+		  captured.text);
+}
+
+Test(control_flow, a_callee_index_out_of_range_is_refused)
+{
+	expect_refused("bad_call_index", "body_subgraph_index 5",
+		       "out of range");
+}
+
+Test(control_flow, a_subgraph_calling_itself_is_refused)
+{
+	expect_refused("bad_call_self", "of subgraph 2: it calls subgraph 2",
+		       "may not call itself");
+}
+
+Test(control_flow, a_cycle_of_calls_is_refused)
+{
+	expect_refused("bad_call_cycle", "of subgraph 3: it calls subgraph 2",
+		       "may not call itself");
+}
+
+Test(control_flow, a_body_giving_too_few_values_is_refused)
+{
+	expect_refused("bad_while_body_count", "subgraph 2 (body)",
+		       "loop value count 2, but the subgraph's output count is 1");
+}
+
+Test(control_flow, a_body_changing_a_value_type_is_refused)
+{
+	expect_refused("bad_while_body_type", "subgraph 2 (body)",
+		       "loop value 0 is FLOAT32, but the subgraph's output 0 is INT32");
+}
