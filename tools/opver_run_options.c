@@ -67,6 +67,11 @@ static const char usage_text[] =
 	"                         the model) and DIR/index.json naming each with\n"
 	"                         the node and plugin that wrote it; tensors\n"
 	"                         inside a delegate partition are not written\n"
+	"      --signature KEY    run the model's signature KEY, on its own\n"
+	"                         subgraph: -i and -o then take NAME=FILE, NAME\n"
+	"                         an input or output of the signature (every\n"
+	"                         input, any outputs); --explain lists the\n"
+	"                         signatures\n"
 	"      --json             machine-readable output\n"
 	"      --log-level LEVEL  error, warning, info or debug\n"
 	"      --strict           refuse to fall back to a lower-priority kernel\n"
@@ -163,7 +168,8 @@ enum {
 	OPT_PROFILE,
 	OPT_COMPARE,
 	OPT_TOLERANCE,
-	OPT_DUMP_TENSORS
+	OPT_DUMP_TENSORS,
+	OPT_SIGNATURE
 };
 
 static const struct option long_options[] = {
@@ -185,6 +191,7 @@ static const struct option long_options[] = {
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 	{ "dump-tensors", required_argument, NULL, OPT_DUMP_TENSORS },
+	{ "signature", required_argument, NULL, OPT_SIGNATURE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -278,6 +285,9 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 			break;
 		case OPT_DUMP_TENSORS:
 			cmd->dump_tensors = optarg;
+			break;
+		case OPT_SIGNATURE:
+			cmd->signature = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
