@@ -140,9 +140,16 @@ static opver_status check_node(opver__model_reader *r,
 			return opver__model_invalid(r, "WHILE has %d inputs but %d outputs; each loop value is both",
 						    node->num_inputs,
 						    node->num_outputs);
-		return match_list(r, caller, node->inputs, node->num_inputs,
-				  "input", caller, node->outputs,
-				  node->num_outputs, "output");
+		for (int32_t i = 0; i < node->num_inputs; i++) {
+			opver_type in = caller->tensors[node->inputs[i]].type;
+			opver_type out = caller->tensors[node->outputs[i]].type;
+
+			if (in != out)
+				return opver__model_invalid(r, "input %d is %s but output %d is %s; a loop value keeps its type",
+							    i, opver_type_name(in),
+							    i, opver_type_name(out));
+		}
+		return OPVER_OK;
 	default:
 		if (node->num_inputs != 0 || node->num_outputs != 0)
 			return opver__model_invalid(r, "CALL_ONCE has %d inputs and %d outputs; it takes none",

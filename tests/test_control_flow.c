@@ -13,7 +13,8 @@
 
 #include "runtime_fixture.h"
 
-#define REFERENCE_CONFIG "[plugin.reference]\nlibrary = " REFERENCE_PLUGIN "\n"
+#define REFERENCE_CONFIG "[plugin.reference]\nlibrary = " REFERENCE_PLUGIN "\n" \
+	"[plugin.add_one]\nlibrary = " TEST_PLUGIN_DIR "/add_one.so\n"
 
 static messages captured;
 static opver_runtime *runtime;
@@ -52,6 +53,25 @@ Test(control_flow, while_loops_a_data_dependent_number_of_times)
 	/* cond false at once: the input comes out unchanged. */
 	cr_expect_eq(run_while(it, 20.0f, 10.0f), 20.0f);
 	cr_expect_eq(run_while(it, 1.0f, 10.0f), 16.0f);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
+/* while_countdown: TensorFlow's MLIR test tfl_while_op.mlir, whose loop
+ * over constants (n = 5, val = 3.0, dec = 1) gives 96 (TFLite agrees). */
+Test(control_flow, while_over_constant_scalars_gives_tensorflows_96)
+{
+	opver_model *model = fixture_model(runtime, "while_countdown");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	for (int run = 0; run < 2; run++) {
+		cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+			     captured.text);
+		cr_expect_eq(*(const float *)opver_interpreter_output(it, 0)->data,
+			     96.0f);
+	}
 	opver_interpreter_destroy(it);
 	opver_model_close(model);
 }
@@ -98,6 +118,37 @@ Test(control_flow, node_info_names_the_core_as_runner)
 	cr_expect_eq(info.op, OPVER_OP_IF);
 	cr_expect_str_eq(info.plugin, "opver core");
 	cr_expect_str_eq(info.kernel, "control flow");
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
+/* if_shared_callee: two IF nodes call subgraphs 1 (ADD_ONE) and 2
+ * (TIMES_TWO); each subgraph's node is prepared once, not once per IF. */
+Test(control_flow, a_subgraph_called_from_two_nodes_is_prepared_once)
+{
+	opver_model *model = fixture_model(runtime, "if_shared_callee");
+	test_counters *stats = fixture_stats("add_one");
+	const float x[4] = { 1.0f, 2.0f, -3.0f, 0.5f };
+	opver_interpreter *it;
+	const float *y;
+
+	memset(stats, 0, sizeof(*stats));
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_expect_eq(stats->prepares, 2);
+	for (int c = 0; c < 2; c++) {
+		const uint8_t cond = (uint8_t)c;
+
+		memcpy(opver_interpreter_input(it, 0)->data, &cond, 1);
+		memcpy(opver_interpreter_input(it, 1)->data, x, sizeof(x));
+		cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+			     captured.text);
+		y = opver_interpreter_output(it, 0)->data;
+		for (int i = 0; i < 4; i++)
+			cr_expect_eq(y[i], c ? x[i] + 2.0f : 4.0f * x[i],
+				     "c=%d y[%d] = %g", c, i, y[i]);
+	}
+	cr_expect_eq(stats->invokes, 4);
 	opver_interpreter_destroy(it);
 	opver_model_close(model);
 }
