@@ -153,6 +153,31 @@ Test(control_flow, a_subgraph_called_from_two_nodes_is_prepared_once)
 	opver_model_close(model);
 }
 
+/* call_once_count: subgraph 1's ADD_ONE runs on the first invoke only,
+ * main's on every one. */
+Test(control_flow, call_once_runs_its_subgraph_on_the_first_invoke_only)
+{
+	opver_model *model = fixture_model(runtime, "call_once_count");
+	test_counters *stats = fixture_stats("add_one");
+	const float x[4] = { 1.0f, 2.0f, 3.0f, 4.0f };
+	opver_interpreter *it;
+
+	memset(stats, 0, sizeof(*stats));
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	memcpy(opver_interpreter_input(it, 0)->data, x, sizeof(x));
+	for (int run = 1; run <= 3; run++) {
+		cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+			     captured.text);
+		cr_expect_eq(stats->invokes, run + 1, "after invoke %d: %d",
+			     run, stats->invokes);
+	}
+	cr_expect_eq(((const float *)opver_interpreter_output(it, 0)->data)[3],
+		     5.0f);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
 /* two_signatures: "double" is subgraph 0 (x + x), "square" subgraph 1
  * (x * x). */
 Test(control_flow, the_subgraph_option_runs_a_signature_subgraph)
