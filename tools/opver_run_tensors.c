@@ -39,9 +39,12 @@ int run_prepare_inputs(struct session *s, bool *run)
 				       cmd->num_outputs);
 	if (*run && cmd->num_inputs == 0 && inputs > 0 &&
 	    cmd->benchmark_runs == 0)
-		return run_usage_error("%s has %zu input%s: give each as -i FILE, in the model's input order",
+		return run_usage_error("%s has %zu input%s: give each as %s",
 				       cmd->model, inputs,
-				       inputs == 1 ? "" : "s");
+				       inputs == 1 ? "" : "s",
+				       cmd->signature != NULL ?
+					       "-i NAME=FILE, NAME the signature's" :
+					       "-i FILE, in the model's input order");
 	for (size_t i = 0; i < cmd->num_outputs; i++) {
 		const opver_tensor *t = opver_interpreter_output(s->interpreter,
 								 i);
