@@ -76,6 +76,21 @@ Test(control_flow, while_over_constant_scalars_gives_tensorflows_96)
 	opver_model_close(model);
 }
 
+Test(control_flow, a_loop_value_changing_shape_is_refused_at_creation)
+{
+	opver_model *model = fixture_model(runtime, "while_grows");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it),
+		     OPVER_ERROR_UNSUPPORTED);
+	cr_expect_null(it);
+	cr_expect(messages_line_has(&captured, "node 0 (WHILE) of subgraph 0",
+				    "subgraph 2 (body) has [2] (8 bytes)",
+				    "not supported", NULL),
+		  "%s", captured.text);
+	opver_model_close(model);
+}
+
 static void run_if(opver_interpreter *it, bool c, const float want[2])
 {
 	const uint8_t cond = c;
