@@ -2,6 +2,7 @@
  * control_flow.c - IF, WHILE and CALL_ONCE, run by the core over the
  * interpreters of the subgraphs they call (control_flow.h).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,11 +297,12 @@ static opver_status run_while(opver__control *control, int32_t index,
 	opver_interpreter *body =
 		control->callees->interpreters[params->body_subgraph_index];
 	int32_t count = node->num_outputs;
+	uint64_t limit = control->callees->options.max_loop_iterations;
 	opver_status status;
 
 	for (int32_t i = 0; i < count; i++)
 		copy_value(node->outputs[i], node->inputs[i]);
-	for (;;) {
+	for (uint64_t pass = 0;; pass++) {
 		for (int32_t i = 0; i < count; i++)
 			copy_value(opver_interpreter_input(cond, (size_t)i),
 				   node->outputs[i]);
@@ -310,6 +312,12 @@ static opver_status run_while(opver__control *control, int32_t index,
 		if (*(const uint8_t *)opver_interpreter_output(cond, 0)->data ==
 		    0)
 			return OPVER_OK;
+		if (limit > 0 && pass == limit) {
+			opver__error(control->reporter,
+				     "node %d (WHILE) of subgraph %d: still looping after %" PRIu64 " passes, the most max_loop_iterations allows",
+				     (int)index, (int)control->subgraph, limit);
+			return OPVER_ERROR;
+		}
 		for (int32_t i = 0; i < count; i++)
 			copy_value(opver_interpreter_input(body, (size_t)i),
 				   node->outputs[i]);

@@ -91,6 +91,37 @@ Test(control_flow, a_loop_value_changing_shape_is_refused_at_creation)
 	opver_model_close(model);
 }
 
+/* while_double from 1 to 10 makes 4 passes (2, 4, 8, 16). */
+Test(control_flow, max_loop_iterations_stops_a_longer_loop)
+{
+	opver_model *model = fixture_model(runtime, "while_double");
+	opver_interpreter_options options;
+	opver_interpreter *it;
+
+	opver_interpreter_options_init(&options);
+	options.max_loop_iterations = 4;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	cr_expect_eq(run_while(it, 1.0f, 10.0f), 16.0f);
+	opver_interpreter_destroy(it);
+
+	options.max_loop_iterations = 3;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	memcpy(opver_interpreter_input(it, 0)->data, &(float){ 1.0f },
+	       sizeof(float));
+	memcpy(opver_interpreter_input(it, 1)->data, &(float){ 10.0f },
+	       sizeof(float));
+	cr_expect_eq(opver_interpreter_invoke(it), OPVER_ERROR);
+	cr_expect(messages_line_has(&captured, "node 0 (WHILE) of subgraph 0",
+				    "after 3 passes", NULL),
+		  "%s", captured.text);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
 static void run_if(opver_interpreter *it, bool c, const float want[2])
 {
 	const uint8_t cond = c;

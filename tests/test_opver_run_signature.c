@@ -3,7 +3,8 @@
  * tests/models/two_signatures ("double": x + x on subgraph 0, "square":
  * x * x on subgraph 1), -i and -o as NAME=FILE, --explain's signature
  * list, and opver-run on control flow (while_double, worked out by hand
- * and matching TFLite: 3 doubled until >= 100 is 192).
+ * and matching TFLite: 3 doubled until >= 100 is 192), also under
+ * --max-loop-iterations.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -107,5 +108,30 @@ Test(opver_run, while_runs_and_explain_names_the_core)
 		  r.out);
 	cr_expect(strstr(r.out, "output 0 'x_final' FLOAT32[1]: 192\n") != NULL,
 		  "%s", r.out);
+	spawn_free(&r);
+}
+
+Test(opver_run, max_loop_iterations_fails_a_longer_loop)
+{
+	const float x = 3.0f, limit = 100.0f;
+	char model[512], xs[64], ls[64];
+	spawn_result r;
+
+	model_path(model, sizeof(model), "while_double");
+	in_workdir(xs, sizeof(xs), "x.raw");
+	in_workdir(ls, sizeof(ls), "limit.raw");
+	write_file(xs, &x, sizeof(x));
+	write_file(ls, &limit, sizeof(limit));
+	/* 3 to 192 takes 6 passes. */
+	run_tool(&r, "--config", config, "--max-loop-iterations", "6", "-i",
+		 xs, "-i", ls, model, NULL);
+	assert_status(&r, 0);
+	spawn_free(&r);
+	run_tool(&r, "--config", config, "--max-loop-iterations", "5", "-i",
+		 xs, "-i", ls, model, NULL);
+	assert_status(&r, 1);
+	assert_one_error_line(&r);
+	cr_expect(strstr(r.err, "still looping after 5 passes") != NULL, "%s",
+		  r.err);
 	spawn_free(&r);
 }

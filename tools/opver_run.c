@@ -202,6 +202,7 @@ static int load_model(struct session *s)
 					 s->cmd.dump_tensors != NULL;
 	options.max_arena_bytes = s->cmd.max_arena;
 	options.max_tensor_bytes = s->cmd.max_tensor;
+	options.max_loop_iterations = s->cmd.max_loop_iterations;
 	if (s->cmd.profile != NULL) {
 		if (!trace_writer_open(&s->trace, s->cmd.profile))
 			return EXIT_RUN_FAILED;

@@ -62,6 +62,8 @@ struct command {
 	 * and outputs are NAME=FILE until run_signature_files() puts their
 	 * files in the subgraph's order (NULL for an output not asked). */
 	const char *signature;
+	/* --max-loop-iterations; 0: no limit. */
+	size_t max_loop_iterations;
 };
 
 struct session {

@@ -72,6 +72,9 @@ static const char usage_text[] =
 	"                         an input or output of the signature (every\n"
 	"                         input, any outputs); --explain lists the\n"
 	"                         signatures\n"
+	"      --max-loop-iterations N  fail a run in which a WHILE node's body\n"
+	"                         would pass more than N times (default: no\n"
+	"                         limit, as in TFLite)\n"
 	"      --json             machine-readable output\n"
 	"      --log-level LEVEL  error, warning, info or debug\n"
 	"      --strict           refuse to fall back to a lower-priority kernel\n"
@@ -169,7 +172,8 @@ enum {
 	OPT_COMPARE,
 	OPT_TOLERANCE,
 	OPT_DUMP_TENSORS,
-	OPT_SIGNATURE
+	OPT_SIGNATURE,
+	OPT_MAX_LOOP_ITERATIONS
 };
 
 static const struct option long_options[] = {
@@ -192,6 +196,8 @@ static const struct option long_options[] = {
 	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 	{ "dump-tensors", required_argument, NULL, OPT_DUMP_TENSORS },
 	{ "signature", required_argument, NULL, OPT_SIGNATURE },
+	{ "max-loop-iterations", required_argument, NULL,
+	  OPT_MAX_LOOP_ITERATIONS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -288,6 +294,11 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 			break;
 		case OPT_SIGNATURE:
 			cmd->signature = optarg;
+			break;
+		case OPT_MAX_LOOP_ITERATIONS:
+			if (!parse_count(optarg, &cmd->max_loop_iterations))
+				return run_usage_error("--max-loop-iterations needs a count from 1 to %d, not '%s'",
+						       INT_MAX, optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -461,8 +461,17 @@ typedef struct opver_interpreter_options {
 	 * 64 bits wide, as the field before it.
 	 */
 	int64_t subgraph;
+	/*
+	 * Appended in ABI 2.3.
+	 * The most passes a WHILE node's body may make in one invoke; a
+	 * WHILE whose cond still holds after that many fails the invoke
+	 * with OPVER_ERROR, naming the node.  For models from untrusted
+	 * sources, whose loops may never end.  0 (the default): no limit,
+	 * as in TFLite.
+	 */
+	uint64_t max_loop_iterations;
 } opver_interpreter_options;
-OPVER_ABI_ENDS_AT(opver_interpreter_options, subgraph);
+OPVER_ABI_ENDS_AT(opver_interpreter_options, max_loop_iterations);
 
 /* The arena limit when neither the options nor the config set one: 4 GiB. */
 #define OPVER_DEFAULT_MAX_ARENA_BYTES (UINT64_C(4) << 30)

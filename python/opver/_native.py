@@ -63,6 +63,7 @@ class InterpreterOptions(ctypes.Structure):
         ("trace_user_data", ctypes.c_void_p),
         ("preserve_intermediates", ctypes.c_int64),
         ("subgraph", ctypes.c_int64),
+        ("max_loop_iterations", ctypes.c_uint64),
     ]
 
 
