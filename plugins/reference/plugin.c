@@ -226,6 +226,8 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_sum,
 	&ref_svdf,
 	&ref_svdf_hybrid,
+	&ref_sequence_rnn,
+	&ref_sequence_lstm,
 	&ref_tanh_float32,
 	&ref_tanh_lut8,
 	&ref_tanh_int16,

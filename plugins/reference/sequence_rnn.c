@@ -1,0 +1,140 @@
+/*
+ * sequence_rnn.c - UNIDIRECTIONAL_SEQUENCE_RNN, float32: a fully connected
+ * recurrent layer over a sequence.  The hidden state (input 4, a variable
+ * tensor [batch, units]) carries over steps and invokes.  Each step of
+ * each batch, as TFLite's RnnBatchStep: the output row is the bias, plus
+ * weights . input, plus recurrent_weights . hidden (each dot product
+ * summed on its own, then added), through the fused activation; it then
+ * becomes the hidden state.
+ */
+#include <string.h>
+
+#include "kernels.h"
+#include "node_checks.h"
+#include "sequence.h"
+
+enum {
+	RNN_INPUT = 0,
+	RNN_WEIGHTS = 1,
+	RNN_RECURRENT = 2,
+	RNN_BIAS = 3,
+	RNN_HIDDEN = 4,
+};
+
+typedef struct rnn_data {
+	ref_sequence seq;
+	int32_t units;
+	int32_t activation;
+} rnn_data;
+
+/* weights [units, input], recurrent [units, units], bias [units],
+ * hidden [batch, units], as TFLite's Prepare checks them. */
+static opver_status rnn_shapes(const opver_context *ctx,
+			       const opver_node *node, rnn_data *d)
+{
+	const opver_tensor *weights = node->inputs[RNN_WEIGHTS];
+	const opver_tensor *recurrent = node->inputs[RNN_RECURRENT];
+	const opver_tensor *bias = node->inputs[RNN_BIAS];
+	const opver_tensor *hidden = node->inputs[RNN_HIDDEN];
+	opver_status status = ref_expect_rank(ctx, "weights", weights, 2);
+
+	if (status == OPVER_OK)
+		status = ref_expect_rank(ctx, "recurrent_weights", recurrent,
+					 2);
+	if (status == OPVER_OK)
+		status = ref_expect_rank(ctx, "bias", bias, 1);
+	if (status == OPVER_OK)
+		status = ref_expect_rank(ctx, "hidden_state", hidden, 2);
+	if (status != OPVER_OK)
+		return status;
+	d->units = weights->dims[0];
+	if (weights->dims[1] != d->seq.size ||
+	    recurrent->dims[0] != d->units || recurrent->dims[1] != d->units ||
+	    bias->dims[0] != d->units || hidden->dims[0] != d->seq.batch ||
+	    hidden->dims[1] != d->units) {
+		OPVER_REPORT(ctx, "with %d units, an input size of %d and a batch of %d: weights must be [%d, %d], recurrent_weights [%d, %d], bias [%d] and hidden_state [%d, %d]",
+			     (int)d->units, (int)d->seq.size, (int)d->seq.batch,
+			     (int)d->units, (int)d->seq.size, (int)d->units,
+			     (int)d->units, (int)d->units, (int)d->seq.batch,
+			     (int)d->units);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	if (hidden->is_constant) {
+		OPVER_REPORT(ctx, "hidden_state '%s' is constant; the RNN writes its state, so it must be a variable tensor",
+			     hidden->name);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
+	return ref_sequence_expect_output(ctx, node->outputs[0], &d->seq,
+					  d->units);
+}
+
+static opver_status rnn_prepare(const opver_context *ctx, opver_node *node)
+{
+	rnn_data *d = node->op_data;
+	opver_sequence_rnn_params params = OPVER_SEQUENCE_RNN_PARAMS_DEFAULTS;
+	opver_status status = ref_check_arity(
+		ctx, node, 5, 5, 1,
+		"UNIDIRECTIONAL_SEQUENCE_RNN takes input, weights, recurrent_weights, bias, hidden_state and one output");
+
+	if (status != OPVER_OK)
+		return status;
+	opver_read_params(node, &params, sizeof(params));
+	status = ref_sequence_shape(ctx, "input", node->inputs[RNN_INPUT],
+				    params.time_major != 0, &d->seq);
+	if (status == OPVER_OK)
+		status = rnn_shapes(ctx, node, d);
+	if (status == OPVER_OK)
+		status = ref_expect_type(ctx, "hidden_state",
+					 node->inputs[RNN_HIDDEN],
+					 OPVER_TYPE_FLOAT32);
+	if (status == OPVER_OK)
+		status = ref_sequence_expect_activation(ctx,
+							params.activation);
+	d->activation = params.activation;
+	return status;
+}
+
+static opver_status rnn_invoke(const opver_context *ctx, opver_node *node)
+{
+	const rnn_data *d = node->op_data;
+	const ref_sequence *seq = &d->seq;
+	const float *input = node->inputs[RNN_INPUT]->data;
+	const float *weights = node->inputs[RNN_WEIGHTS]->data;
+	const float *recurrent = node->inputs[RNN_RECURRENT]->data;
+	const float *bias = node->inputs[RNN_BIAS]->data;
+	float *hidden_state = node->inputs[RNN_HIDDEN]->data;
+	float *output = node->outputs[0]->data;
+	const size_t units = (size_t)d->units;
+
+	(void)ctx;
+	for (int32_t b = 0; b < seq->batch; b++) {
+		float *hidden = hidden_state + (size_t)b * units;
+
+		for (int32_t t = 0; t < seq->time; t++) {
+			const size_t row = ref_sequence_row(seq, t, b);
+			float *out = output + row * units;
+
+			memcpy(out, bias, units * sizeof(float));
+			ref_sequence_multiply_accumulate(
+				weights, d->units, seq->size,
+				input + row * (size_t)seq->size, out);
+			ref_sequence_multiply_accumulate(recurrent, d->units,
+							 d->units, hidden,
+							 out);
+			ref_sequence_activate(d->activation, out, units);
+			memcpy(hidden, out, units * sizeof(float));
+		}
+	}
+	return OPVER_OK;
+}
+
+const opver_kernel ref_sequence_rnn = {
+	OPVER_KERNEL("sequence_rnn", UNIDIRECTIONAL_SEQUENCE_RNN, 1, 1),
+	REF_SIGNATURES(OPVER_SIGNATURE(
+		OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(FLOAT32),
+			     OPVER_T(FLOAT32), OPVER_T(FLOAT32)),
+		OPVER_OUTPUT(OPVER_T(FLOAT32)))),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(rnn_data),
+	.prepare = rnn_prepare, .invoke = rnn_invoke,
+};
