@@ -227,6 +227,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_svdf,
 	&ref_svdf_hybrid,
 	&ref_sequence_rnn,
+	&ref_sequence_rnn_hybrid,
 	&ref_sequence_lstm,
 	&ref_tanh_float32,
 	&ref_tanh_lut8,

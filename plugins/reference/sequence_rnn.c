@@ -6,11 +6,22 @@
  * weights . input, plus recurrent_weights . hidden (each dot product
  * summed on its own, then added), through the fused activation; it then
  * becomes the hidden state.
+ *
+ * Hybrid (versions 2, and 3 with asymmetric_quantize_inputs): int8
+ * weights and recurrent weights (symmetric, per tensor), the rest float.
+ * As TFLite's hybrid RnnBatchStep, the input row and the hidden state are
+ * each quantized to int8 on the fly (skipped when all zero), their
+ * integer sums scaled back by the row's scale times the weights' scale
+ * and added to the bias.
  */
+#include <stdbool.h>
 #include <string.h>
 
+#include "hybrid.h"
 #include "kernels.h"
 #include "node_checks.h"
+#include "node_memory.h"
+#include "quantization.h"
 #include "sequence.h"
 
 enum {
@@ -25,6 +36,10 @@ typedef struct rnn_data {
 	ref_sequence seq;
 	int32_t units;
 	int32_t activation;
+	/* hybrid: the weights' scales, and scratch for a quantized row. */
+	bool hybrid, asymmetric;
+	float weights_scale, recurrent_scale;
+	int32_t quantized;
 } rnn_data;
 
 /* weights [units, input], recurrent [units, units], bias [units],
@@ -68,6 +83,34 @@ static opver_status rnn_shapes(const opver_context *ctx,
 					  d->units);
 }
 
+/* The hybrid kernel's weight scales (symmetric, per tensor) and scratch
+ * for the longer of an input row and the hidden state, quantized. */
+static opver_status rnn_prepare_hybrid(const opver_context *ctx,
+				       const opver_node *node, rnn_data *d)
+{
+	int32_t weights_zero, recurrent_zero;
+	opver_status status = ref_per_tensor_quantization(
+		ctx, "weights", node->inputs[RNN_WEIGHTS], &d->weights_scale,
+		&weights_zero);
+
+	if (status == OPVER_OK)
+		status = ref_per_tensor_quantization(
+			ctx, "recurrent_weights", node->inputs[RNN_RECURRENT],
+			&d->recurrent_scale, &recurrent_zero);
+	if (status != OPVER_OK)
+		return status;
+	if (weights_zero != 0 || recurrent_zero != 0) {
+		OPVER_REPORT(ctx, "the hybrid RNN takes symmetric weights (zero point 0); weights have %d, recurrent_weights %d",
+			     (int)weights_zero, (int)recurrent_zero);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	d->hybrid = true;
+	return ref_request_scratch(
+		ctx, (size_t)(d->seq.size > d->units ? d->seq.size : d->units),
+		sizeof(int8_t), "a quantized input row or hidden state",
+		&d->quantized);
+}
+
 static opver_status rnn_prepare(const opver_context *ctx, opver_node *node)
 {
 	rnn_data *d = node->op_data;
@@ -91,7 +134,43 @@ static opver_status rnn_prepare(const opver_context *ctx, opver_node *node)
 		status = ref_sequence_expect_activation(ctx,
 							params.activation);
 	d->activation = params.activation;
+	d->asymmetric = params.asymmetric_quantize_inputs != 0;
+	if (status == OPVER_OK &&
+	    node->inputs[RNN_WEIGHTS]->type == OPVER_TYPE_INT8)
+		status = rnn_prepare_hybrid(ctx, node, d);
 	return status;
+}
+
+/* out[r] += weights[r] . x for float weights, or for int8 weights (of
+ * `scale`) with x quantized into `quantized`, as TFLite does neither
+ * when x is all zeros. */
+static void rnn_accumulate(const rnn_data *d, const opver_tensor *weights,
+			   float scale, int32_t cols, const float *x,
+			   int8_t *quantized, float *out)
+{
+	const int8_t *w = weights->data;
+	bool zero = true;
+	float x_scale;
+	int32_t x_zero;
+
+	if (!d->hybrid) {
+		ref_sequence_multiply_accumulate(weights->data, d->units, cols,
+						 x, out);
+		return;
+	}
+	for (int32_t i = 0; i < cols && zero; i++)
+		zero = x[i] == 0.0f;
+	if (zero)
+		return;
+	ref_hybrid_quantize(x, (size_t)cols, d->asymmetric, quantized,
+			    &x_scale, &x_zero);
+	/* As TFLite: the row's scale times the weights', in float. */
+	x_scale *= scale;
+	for (int32_t r = 0; r < d->units; r++)
+		out[r] += (float)ref_hybrid_row_dot(w + (size_t)r * (size_t)cols,
+						    quantized, (size_t)cols,
+						    x_zero) *
+			  x_scale;
 }
 
 static opver_status rnn_invoke(const opver_context *ctx, opver_node *node)
@@ -99,14 +178,14 @@ static opver_status rnn_invoke(const opver_context *ctx, opver_node *node)
 	const rnn_data *d = node->op_data;
 	const ref_sequence *seq = &d->seq;
 	const float *input = node->inputs[RNN_INPUT]->data;
-	const float *weights = node->inputs[RNN_WEIGHTS]->data;
-	const float *recurrent = node->inputs[RNN_RECURRENT]->data;
 	const float *bias = node->inputs[RNN_BIAS]->data;
 	float *hidden_state = node->inputs[RNN_HIDDEN]->data;
 	float *output = node->outputs[0]->data;
 	const size_t units = (size_t)d->units;
+	int8_t *quantized = d->hybrid ? ref_scratch(ctx, d->quantized) : NULL;
 
-	(void)ctx;
+	if (d->hybrid && quantized == NULL)
+		return OPVER_ERROR;
 	for (int32_t b = 0; b < seq->batch; b++) {
 		float *hidden = hidden_state + (size_t)b * units;
 
@@ -115,12 +194,13 @@ static opver_status rnn_invoke(const opver_context *ctx, opver_node *node)
 			float *out = output + row * units;
 
 			memcpy(out, bias, units * sizeof(float));
-			ref_sequence_multiply_accumulate(
-				weights, d->units, seq->size,
-				input + row * (size_t)seq->size, out);
-			ref_sequence_multiply_accumulate(recurrent, d->units,
-							 d->units, hidden,
-							 out);
+			rnn_accumulate(d, node->inputs[RNN_WEIGHTS],
+				       d->weights_scale, seq->size,
+				       input + row * (size_t)seq->size,
+				       quantized, out);
+			rnn_accumulate(d, node->inputs[RNN_RECURRENT],
+				       d->recurrent_scale, d->units, hidden,
+				       quantized, out);
 			ref_sequence_activate(d->activation, out, units);
 			memcpy(hidden, out, units * sizeof(float));
 		}
@@ -133,6 +213,17 @@ const opver_kernel ref_sequence_rnn = {
 	REF_SIGNATURES(OPVER_SIGNATURE(
 		OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(FLOAT32),
 			     OPVER_T(FLOAT32), OPVER_T(FLOAT32)),
+		OPVER_OUTPUT(OPVER_T(FLOAT32)))),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(rnn_data),
+	.prepare = rnn_prepare, .invoke = rnn_invoke,
+};
+
+const opver_kernel ref_sequence_rnn_hybrid = {
+	OPVER_KERNEL("sequence_rnn_hybrid", UNIDIRECTIONAL_SEQUENCE_RNN, 2, 3),
+	REF_SIGNATURES(OPVER_SIGNATURE(
+		OPVER_INPUTS(OPVER_T(FLOAT32), OPVER_T(INT8), OPVER_T(INT8),
+			     OPVER_T(FLOAT32)),
 		OPVER_OUTPUT(OPVER_T(FLOAT32)))),
 	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(rnn_data),

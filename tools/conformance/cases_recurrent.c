@@ -7,7 +7,9 @@
  * (1-4); weights, biases
  * and inputs lie in [-1, 1].
  * RNN variants: batch-major TANH, time-major RELU, batch-major NONE,
- * time-major RELU6.
+ * time-major RELU6; hybrid (int8 weights and recurrent weights, scales
+ * drawn from [0.002, 0.02)) batch-major TANH, and with
+ * asymmetric_quantize_inputs time-major RELU.
  * LSTM variants (the cell activation TANH unless said): plain; time-major
  * CIFG; peephole; projection with bias, proj_clip and cell_clip; layer
  * norm (24 inputs); CIFG with peephole, layer norm and projection without
@@ -38,6 +40,19 @@ static bool weight_input(cf_case *c, cf_rng *rng, int32_t rows,
 	return cf_case_fill(c, t, rng, -1, 1, true);
 }
 
+/* A constant int8 matrix, symmetric per tensor, appended to the node's
+ * inputs. */
+static bool int8_weight_input(cf_case *c, cf_rng *rng, int32_t rows,
+			      int32_t cols)
+{
+	const int32_t t = cf_case_tensor(c, OPVER_TYPE_INT8, 2,
+					 (const int32_t[]){ rows, cols });
+
+	cf_case_input(c, t);
+	return cf_case_fill(c, t, rng, -127, 127, true) &&
+	       cf_case_quantize_random(c, t, rng, 0.002f, 0.02f, 0, 0);
+}
+
 /* A zero-filled variable state [batch, size], appended to the inputs. */
 static void state_input(cf_case *c, int32_t batch, int32_t size)
 {
@@ -49,16 +64,19 @@ static void state_input(cf_case *c, int32_t batch, int32_t size)
 }
 
 enum { RNN_TANH, RNN_TIME_MAJOR_RELU, RNN_NONE, RNN_TIME_MAJOR_RELU6,
-       NUM_RNN_VARIANTS };
+       RNN_HYBRID, RNN_HYBRID_ASYMMETRIC, NUM_RNN_VARIANTS };
 
 static bool generate_rnn(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	static const int32_t activations[] = {
 		OPVER_ACTIVATION_TANH, OPVER_ACTIVATION_RELU,
 		OPVER_ACTIVATION_NONE, OPVER_ACTIVATION_RELU6,
+		OPVER_ACTIVATION_TANH, OPVER_ACTIVATION_RELU,
 	};
 	const bool time_major = variant == RNN_TIME_MAJOR_RELU ||
-				variant == RNN_TIME_MAJOR_RELU6;
+				variant == RNN_TIME_MAJOR_RELU6 ||
+				variant == RNN_HYBRID_ASYMMETRIC;
+	const bool hybrid = variant >= RNN_HYBRID;
 	const int32_t batch = cf_rng_int(rng, 1, 2);
 	const int32_t time = cf_rng_int(rng, 1, 4);
 	const int32_t size = cf_rng_int(rng, 1, 5);
@@ -68,17 +86,22 @@ static bool generate_rnn(int32_t variant, cf_rng *rng, cf_case *c)
 
 	cf_case_input(c, input);
 	ok = cf_case_fill(c, input, rng, -1, 1, false) &&
-	     weight_input(c, rng, units, size) &&
-	     weight_input(c, rng, units, units) &&
+	     (hybrid ? int8_weight_input(c, rng, units, size) &&
+			       int8_weight_input(c, rng, units, units)
+		     : weight_input(c, rng, units, size) &&
+			       weight_input(c, rng, units, units)) &&
 	     weight_input(c, rng, units, 0);
 	state_input(c, batch, units);
 	c->output = sequence_tensor(c, time_major, time, batch, units);
 	c->has_params = true;
 	c->params.sequence_rnn.time_major = time_major;
 	c->params.sequence_rnn.activation = activations[variant];
-	cf_case_param(c, "batch=%d time=%d input=%d units=%d time_major=%d activation=%d",
+	c->params.sequence_rnn.asymmetric_quantize_inputs =
+		variant == RNN_HYBRID_ASYMMETRIC;
+	cf_case_param(c, "batch=%d time=%d input=%d units=%d time_major=%d activation=%d hybrid=%d asymmetric=%d",
 		      (int)batch, (int)time, (int)size, (int)units,
-		      (int)time_major, (int)activations[variant]);
+		      (int)time_major, (int)activations[variant], (int)hybrid,
+		      (int)(variant == RNN_HYBRID_ASYMMETRIC));
 	return ok;
 }
 
