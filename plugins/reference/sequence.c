@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "dot.h"
+#include "hybrid.h"
 #include "node_checks.h"
 #include "sequence.h"
 
@@ -92,4 +93,33 @@ void ref_sequence_multiply_accumulate(const float *weights, int32_t rows,
 		out[r] += ref_dot_float(0.0f,
 					weights + (size_t)r * (size_t)cols, x,
 					(size_t)cols);
+}
+
+void ref_sequence_quantize(const float *x, size_t n, bool asymmetric,
+			   ref_sequence_quantized *q)
+{
+	q->zero = true;
+	for (size_t i = 0; i < n && q->zero; i++)
+		q->zero = x[i] == 0.0f;
+	if (!q->zero)
+		ref_hybrid_quantize(x, n, asymmetric, q->quantized, &q->scale,
+				    &q->zero_point);
+}
+
+void ref_sequence_hybrid_accumulate(const int8_t *weights,
+				    float weights_scale, int32_t rows,
+				    int32_t cols,
+				    const ref_sequence_quantized *q,
+				    float *out)
+{
+	/* As TFLite: the vector's scale times the weights', in float. */
+	const float scale = q->scale * weights_scale;
+
+	if (q->zero)
+		return;
+	for (int32_t r = 0; r < rows; r++)
+		out[r] += (float)ref_hybrid_row_dot(
+				  weights + (size_t)r * (size_t)cols,
+				  q->quantized, (size_t)cols, q->zero_point) *
+			  scale;
 }

@@ -3,7 +3,8 @@
  * _RNN and _LSTM) share: the [time, batch, size] or [batch, time, size]
  * layout of their input and output, TFLite's vector activations (its
  * tensor_utils::ApplyActivationToVector), and its matrix-times-batch
- * product, summed in TFLite's order so float results round alike.
+ * product, summed in TFLite's order so float results round alike, float
+ * or hybrid (int8 weights times a vector quantized on the fly).
  *
  * Internal to the plugin.
  */
@@ -59,5 +60,29 @@ void ref_sequence_sigmoid(float *v, size_t n);
 void ref_sequence_multiply_accumulate(const float *weights, int32_t rows,
 				      int32_t cols, const float *x,
 				      float *out);
+
+/* A float vector quantized to int8 for the hybrid kernels: `quantized`
+ * (the caller's scratch), its scale and zero point; `zero` when every
+ * element is 0, where TFLite skips quantizing and multiplying. */
+typedef struct ref_sequence_quantized {
+	int8_t *quantized;
+	float scale;
+	int32_t zero_point;
+	bool zero;
+} ref_sequence_quantized;
+
+/* Quantizes x[0..n-1] into q->quantized, symmetrically or asymmetrically
+ * as TFLite's hybrid kernels (ref_hybrid_quantize()). */
+void ref_sequence_quantize(const float *x, size_t n, bool asymmetric,
+			   ref_sequence_quantized *q);
+
+/* out[r] += (weights[r] . q, less q's zero point times the row's sum)
+ * times q's scale times `weights_scale`, for each of `rows` rows of
+ * `cols` int8 weights; nothing when q is all zeros. */
+void ref_sequence_hybrid_accumulate(const int8_t *weights,
+				    float weights_scale, int32_t rows,
+				    int32_t cols,
+				    const ref_sequence_quantized *q,
+				    float *out);
 
 #endif /* OPVER_REFERENCE_SEQUENCE_H */

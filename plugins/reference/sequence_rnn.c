@@ -17,7 +17,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "hybrid.h"
 #include "kernels.h"
 #include "node_checks.h"
 #include "node_memory.h"
@@ -142,35 +141,21 @@ static opver_status rnn_prepare(const opver_context *ctx, opver_node *node)
 }
 
 /* out[r] += weights[r] . x for float weights, or for int8 weights (of
- * `scale`) with x quantized into `quantized`, as TFLite does neither
- * when x is all zeros. */
+ * `scale`) with x quantized into `quantized`. */
 static void rnn_accumulate(const rnn_data *d, const opver_tensor *weights,
 			   float scale, int32_t cols, const float *x,
 			   int8_t *quantized, float *out)
 {
-	const int8_t *w = weights->data;
-	bool zero = true;
-	float x_scale;
-	int32_t x_zero;
+	ref_sequence_quantized q = { .quantized = quantized };
 
 	if (!d->hybrid) {
 		ref_sequence_multiply_accumulate(weights->data, d->units, cols,
 						 x, out);
 		return;
 	}
-	for (int32_t i = 0; i < cols && zero; i++)
-		zero = x[i] == 0.0f;
-	if (zero)
-		return;
-	ref_hybrid_quantize(x, (size_t)cols, d->asymmetric, quantized,
-			    &x_scale, &x_zero);
-	/* As TFLite: the row's scale times the weights', in float. */
-	x_scale *= scale;
-	for (int32_t r = 0; r < d->units; r++)
-		out[r] += (float)ref_hybrid_row_dot(w + (size_t)r * (size_t)cols,
-						    quantized, (size_t)cols,
-						    x_zero) *
-			  x_scale;
+	ref_sequence_quantize(x, (size_t)cols, d->asymmetric, &q);
+	ref_sequence_hybrid_accumulate(weights->data, scale, d->units, cols,
+				       &q, out);
 }
 
 static opver_status rnn_invoke(const opver_context *ctx, opver_node *node)
