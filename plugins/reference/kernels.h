@@ -77,6 +77,7 @@ extern const opver_kernel ref_svdf_hybrid;
 extern const opver_kernel ref_sequence_rnn;
 extern const opver_kernel ref_sequence_rnn_hybrid;
 extern const opver_kernel ref_sequence_lstm;
+extern const opver_kernel ref_sequence_lstm_hybrid;
 /* embedding_lookup.c */
 extern const opver_kernel ref_embedding_lookup;
 

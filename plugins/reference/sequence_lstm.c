@@ -19,6 +19,14 @@
  * MatrixBatchVectorMultiplyAccumulate.  TFLite leaves the cell output
  * unactivated garbage for activation NONE (ApplyActivationToVector
  * writes nothing); opver takes NONE as the identity.
+ *
+ * Hybrid (versions 2, and 3 with asymmetric_quantize_inputs): int8 input,
+ * recurrent, peephole and projection weights (symmetric, per tensor), the
+ * rest float.  As TFLite's LstmStepHybrid, each step quantizes the input
+ * and the output state on the fly (and, for the projection, the cell
+ * output), skipping all-zero vectors; the integer sums are scaled back by
+ * the vector's scale times the weights'; peephole weights are
+ * dequantized.
  */
 #include <math.h>
 #include <string.h>
@@ -26,6 +34,7 @@
 #include "kernels.h"
 #include "node_checks.h"
 #include "node_memory.h"
+#include "quantization.h"
 #include "sequence.h"
 
 enum {
@@ -55,7 +64,19 @@ typedef struct lstm_data {
 	int32_t activation;
 	float cell_clip, proj_clip;
 	int32_t scratch;   /* NUM_GATES + 1 rows of `cells` floats */
+	/* hybrid: each int8 weight's scale by input index, and scratch for
+	 * the quantized input, output state and cell output of a step. */
+	bool hybrid, asymmetric;
+	float scales[LSTM_MAX_INPUTS];
+	int32_t quantized;
 } lstm_data;
+
+/* One step's input, output state or cell output, and (hybrid) the same
+ * quantized. */
+typedef struct lstm_vector {
+	const float *values;
+	ref_sequence_quantized q;
+} lstm_vector;
 
 /* Input i of the node, or NULL when omitted or past its inputs. */
 static const opver_tensor *lstm_input(const opver_node *node, int32_t i)
@@ -63,25 +84,27 @@ static const opver_tensor *lstm_input(const opver_node *node, int32_t i)
 	return i < node->num_inputs ? node->inputs[i] : NULL;
 }
 
-/* An optional tensor is absent, or a float32 vector or matrix of
+/* An optional tensor is absent, or a vector or matrix of `type` and
  * `rows` (x `cols` when cols > 0). */
 static opver_status lstm_expect(const opver_context *ctx,
 				const opver_tensor *t, const char *role,
-				const char *gate, int32_t rows, int32_t cols)
+				const char *gate, int32_t type, int32_t rows,
+				int32_t cols)
 {
 	const int32_t rank = cols > 0 ? 2 : 1;
+	const char *type_name = type == OPVER_TYPE_INT8 ? "int8" : "float32";
 
 	if (t == NULL)
 		return OPVER_OK;
-	if (t->type != OPVER_TYPE_FLOAT32 || t->rank != rank ||
-	    t->dims[0] != rows || (cols > 0 && t->dims[1] != cols)) {
+	if (t->type != type || t->rank != rank || t->dims[0] != rows ||
+	    (cols > 0 && t->dims[1] != cols)) {
 		if (cols > 0)
-			OPVER_REPORT(ctx, "%s%s%s '%s' must be float32 [%d, %d]",
+			OPVER_REPORT(ctx, "%s%s%s '%s' must be %s [%d, %d]",
 				     gate, *gate ? " " : "", role, t->name,
-				     (int)rows, (int)cols);
+				     type_name, (int)rows, (int)cols);
 		else
-			OPVER_REPORT(ctx, "%s%s%s '%s' must be float32 [%d]",
-				     gate, *gate ? " " : "", role, t->name,
+			OPVER_REPORT(ctx, "%s%s%s '%s' must be %s [%d]", gate,
+				     *gate ? " " : "", role, t->name, type_name,
 				     (int)rows);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
@@ -149,48 +172,56 @@ static opver_status lstm_shapes(const opver_context *ctx,
 		return status;
 	d->cells = forget->dims[0];
 	d->outputs = recurrent->dims[1];
+	d->hybrid = forget->type == OPVER_TYPE_INT8;
+	const int32_t weights = d->hybrid ? OPVER_TYPE_INT8 : OPVER_TYPE_FLOAT32;
+
 	for (int32_t g = 0; g < NUM_GATES && status == OPVER_OK; g++) {
 		const char *gate = gate_names[g];
 
 		status = lstm_expect(ctx,
 				     lstm_input(node, LSTM_INPUT_WEIGHTS + g),
-				     "input weights", gate, d->cells,
+				     "input weights", gate, weights, d->cells,
 				     d->seq.size);
 		if (status == OPVER_OK)
 			status = lstm_expect(
 				ctx, lstm_input(node, LSTM_RECURRENT_WEIGHTS + g),
-				"recurrent weights", gate, d->cells,
+				"recurrent weights", gate, weights, d->cells,
 				d->outputs);
 		if (status == OPVER_OK)
 			status = lstm_expect(ctx,
 					     lstm_input(node, LSTM_BIAS + g),
-					     "bias", gate, d->cells, 0);
+					     "bias", gate, OPVER_TYPE_FLOAT32,
+					     d->cells, 0);
 		if (status == OPVER_OK)
 			status = lstm_expect(
 				ctx, lstm_input(node, LSTM_LAYER_NORM + g),
-				"layer norm coefficients", gate, d->cells, 0);
+				"layer norm coefficients", gate,
+				OPVER_TYPE_FLOAT32, d->cells, 0);
 		if (status == OPVER_OK && g != GATE_CELL)
 			status = lstm_expect(
 				ctx,
 				lstm_input(node, LSTM_PEEPHOLE + g -
 							 (g > GATE_CELL)),
-				"peephole weights", gate, d->cells, 0);
+				"peephole weights", gate, weights, d->cells,
+				0);
 	}
 	if (status == OPVER_OK)
 		status = lstm_expect(ctx, lstm_input(node, LSTM_PROJECTION),
-				     "projection weights", "", d->outputs,
-				     d->cells);
+				     "projection weights", "", weights,
+				     d->outputs, d->cells);
 	if (status == OPVER_OK)
 		status = lstm_expect(ctx,
 				     lstm_input(node, LSTM_PROJECTION_BIAS),
-				     "projection bias", "", d->outputs, 0);
+				     "projection bias", "", OPVER_TYPE_FLOAT32,
+				     d->outputs, 0);
 	if (status == OPVER_OK)
 		status = lstm_expect(ctx, node->inputs[LSTM_OUTPUT_STATE],
-				     "output_state", "", d->seq.batch,
-				     d->outputs);
+				     "output_state", "", OPVER_TYPE_FLOAT32,
+				     d->seq.batch, d->outputs);
 	if (status == OPVER_OK)
 		status = lstm_expect(ctx, node->inputs[LSTM_CELL_STATE],
-				     "cell_state", "", d->seq.batch, d->cells);
+				     "cell_state", "", OPVER_TYPE_FLOAT32,
+				     d->seq.batch, d->cells);
 	if (status != OPVER_OK)
 		return status;
 	if (!d->projection && d->outputs != d->cells) {
@@ -199,6 +230,46 @@ static opver_status lstm_shapes(const opver_context *ctx,
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	return OPVER_OK;
+}
+
+/* The hybrid kernel's weight scales (symmetric, per tensor) and scratch
+ * for a step's quantized input, output state and cell output. */
+static opver_status lstm_prepare_hybrid(const opver_context *ctx,
+					const opver_node *node, lstm_data *d)
+{
+	static const int32_t weights[] = {
+		LSTM_INPUT_WEIGHTS, LSTM_INPUT_WEIGHTS + 1,
+		LSTM_INPUT_WEIGHTS + 2, LSTM_INPUT_WEIGHTS + 3,
+		LSTM_RECURRENT_WEIGHTS, LSTM_RECURRENT_WEIGHTS + 1,
+		LSTM_RECURRENT_WEIGHTS + 2, LSTM_RECURRENT_WEIGHTS + 3,
+		LSTM_PEEPHOLE, LSTM_PEEPHOLE + 1, LSTM_PEEPHOLE + 2,
+		LSTM_PROJECTION,
+	};
+
+	for (size_t i = 0; i < sizeof(weights) / sizeof(weights[0]); i++) {
+		const opver_tensor *t = lstm_input(node, weights[i]);
+		int32_t zero;
+		opver_status status;
+
+		if (t == NULL)
+			continue;
+		status = ref_per_tensor_quantization(ctx, t->name, t,
+						     &d->scales[weights[i]],
+						     &zero);
+		if (status != OPVER_OK)
+			return status;
+		if (zero != 0) {
+			OPVER_REPORT(ctx, "the hybrid LSTM takes symmetric weights (zero point 0); '%s' has %d",
+				     t->name, (int)zero);
+			return OPVER_ERROR_UNSUPPORTED;
+		}
+	}
+	return ref_request_scratch(ctx,
+				   (size_t)d->seq.size + (size_t)d->outputs +
+					   (size_t)d->cells,
+				   sizeof(int8_t),
+				   "the quantized input, output state and cell output",
+				   &d->quantized);
 }
 
 static opver_status lstm_prepare(const opver_context *ctx, opver_node *node)
@@ -247,6 +318,11 @@ static opver_status lstm_prepare(const opver_context *ctx, opver_node *node)
 	d->activation = params.activation;
 	d->cell_clip = params.cell_clip;
 	d->proj_clip = params.proj_clip;
+	d->asymmetric = params.asymmetric_quantize_inputs != 0;
+	if (d->hybrid)
+		status = lstm_prepare_hybrid(ctx, node, d);
+	if (status != OPVER_OK)
+		return status;
 	return ref_request_scratch(ctx,
 				   (size_t)(NUM_GATES + 1) * (size_t)d->cells,
 				   sizeof(float), "the gates of one step",
@@ -286,33 +362,51 @@ static void lstm_normalize(float *v, int32_t n)
 		v[i] = (v[i] - mean) * inverse;
 }
 
+/* out[r] += weights[r] . v for the weights of input i, float or int8. */
+static void lstm_accumulate(const lstm_data *d, const opver_node *node,
+			    int32_t i, int32_t rows, int32_t cols,
+			    const lstm_vector *v, float *out)
+{
+	const void *weights = lstm_input(node, i)->data;
+
+	if (d->hybrid)
+		ref_sequence_hybrid_accumulate(weights, d->scales[i], rows,
+					       cols, &v->q, out);
+	else
+		ref_sequence_multiply_accumulate(weights, rows, cols,
+						 v->values, out);
+}
+
 /* One gate of one step: its pre-activation from the input, the output
  * state and (peephole) the cell state, normalized, then activated. */
 static void lstm_gate(const lstm_data *d, const opver_node *node,
-		      int32_t g, const float *x, const float *h,
+		      int32_t g, const lstm_vector *x, const lstm_vector *h,
 		      const float *c, float *gate)
 {
 	const size_t cells = (size_t)d->cells;
 	const float *bias = lstm_floats(node, LSTM_BIAS + g);
 	const float *norm = lstm_floats(node, LSTM_LAYER_NORM + g);
-	const float *peephole =
-		g == GATE_CELL ? NULL
-			       : lstm_floats(node, LSTM_PEEPHOLE + g -
-							   (g > GATE_CELL));
+	const int32_t peephole = g == GATE_CELL ? -1
+		: LSTM_PEEPHOLE + g - (g > GATE_CELL);
 
 	if (d->layer_norm)
 		memset(gate, 0, cells * sizeof(float));
 	else
 		memcpy(gate, bias, cells * sizeof(float));
-	ref_sequence_multiply_accumulate(
-		lstm_floats(node, LSTM_INPUT_WEIGHTS + g), d->cells,
-		d->seq.size, x, gate);
-	ref_sequence_multiply_accumulate(
-		lstm_floats(node, LSTM_RECURRENT_WEIGHTS + g), d->cells,
-		d->outputs, h, gate);
-	if (peephole != NULL)
+	lstm_accumulate(d, node, LSTM_INPUT_WEIGHTS + g, d->cells,
+			d->seq.size, x, gate);
+	lstm_accumulate(d, node, LSTM_RECURRENT_WEIGHTS + g, d->cells,
+			d->outputs, h, gate);
+	if (peephole >= 0 && lstm_input(node, peephole) != NULL) {
+		const void *w = lstm_input(node, peephole)->data;
+
+		/* Hybrid peepholes are dequantized first, as TFLite. */
 		for (size_t i = 0; i < cells; i++)
-			gate[i] += peephole[i] * c[i];
+			gate[i] += (d->hybrid ? d->scales[peephole] *
+							(float)((const int8_t *)w)[i]
+					      : ((const float *)w)[i]) *
+				   c[i];
+	}
 	if (d->layer_norm) {
 		lstm_normalize(gate, d->cells);
 		for (size_t i = 0; i < cells; i++)
@@ -324,9 +418,11 @@ static void lstm_gate(const lstm_data *d, const opver_node *node,
 		ref_sequence_sigmoid(gate, cells);
 }
 
-/* One step of one batch: h and c are its states, updated in place. */
+/* One step of one batch: h and c are its states, updated in place;
+ * `quantized` is the hybrid kernel's scratch. */
 static void lstm_step(const lstm_data *d, const opver_node *node,
-		      const float *x, float *h, float *c, float *gates)
+		      const float *x, float *h, float *c, float *gates,
+		      int8_t *quantized)
 {
 	const size_t cells = (size_t)d->cells;
 	float *input = gates + GATE_INPUT * cells;
@@ -334,16 +430,26 @@ static void lstm_step(const lstm_data *d, const opver_node *node,
 	float *cell = gates + GATE_CELL * cells;
 	float *output = gates + GATE_OUTPUT * cells;
 	float *hidden = gates + NUM_GATES * cells;
+	lstm_vector xv = { x, { .quantized = quantized } };
+	lstm_vector hv = { h, { .quantized = quantized + d->seq.size } };
+	lstm_vector hidden_v = { hidden, { .quantized = quantized +
+						 d->seq.size + d->outputs } };
 
+	if (d->hybrid) {
+		ref_sequence_quantize(x, (size_t)d->seq.size, d->asymmetric,
+				      &xv.q);
+		ref_sequence_quantize(h, (size_t)d->outputs, d->asymmetric,
+				      &hv.q);
+	}
 	for (int32_t g = d->cifg ? GATE_FORGET : GATE_INPUT; g < GATE_OUTPUT;
 	     g++)
-		lstm_gate(d, node, g, x, h, c, gates + (size_t)g * cells);
+		lstm_gate(d, node, g, &xv, &hv, c, gates + (size_t)g * cells);
 	for (size_t i = 0; i < cells; i++) {
 		c[i] = forget[i] * c[i];
 		c[i] += cell[i] * (d->cifg ? 1.0f - forget[i] : input[i]);
 	}
 	lstm_clip(c, cells, d->cell_clip);
-	lstm_gate(d, node, GATE_OUTPUT, x, h, c, output);
+	lstm_gate(d, node, GATE_OUTPUT, &xv, &hv, c, output);
 	memcpy(hidden, c, cells * sizeof(float));
 	ref_sequence_activate(d->activation, hidden, cells);
 	for (size_t i = 0; i < cells; i++)
@@ -357,8 +463,11 @@ static void lstm_step(const lstm_data *d, const opver_node *node,
 		       (size_t)d->outputs * sizeof(float));
 	else
 		memset(h, 0, (size_t)d->outputs * sizeof(float));
-	ref_sequence_multiply_accumulate(lstm_floats(node, LSTM_PROJECTION),
-					 d->outputs, d->cells, hidden, h);
+	if (d->hybrid)
+		ref_sequence_quantize(hidden, cells, d->asymmetric,
+				      &hidden_v.q);
+	lstm_accumulate(d, node, LSTM_PROJECTION, d->outputs, d->cells,
+			&hidden_v, h);
 	lstm_clip(h, (size_t)d->outputs, d->proj_clip);
 }
 
@@ -371,9 +480,10 @@ static opver_status lstm_invoke(const opver_context *ctx, opver_node *node)
 	float *cell_state = node->inputs[LSTM_CELL_STATE]->data;
 	float *output = node->outputs[0]->data;
 	float *gates = ref_scratch(ctx, d->scratch);
+	int8_t *quantized = d->hybrid ? ref_scratch(ctx, d->quantized) : NULL;
 	const size_t outputs = (size_t)d->outputs;
 
-	if (gates == NULL)
+	if (gates == NULL || (d->hybrid && quantized == NULL))
 		return OPVER_ERROR;
 	for (int32_t b = 0; b < seq->batch; b++) {
 		float *h = output_state + (size_t)b * outputs;
@@ -383,7 +493,7 @@ static opver_status lstm_invoke(const opver_context *ctx, opver_node *node)
 			const size_t row = ref_sequence_row(seq, t, b);
 
 			lstm_step(d, node, input + row * (size_t)seq->size, h,
-				  c, gates);
+				  c, gates, quantized);
 			memcpy(output + row * outputs, h,
 			       outputs * sizeof(float));
 		}
@@ -397,6 +507,18 @@ const opver_kernel ref_sequence_lstm = {
 		OPVER_INPUTS(OPVER_T(FLOAT32),
 			     OPVER_T(FLOAT32) | OPVER_TYPE_BIT_ABSENT,
 			     OPVER_T(FLOAT32), OPVER_T(FLOAT32)),
+		OPVER_OUTPUT(OPVER_T(FLOAT32)))),
+	REF_KERNEL_TRAITS,
+	.op_data_size = sizeof(lstm_data),
+	.prepare = lstm_prepare, .invoke = lstm_invoke,
+};
+
+const opver_kernel ref_sequence_lstm_hybrid = {
+	OPVER_KERNEL("sequence_lstm_hybrid", UNIDIRECTIONAL_SEQUENCE_LSTM, 2, 3),
+	REF_SIGNATURES(OPVER_SIGNATURE(
+		OPVER_INPUTS(OPVER_T(FLOAT32),
+			     OPVER_T(INT8) | OPVER_TYPE_BIT_ABSENT,
+			     OPVER_T(INT8), OPVER_T(INT8)),
 		OPVER_OUTPUT(OPVER_T(FLOAT32)))),
 	REF_KERNEL_TRAITS,
 	.op_data_size = sizeof(lstm_data),

@@ -13,7 +13,9 @@
  * LSTM variants (the cell activation TANH unless said): plain; time-major
  * CIFG; peephole; projection with bias, proj_clip and cell_clip; layer
  * norm (24 inputs); CIFG with peephole, layer norm and projection without
- * bias; RELU with cell_clip.
+ * bias; RELU with cell_clip; hybrid (int8 input, recurrent, peephole and
+ * projection weights) with peepholes, projection and layer norm, and
+ * with asymmetric_quantize_inputs time-major CIFG with peepholes.
  */
 #include "cases.h"
 
@@ -40,13 +42,14 @@ static bool weight_input(cf_case *c, cf_rng *rng, int32_t rows,
 	return cf_case_fill(c, t, rng, -1, 1, true);
 }
 
-/* A constant int8 matrix, symmetric per tensor, appended to the node's
- * inputs. */
+/* A constant int8 vector (cols 0) or matrix, symmetric per tensor,
+ * appended to the node's inputs. */
 static bool int8_weight_input(cf_case *c, cf_rng *rng, int32_t rows,
 			      int32_t cols)
 {
-	const int32_t t = cf_case_tensor(c, OPVER_TYPE_INT8, 2,
-					 (const int32_t[]){ rows, cols });
+	const int32_t dims[2] = { rows, cols };
+	const int32_t t = cf_case_tensor(c, OPVER_TYPE_INT8, cols > 0 ? 2 : 1,
+					 dims);
 
 	cf_case_input(c, t);
 	return cf_case_fill(c, t, rng, -127, 127, true) &&
@@ -112,12 +115,13 @@ const cf_generator cf_sequence_rnn_cases = {
 };
 
 enum { LSTM_PLAIN, LSTM_TIME_MAJOR_CIFG, LSTM_PEEPHOLE, LSTM_PROJECTION,
-       LSTM_LAYER_NORM, LSTM_CIFG_ALL, LSTM_RELU_CLIP, NUM_LSTM_VARIANTS };
+       LSTM_LAYER_NORM, LSTM_CIFG_ALL, LSTM_RELU_CLIP, LSTM_HYBRID,
+       LSTM_HYBRID_ASYMMETRIC, NUM_LSTM_VARIANTS };
 
 /* The optional parts of a variant. */
 typedef struct lstm_parts {
 	bool time_major, cifg, peephole, projection, projection_bias,
-		layer_norm;
+		layer_norm, hybrid, asymmetric;
 } lstm_parts;
 
 static const lstm_parts lstm_variants[NUM_LSTM_VARIANTS] = {
@@ -127,16 +131,25 @@ static const lstm_parts lstm_variants[NUM_LSTM_VARIANTS] = {
 	[LSTM_LAYER_NORM] = { .layer_norm = true },
 	[LSTM_CIFG_ALL] = { .cifg = true, .peephole = true,
 			    .projection = true, .layer_norm = true },
+	[LSTM_HYBRID] = { .peephole = true, .projection = true,
+			  .projection_bias = true, .layer_norm = true,
+			  .hybrid = true },
+	[LSTM_HYBRID_ASYMMETRIC] = { .time_major = true, .cifg = true,
+				     .peephole = true, .hybrid = true,
+				     .asymmetric = true },
 };
 
-/* Appends an optional input: a weight when `present`, else -1. */
+/* Appends an optional input: a weight when `present` (int8 when
+ * `quantized`), else -1. */
 static bool optional_input(cf_case *c, cf_rng *rng, bool present,
-			   int32_t rows, int32_t cols)
+			   bool quantized, int32_t rows, int32_t cols)
 {
-	if (present)
-		return weight_input(c, rng, rows, cols);
-	cf_case_input(c, -1);
-	return true;
+	if (!present) {
+		cf_case_input(c, -1);
+		return true;
+	}
+	return quantized ? int8_weight_input(c, rng, rows, cols)
+			 : weight_input(c, rng, rows, cols);
 }
 
 /* The 24 inputs in TFLite's order, gate by gate (input, forget, cell,
@@ -147,26 +160,30 @@ static bool lstm_inputs(cf_case *c, cf_rng *rng, const lstm_parts *p,
 {
 	bool ok = true;
 
+	const bool q = p->hybrid;
+
 	for (int g = 0; g < 4; g++)
-		ok = ok && optional_input(c, rng, g > 0 || !p->cifg, cells,
+		ok = ok && optional_input(c, rng, g > 0 || !p->cifg, q, cells,
 					  size);
 	for (int g = 0; g < 4; g++)
-		ok = ok && optional_input(c, rng, g > 0 || !p->cifg, cells,
+		ok = ok && optional_input(c, rng, g > 0 || !p->cifg, q, cells,
 					  outputs);
 	for (int g = 0; g < 3; g++)
 		ok = ok && optional_input(c, rng,
 					  p->peephole && (g > 0 || !p->cifg),
-					  cells, 0);
+					  q, cells, 0);
 	for (int g = 0; g < 4; g++)
-		ok = ok && optional_input(c, rng, g > 0 || !p->cifg, cells, 0);
-	ok = ok && optional_input(c, rng, p->projection, outputs, cells) &&
-	     optional_input(c, rng, p->projection_bias, outputs, 0);
+		ok = ok && optional_input(c, rng, g > 0 || !p->cifg, false,
+					  cells, 0);
+	ok = ok &&
+	     optional_input(c, rng, p->projection, q, outputs, cells) &&
+	     optional_input(c, rng, p->projection_bias, false, outputs, 0);
 	state_input(c, batch, outputs);
 	state_input(c, batch, cells);
 	for (int g = 0; g < 4; g++)
 		ok = ok && optional_input(c, rng,
 					  p->layer_norm && (g > 0 || !p->cifg),
-					  cells, 0);
+					  false, cells, 0);
 	return ok;
 }
 
@@ -192,6 +209,7 @@ static bool generate_lstm(int32_t variant, cf_rng *rng, cf_case *c)
 	params->activation = variant == LSTM_RELU_CLIP ? OPVER_ACTIVATION_RELU
 						       : OPVER_ACTIVATION_TANH;
 	params->time_major = p->time_major;
+	params->asymmetric_quantize_inputs = p->asymmetric;
 	/* Clips low enough that some values reach them. */
 	params->cell_clip = variant == LSTM_PROJECTION ||
 					    variant == LSTM_RELU_CLIP
@@ -200,11 +218,12 @@ static bool generate_lstm(int32_t variant, cf_rng *rng, cf_case *c)
 	params->proj_clip = variant == LSTM_PROJECTION
 				    ? cf_rng_float(rng, 0.1f, 0.4f)
 				    : 0.0f;
-	cf_case_param(c, "batch=%d time=%d input=%d cells=%d outputs=%d time_major=%d cifg=%d peephole=%d projection=%d/%d layer_norm=%d activation=%d clip=%g/%g",
+	cf_case_param(c, "batch=%d time=%d input=%d cells=%d outputs=%d time_major=%d cifg=%d peephole=%d projection=%d/%d layer_norm=%d hybrid=%d/%d activation=%d clip=%g/%g",
 		      (int)batch, (int)time, (int)size, (int)cells,
 		      (int)outputs, (int)p->time_major, (int)p->cifg,
 		      (int)p->peephole, (int)p->projection,
 		      (int)p->projection_bias, (int)p->layer_norm,
+		      (int)p->hybrid, (int)p->asymmetric,
 		      (int)params->activation, (double)params->cell_clip,
 		      (double)params->proj_clip);
 	return ok;
