@@ -430,12 +430,14 @@ static void lstm_step(const lstm_data *d, const opver_node *node,
 	float *cell = gates + GATE_CELL * cells;
 	float *output = gates + GATE_OUTPUT * cells;
 	float *hidden = gates + NUM_GATES * cells;
-	lstm_vector xv = { x, { .quantized = quantized } };
-	lstm_vector hv = { h, { .quantized = quantized + d->seq.size } };
-	lstm_vector hidden_v = { hidden, { .quantized = quantized +
-						 d->seq.size + d->outputs } };
+	lstm_vector xv = { .values = x }, hv = { .values = h },
+		    hidden_v = { .values = hidden };
 
 	if (d->hybrid) {
+		/* The scratch holds the three, one after the other. */
+		xv.q.quantized = quantized;
+		hv.q.quantized = quantized + d->seq.size;
+		hidden_v.q.quantized = hv.q.quantized + d->outputs;
 		ref_sequence_quantize(x, (size_t)d->seq.size, d->asymmetric,
 				      &xv.q);
 		ref_sequence_quantize(h, (size_t)d->outputs, d->asymmetric,
