@@ -371,6 +371,32 @@ static const options_field call_once_fields[] = {
 		    CALL_ONCE_INIT_SUBGRAPH_INDEX, "init_subgraph_index", 0),
 };
 
+static const options_field sequence_rnn_fields[] = {
+	BOOL_FIELD(opver_sequence_rnn_params, time_major,
+		   SEQUENCE_RNN_TIME_MAJOR, "time_major", 0),
+	ACTIVATION_FIELD(opver_sequence_rnn_params, activation,
+			 SEQUENCE_RNN_ACTIVATION),
+	BOOL_FIELD(opver_sequence_rnn_params, asymmetric_quantize_inputs,
+		   SEQUENCE_RNN_ASYMMETRIC_QUANTIZE_INPUTS,
+		   "asymmetric_quantize_inputs", 0),
+};
+static const options_field sequence_lstm_fields[] = {
+	ACTIVATION_FIELD(opver_sequence_lstm_params, activation,
+			 SEQUENCE_LSTM_ACTIVATION),
+	FLOAT_FIELD(opver_sequence_lstm_params, cell_clip,
+		    SEQUENCE_LSTM_CELL_CLIP, "cell_clip"),
+	FLOAT_FIELD(opver_sequence_lstm_params, proj_clip,
+		    SEQUENCE_LSTM_PROJ_CLIP, "proj_clip"),
+	BOOL_FIELD(opver_sequence_lstm_params, time_major,
+		   SEQUENCE_LSTM_TIME_MAJOR, "time_major", 0),
+	BOOL_FIELD(opver_sequence_lstm_params, asymmetric_quantize_inputs,
+		   SEQUENCE_LSTM_ASYMMETRIC_QUANTIZE_INPUTS,
+		   "asymmetric_quantize_inputs", 0),
+	BOOL_FIELD(opver_sequence_lstm_params, diagonal_recurrent_tensors,
+		   SEQUENCE_LSTM_DIAGONAL_RECURRENT_TENSORS,
+		   "diagonal_recurrent_tensors", 0),
+};
+
 /* An entry's fields: an array of them, or none. */
 #define FIELDS(array) array, sizeof(array) / sizeof((array)[0]), NULL
 #define NO_FIELDS NULL, 0
@@ -520,6 +546,13 @@ static const struct op_params_entry {
 	  "LocalResponseNormalizationOptions",
 	  sizeof(opver_local_response_norm_params),
 	  FIELDS(local_response_norm_fields) },
+	{ OPVER_OP_UNIDIRECTIONAL_SEQUENCE_RNN, OPTIONS_SEQUENCE_RNN,
+	  "SequenceRNNOptions", sizeof(opver_sequence_rnn_params),
+	  FIELDS(sequence_rnn_fields) },
+	{ OPVER_OP_UNIDIRECTIONAL_SEQUENCE_LSTM,
+	  OPTIONS_UNIDIRECTIONAL_SEQUENCE_LSTM,
+	  "UnidirectionalSequenceLSTMOptions",
+	  sizeof(opver_sequence_lstm_params), FIELDS(sequence_lstm_fields) },
 	{ OPVER_OP_IF, OPTIONS_IF, "IfOptions", sizeof(opver_if_params),
 	  FIELDS(if_fields) },
 	{ OPVER_OP_WHILE, OPTIONS_WHILE, "WhileOptions",

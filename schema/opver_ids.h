@@ -235,7 +235,26 @@
 	X(LRN_RADIUS, 0, "LocalResponseNormalizationOptions", "radius") \
 	X(LRN_BIAS, 1, "LocalResponseNormalizationOptions", "bias") \
 	X(LRN_ALPHA, 2, "LocalResponseNormalizationOptions", "alpha") \
-	X(LRN_BETA, 3, "LocalResponseNormalizationOptions", "beta")
+	X(LRN_BETA, 3, "LocalResponseNormalizationOptions", "beta") \
+	\
+	X(SEQUENCE_RNN_TIME_MAJOR, 0, "SequenceRNNOptions", "time_major") \
+	X(SEQUENCE_RNN_ACTIVATION, 1, \
+	  "SequenceRNNOptions", "fused_activation_function") \
+	X(SEQUENCE_RNN_ASYMMETRIC_QUANTIZE_INPUTS, 2, \
+	  "SequenceRNNOptions", "asymmetric_quantize_inputs") \
+	\
+	X(SEQUENCE_LSTM_ACTIVATION, 0, \
+	  "UnidirectionalSequenceLSTMOptions", "fused_activation_function") \
+	X(SEQUENCE_LSTM_CELL_CLIP, 1, \
+	  "UnidirectionalSequenceLSTMOptions", "cell_clip") \
+	X(SEQUENCE_LSTM_PROJ_CLIP, 2, \
+	  "UnidirectionalSequenceLSTMOptions", "proj_clip") \
+	X(SEQUENCE_LSTM_TIME_MAJOR, 3, \
+	  "UnidirectionalSequenceLSTMOptions", "time_major") \
+	X(SEQUENCE_LSTM_ASYMMETRIC_QUANTIZE_INPUTS, 4, \
+	  "UnidirectionalSequenceLSTMOptions", "asymmetric_quantize_inputs") \
+	X(SEQUENCE_LSTM_DIAGONAL_RECURRENT_TENSORS, 5, \
+	  "UnidirectionalSequenceLSTMOptions", "diagonal_recurrent_tensors")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -267,6 +286,7 @@
 	X(OPTIONS_SUB, 28, "BuiltinOptions", "SubOptions") \
 	X(OPTIONS_DIV, 29, "BuiltinOptions", "DivOptions") \
 	X(OPTIONS_SQUEEZE, 30, "BuiltinOptions", "SqueezeOptions") \
+	X(OPTIONS_SEQUENCE_RNN, 31, "BuiltinOptions", "SequenceRNNOptions") \
 	X(OPTIONS_STRIDED_SLICE, 32, "BuiltinOptions", "StridedSliceOptions") \
 	X(OPTIONS_SPLIT, 35, "BuiltinOptions", "SplitOptions") \
 	X(OPTIONS_CAST, 37, "BuiltinOptions", "CastOptions") \
@@ -287,6 +307,8 @@
 	X(OPTIONS_UNPACK, 64, "BuiltinOptions", "UnpackOptions") \
 	X(OPTIONS_ZEROS_LIKE, 67, "BuiltinOptions", "ZerosLikeOptions") \
 	X(OPTIONS_FILL, 68, "BuiltinOptions", "FillOptions") \
+	X(OPTIONS_UNIDIRECTIONAL_SEQUENCE_LSTM, 71, \
+	  "BuiltinOptions", "UnidirectionalSequenceLSTMOptions") \
 	X(OPTIONS_RESIZE_NEAREST_NEIGHBOR, 74, \
 	  "BuiltinOptions", "ResizeNearestNeighborOptions") \
 	X(OPTIONS_LEAKY_RELU, 75, "BuiltinOptions", "LeakyReluOptions") \
