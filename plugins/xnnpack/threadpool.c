@@ -120,18 +120,14 @@ static void restore_fp(fp_state saved)
 }
 #endif
 
-/* Runs tile number `tile` of the grid, in row-major order of tiles. */
-static void run_tile(const grid *g, uint64_t tile)
+/* Runs the tile at `at` (its first item along each dimension). */
+static void run_tile(const grid *g, const size_t *at)
 {
-	size_t at[GRID_DIMS], size[GRID_DIMS];
-	uint64_t rest = tile;
+	size_t size[GRID_DIMS];
 
-	for (uint32_t d = g->dims; d-- > 0;) {
-		at[d] = rest % g->tiles[d] * g->tile[d];
+	for (uint32_t d = 0; d < g->dims; d++)
 		size[d] = g->range[d] - at[d] < g->tile[d] ?
 				  g->range[d] - at[d] : g->tile[d];
-		rest /= g->tiles[d];
-	}
 	switch (g->kind) {
 	case GRID_1D:
 		g->fn.d1(g->context, at[0]);
@@ -175,20 +171,36 @@ static void run_tile(const grid *g, uint64_t tile)
 	}
 }
 
-/* A parallel_for task: a run of per_task consecutive tiles. */
+/* A parallel_for task: a run of per_task consecutive tiles, in row-major
+ * order.  The first tile's position is divided out once and the others
+ * stepped to: a division per tile and dimension took 2.4 % of
+ * mlperf_ic_resnet_float's one-thread invoke (perf). */
 static void run_tiles(void *arg, uint32_t task, uint32_t thread)
 {
 	const grid *g = arg;
 	uint64_t first = (uint64_t)task * g->per_task;
 	uint64_t end = g->count - first < g->per_task ? g->count :
 						       first + g->per_task;
+	size_t at[GRID_DIMS];
+	uint64_t rest = first;
 	fp_state saved = 0;
 
 	(void)thread;
+	for (uint32_t d = g->dims; d-- > 0;) {
+		at[d] = rest % g->tiles[d] * g->tile[d];
+		rest /= g->tiles[d];
+	}
 	if (g->flush_denormals)
 		saved = flush_denormals();
-	for (uint64_t tile = first; tile < end; tile++)
-		run_tile(g, tile);
+	for (uint64_t tile = first; tile < end; tile++) {
+		run_tile(g, at);
+		for (uint32_t d = g->dims; d-- > 0;) {
+			at[d] += g->tile[d];
+			if (at[d] < g->range[d])
+				break;
+			at[d] = 0;
+		}
+	}
 	if (g->flush_denormals)
 		restore_fp(saved);
 }
