@@ -233,14 +233,16 @@ static void run_grid(struct pthreadpool *pool, grid *g, uint32_t flags)
 		g->tiles[d] = (g->range[d] - 1) / g->tile[d] + 1;
 		g->count *= g->tiles[d];
 	}
-	/* Tasks of several tiles: the core hands tasks out from one shared
-	 * counter, which thousands of tiny tiles would make the bottleneck;
-	 * TASKS_PER_THREAD per thread still balance uneven tiles. */
+	/* Tasks of several tiles, each a call through parallel_for;
+	 * TASKS_PER_THREAD per thread still balance uneven tiles.  Rounding
+	 * the tiles per task up can leave fewer tasks than asked (10 tiles
+	 * in 8 tasks are 5 tasks of 2): no task starts past the last tile. */
 	if (ctx != NULL && pool->threads > 1)
 		tasks = g->count < (uint64_t)pool->threads * TASKS_PER_THREAD ?
 				(uint32_t)g->count :
 				pool->threads * TASKS_PER_THREAD;
 	g->per_task = (g->count - 1) / tasks + 1;
+	tasks = (uint32_t)((g->count - 1) / g->per_task + 1);
 	if (ctx != NULL) {
 		uint32_t op = pool->operator++;
 
