@@ -120,14 +120,10 @@ static void restore_fp(fp_state saved)
 }
 #endif
 
-/* Runs the tile at `at` (its first item along each dimension). */
-static void run_tile(const grid *g, const size_t *at)
+/* Runs the tile at `at` (its first item along each dimension) of `size`
+ * items along each. */
+static void run_tile(const grid *g, const size_t *at, const size_t *size)
 {
-	size_t size[GRID_DIMS];
-
-	for (uint32_t d = 0; d < g->dims; d++)
-		size[d] = g->range[d] - at[d] < g->tile[d] ?
-				  g->range[d] - at[d] : g->tile[d];
 	switch (g->kind) {
 	case GRID_1D:
 		g->fn.d1(g->context, at[0]);
@@ -171,6 +167,13 @@ static void run_tile(const grid *g, const size_t *at)
 	}
 }
 
+/* The items of the tile at `at` along dimension d: a tile, or what is
+ * left at the end. */
+static size_t tile_size(const grid *g, uint32_t d, size_t at)
+{
+	return g->range[d] - at < g->tile[d] ? g->range[d] - at : g->tile[d];
+}
+
 /* A parallel_for task: a run of per_task consecutive tiles, in row-major
  * order.  The first tile's position is divided out once and the others
  * stepped to: a division per tile and dimension took 2.4 % of
@@ -181,24 +184,28 @@ static void run_tiles(void *arg, uint32_t task, uint32_t thread)
 	uint64_t first = (uint64_t)task * g->per_task;
 	uint64_t end = g->count - first < g->per_task ? g->count :
 						       first + g->per_task;
-	size_t at[GRID_DIMS];
+	size_t at[GRID_DIMS], size[GRID_DIMS];
 	uint64_t rest = first;
 	fp_state saved = 0;
 
 	(void)thread;
 	for (uint32_t d = g->dims; d-- > 0;) {
 		at[d] = rest % g->tiles[d] * g->tile[d];
+		size[d] = tile_size(g, d, at[d]);
 		rest /= g->tiles[d];
 	}
 	if (g->flush_denormals)
 		saved = flush_denormals();
 	for (uint64_t tile = first; tile < end; tile++) {
-		run_tile(g, at);
+		run_tile(g, at, size);
+		/* Only the dimensions that moved get a new size. */
 		for (uint32_t d = g->dims; d-- > 0;) {
 			at[d] += g->tile[d];
-			if (at[d] < g->range[d])
+			if (at[d] >= g->range[d])
+				at[d] = 0;
+			size[d] = tile_size(g, d, at[d]);
+			if (at[d] != 0)
 				break;
-			at[d] = 0;
 		}
 	}
 	if (g->flush_denormals)
