@@ -3,10 +3,13 @@
  *
  * A pool of N threads is the calling thread plus N - 1 workers, started
  * when the interpreter is created and joined when it is destroyed; invoke
- * never creates a thread.  A run hands out tasks one at a time from a
- * shared counter, so uneven tasks balance themselves, and returns when
- * every task has finished.  One run at a time: an interpreter runs on one
- * thread at a time (opver.h).
+ * never creates a thread.  A run gives each thread a contiguous share of
+ * the tasks, taken one at a time, and lets a thread that finished its
+ * share take what is left of the others', so uneven tasks balance
+ * themselves; it returns when every task has finished.  Workers that
+ * have not started on a run by then (their CPU busy elsewhere) skip it.
+ * One run at a time: an interpreter runs on one thread at a time
+ * (opver.h).
  */
 #ifndef OPVER_CORE_THREAD_POOL_H
 #define OPVER_CORE_THREAD_POOL_H

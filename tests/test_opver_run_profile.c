@@ -225,17 +225,24 @@ Test(opver_run, profile_shows_plugin_events_and_worker_threads)
 	cr_assert_eq(fclose(file), 0);
 	snprintf(model, sizeof(model), "%s/triple_pair.tflite", TEST_MODEL_DIR);
 	in_workdir(trace, sizeof(trace), "services.json");
-	run_tool(&r, "--config", services, "--threads", "2", "--benchmark",
-		 "20", "--profile", trace, model, NULL);
-	assert_status(&r, 0);
-	stats = check_trace(trace, 21, step, 2);
-	/* "triple" and "scratch" per node and invoke. */
-	cr_assert_eq(stats.inner, 2 * 2 * 21);
-	cr_assert_geq(stats.tasks, 2 * 21);
-	/* Over 42 jobs of 100 tasks the worker takes some. */
+	/* A worker that is not running when a job starts leaves its tasks
+	 * to the caller (a CPU busy with other processes, as when the suite
+	 * runs in parallel): some runs of 42 jobs of 100 tasks may find it
+	 * off its CPU throughout. */
+	for (int attempt = 0; attempt < 20; attempt++) {
+		run_tool(&r, "--config", services, "--threads", "2",
+			 "--benchmark", "20", "--profile", trace, model, NULL);
+		assert_status(&r, 0);
+		spawn_free(&r);
+		stats = check_trace(trace, 21, step, 2);
+		/* "triple" and "scratch" per node and invoke. */
+		cr_assert_eq(stats.inner, 2 * 2 * 21);
+		cr_assert_geq(stats.tasks, 2 * 21);
+		cr_assert_eq(stats.named_threads, 3u, "tids 0 and 1 named");
+		if (stats.threads & 2u)
+			break;
+	}
 	cr_assert(stats.threads & 2u, "no event on the worker's tid 1");
-	cr_assert_eq(stats.named_threads, 3u, "tids 0 and 1 named");
-	spawn_free(&r);
 }
 
 Test(opver_run, profile_nests_delegate_events_in_their_partition)

@@ -4,15 +4,20 @@
  * memory layout Criterion's process arena cannot share): interpreters with
  * pools of 2 and 4 threads run the services plugin's parallel_for kernel
  * and a delegate with buffer handles, alone and two at once on threads of
- * their own, and every output is checked.  Ends with "threads_check: N
+ * their own, and every output is checked; and the core's pool alone runs
+ * thousands of short jobs whose tasks write plain memory the caller then
+ * reads, pausing now and then so that the workers sleep and are woken.
+ * Ends with "threads_check: N
  * passed, N failed" and exits 1 when a check failed.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "opver/opver.h"
+#include "thread_pool.h"
 
 #define RUNS 200
 
@@ -125,6 +130,45 @@ static void *run_job(void *argument)
 	return NULL;
 }
 
+/* A pool job: task t writes values[t], plain memory. */
+typedef struct pool_job {
+	uint32_t values[64];
+	uint32_t run;
+} pool_job;
+
+static void write_value(void *arg, uint32_t task, uint32_t thread)
+{
+	pool_job *j = arg;
+
+	(void)thread;
+	j->values[task] = j->run * 64 + task;
+}
+
+/* 3000 jobs of 2 to 64 tasks on a pool of `threads`, with a 1 ms pause
+ * (longer than the workers spin) before every 100th; 1 when every job
+ * wrote every value. */
+static int run_pool(uint32_t threads)
+{
+	static pool_job j;
+	opver__pool *pool;
+	int ok = 1;
+
+	if (opver__pool_create(threads, &pool) != OPVER_OK)
+		return 0;
+	for (uint32_t run = 0; run < 3000 && ok; run++) {
+		uint32_t count = 2 + run % 63;
+
+		if (run % 100 == 0)
+			nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+		j.run = run;
+		opver__pool_run(pool, write_value, &j, count);
+		for (uint32_t t = 0; t < count; t++)
+			ok &= j.values[t] == run * 64 + t;
+	}
+	opver__pool_destroy(pool);
+	return ok;
+}
+
 /* The services kernel reports a misuse it makes on purpose each invoke
  * (tests/test_services.c checks the message); only failures count here. */
 static void quiet(void *user_data, opver_log_level level, const char *message)
@@ -159,6 +203,8 @@ int main(void)
 	}
 	unlink(path);
 
+	check(run_pool(2), "the pool alone, 2 threads");
+	check(run_pool(4), "the pool alone, 4 threads");
 	check(run_model(runtime, &triple_pair, 2), "triple_pair, 2 threads");
 	check(run_model(runtime, &triple_pair, 4), "triple_pair, 4 threads");
 	check(run_model(runtime, &branches, 2), "delegate_branches, 2 threads");
