@@ -7,6 +7,7 @@
 #include "config.h"
 #include "delegate.h"
 #include "interpreter.h"
+#include "interpreter_state.h"
 #include "kernel_match.h"
 #include "planner.h"
 #include "profiler.h"
@@ -15,62 +16,6 @@
 #include "session.h"
 #include "sized.h"
 #include "thread_pool.h"
-
-/* The kernel object of a stateless kernel, shared by all its nodes. */
-typedef struct shared_kernel {
-	const opver_kernel *kernel;
-	const opver__plugin *plugin;
-	void *data;
-} shared_kernel;
-
-typedef struct node_state {
-	opver_node node;                        /* what the kernel sees */
-	opver__binding binding;                 /* chosen kernel, fallback */
-	opver__call call;                       /* its kernel's context */
-	int32_t partition;                      /* -1: runs on its kernel */
-	bool owns_kernel_data;                  /* per-node init was called */
-	/* The core's own copies of what node.kernel_data and node.op_data
-	 * were set to: a kernel may write to its opver_node, so teardown
-	 * never reads them back from there. */
-	void *kernel_data;
-	void *op_data;
-	int32_t *input_types;                   /* into the interpreter pool */
-	uint64_t total_ns;
-	uint64_t invocations;
-} node_state;
-
-struct opver_interpreter {
-	opver_runtime *runtime;                 /* borrowed */
-	const opver__graph *graph;              /* borrowed from the model */
-	opver_tensor *tensors;                  /* owned; graph->num_tensors */
-	opver_tensor **tensor_pointers;         /* owned; &tensors[i] */
-	opver_tensor **io_pool;                 /* owned; backs node in/outputs */
-	int32_t *type_pool;                     /* owned; backs input_types */
-	const opver_node **node_pointers;       /* owned; for the graph view */
-	opver_graph_view view;
-	node_state *nodes;                      /* owned; graph->num_nodes */
-	shared_kernel *shared;                  /* owned; num_shared */
-	size_t num_shared;
-	opver__delegation delegation;
-	/* What services act on: phase, persistent memory, scratch, and
-	 * pointers to the pool and (when attached) the profiler below. */
-	opver__session session;
-	opver__pool *pool;                      /* owned */
-	uint8_t *resizable;                     /* owned; per tensor */
-	opver__profiler profiler;
-	uint8_t *arena;                         /* owned */
-	size_t arena_bytes;
-	size_t naive_bytes;
-	/* Created with inspect_only (nodes bound or not, nothing prepared)
-	 * or prepare_only (prepared and planned, no arena): cannot invoke. */
-	bool inspect_only;
-	/* The arena's and any one tensor's limits in bytes
-	 * (opver_interpreter_options). */
-	uint64_t max_arena_bytes;
-	uint64_t max_tensor_bytes;
-	/* A limit check or plan_arena reported why creation failed. */
-	bool nomem_reported;
-};
 
 /* Tensors as kernels see them; activations get their data after planning. */
 static opver_status build_tensors(opver_interpreter *it)
@@ -255,8 +200,9 @@ static opver_status mark_resizable(opver_interpreter *it)
  * prepare (which is when scratch is requested), within it->max_arena_bytes;
  * allocates it and points the tensors and scratch into it when `allocate`.
  */
-static opver_status plan_arena(opver_interpreter *it, bool allocate,
-			       bool preserve_intermediates)
+opver_status opver__interpreter_plan_arena(opver_interpreter *it,
+					   bool allocate,
+					   bool preserve_intermediates)
 {
 	const opver__graph *graph = it->graph;
 	opver__session *session = &it->session;
@@ -271,9 +217,9 @@ static opver_status plan_arena(opver_interpreter *it, bool allocate,
 		goto out;
 	opver__graph_lifetimes(graph, it->delegation.node_step,
 			       it->delegation.num_steps, lifetimes);
-	/* The sizes resize_output gave in prepare. */
+	/* The sizes resize_output gave in prepare, and resized inputs'. */
 	for (size_t t = 0; t < tensors; t++)
-		if (it->resizable[t] && lifetimes[t].last >= 0)
+		if (!it->tensors[t].is_constant && lifetimes[t].last >= 0)
 			lifetimes[t].bytes = it->tensors[t].bytes;
 	if (preserve_intermediates)
 		opver__preserve_lifetimes(lifetimes, tensors,
@@ -394,14 +340,14 @@ static opver_status prepare_node(opver_interpreter *it, node_state *state)
 		state->node.op_data = state->op_data;
 	}
 	status = kernel->prepare(&state->call.context, &state->node);
-	return status == OPVER_OK ? OPVER_OK :
+	return status == OPVER_OK ? opver__resize_check_node(&state->call) :
 		opver__call_prepare_failed(&state->call, status);
 }
 
 /* Prepares every partition, then every node on a kernel.  Activations
  * have no data yet: the arena is planned afterwards, with the scratch
  * prepare asks for. */
-static opver_status prepare_all(opver_interpreter *it)
+opver_status opver__interpreter_prepare_all(opver_interpreter *it)
 {
 	opver_status status;
 
@@ -515,10 +461,11 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	if (given.profile || given.trace != NULL)
 		it->session.profiler = &it->profiler;
 	if (status == OPVER_OK)
-		status = prepare_all(it);
+		status = opver__interpreter_prepare_all(it);
 	if (status == OPVER_OK)
-		status = plan_arena(it, !given.prepare_only,
-				    given.preserve_intermediates != 0);
+		status = opver__interpreter_plan_arena(
+			it, !given.prepare_only,
+			given.preserve_intermediates != 0);
 	if (status == OPVER_OK && !given.prepare_only)
 		status = opver__delegation_bind_memory(&it->delegation);
 	if (status != OPVER_OK) {
@@ -529,8 +476,26 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 		return status;
 	}
 	it->inspect_only = given.prepare_only != 0;
+	it->preserve_intermediates = given.preserve_intermediates != 0;
 	*out = it;
 	return OPVER_OK;
+}
+
+void opver__interpreter_release_nodes(opver_interpreter *it)
+{
+	for (int32_t n = 0; it->nodes != NULL && n < it->graph->num_nodes; n++) {
+		node_state *state = &it->nodes[n];
+
+		if (state->owns_kernel_data)
+			state->binding.chosen->kernel->free(&state->call.context,
+							    state->kernel_data);
+		free(state->op_data);
+		state->owns_kernel_data = false;
+		state->kernel_data = NULL;
+		state->op_data = NULL;
+		state->node.kernel_data = NULL;
+		state->node.op_data = NULL;
+	}
 }
 
 OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
@@ -539,14 +504,7 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 		return;
 	it->session.phase = OPVER__PHASE_IDLE;
 	opver__delegation_free(&it->delegation);
-	for (int32_t n = 0; it->nodes != NULL && n < it->graph->num_nodes; n++) {
-		node_state *state = &it->nodes[n];
-
-		if (state->owns_kernel_data)
-			state->binding.chosen->kernel->free(&state->call.context,
-							    state->kernel_data);
-		free(state->op_data);
-	}
+	opver__interpreter_release_nodes(it);
 	for (size_t i = 0; i < it->num_shared; i++) {
 		const shared_kernel *shared = &it->shared[i];
 		opver__call call;
@@ -570,6 +528,7 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 	free(it->tensor_pointers);
 	free(it->tensors);
 	free(it->resizable);
+	opver__interpreter_free_resized(it);
 	it->runtime->num_interpreters--;
 	free(it);
 }
@@ -656,6 +615,9 @@ OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 			     "this interpreter was created for inspection only (inspect_only or prepare_only); create another to run the model");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
+	status = opver__interpreter_check_allocated(it);
+	if (status != OPVER_OK)
+		return status;
 	it->session.phase = OPVER__PHASE_INVOKE;
 	status = run_steps(it);
 	it->session.phase = OPVER__PHASE_IDLE;

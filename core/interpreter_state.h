@@ -1,0 +1,97 @@
+/*
+ * interpreter_state.h - what an opver_interpreter holds, shared by the
+ * files that make up the interpreter: interpreter.c (creation, invoke,
+ * queries) and interpreter_resize.c (resizing inputs, re-preparing).
+ */
+#ifndef OPVER_CORE_INTERPRETER_STATE_H
+#define OPVER_CORE_INTERPRETER_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "delegate.h"
+#include "graph.h"
+#include "profiler.h"
+#include "resolver.h"
+#include "session.h"
+#include "thread_pool.h"
+
+/* The kernel object of a stateless kernel, shared by all its nodes. */
+typedef struct shared_kernel {
+	const opver_kernel *kernel;
+	const opver__plugin *plugin;
+	void *data;
+} shared_kernel;
+
+typedef struct node_state {
+	opver_node node;                        /* what the kernel sees */
+	opver__binding binding;                 /* chosen kernel, fallback */
+	opver__call call;                       /* its kernel's context */
+	int32_t partition;                      /* -1: runs on its kernel */
+	bool owns_kernel_data;                  /* per-node init was called */
+	/* The core's own copies of what node.kernel_data and node.op_data
+	 * were set to: a kernel may write to its opver_node, so teardown
+	 * never reads them back from there. */
+	void *kernel_data;
+	void *op_data;
+	int32_t *input_types;                   /* into the interpreter pool */
+	uint64_t total_ns;
+	uint64_t invocations;
+} node_state;
+
+struct opver_interpreter {
+	opver_runtime *runtime;                 /* borrowed */
+	const opver__graph *graph;              /* borrowed from the model */
+	opver_tensor *tensors;                  /* owned; graph->num_tensors */
+	opver_tensor **tensor_pointers;         /* owned; &tensors[i] */
+	opver_tensor **io_pool;                 /* owned; backs node in/outputs */
+	int32_t *type_pool;                     /* owned; backs input_types */
+	const opver_node **node_pointers;       /* owned; for the graph view */
+	opver_graph_view view;
+	node_state *nodes;                      /* owned; graph->num_nodes */
+	shared_kernel *shared;                  /* owned; num_shared */
+	size_t num_shared;
+	opver__delegation delegation;
+	/* What services act on: phase, persistent memory, scratch, and
+	 * pointers to the pool and (when attached) the profiler below. */
+	opver__session session;
+	opver__pool *pool;                      /* owned */
+	uint8_t *resizable;                     /* owned; per tensor */
+	opver__profiler profiler;
+	uint8_t *arena;                         /* owned */
+	size_t arena_bytes;
+	size_t naive_bytes;
+	/* Created with inspect_only (nodes bound or not, nothing prepared)
+	 * or prepare_only (prepared and planned, no arena): cannot invoke. */
+	bool inspect_only;
+	/* The arena's and any one tensor's limits in bytes
+	 * (opver_interpreter_options). */
+	uint64_t max_arena_bytes;
+	uint64_t max_tensor_bytes;
+	/* A limit check or plan_arena reported why creation failed. */
+	bool nomem_reported;
+	/* Kept from the options, for a re-planned arena. */
+	bool preserve_intermediates;
+	/* Per model input, the dims resize_input gave it, or NULL (owned;
+	 * NULL until an input is resized). */
+	int32_t **input_dims;
+	/* An input was resized since the last prepare: invoke refuses
+	 * until opver_interpreter_allocate_tensors() re-prepares. */
+	bool needs_allocate;
+};
+
+/* interpreter.c: what creation does, for a re-prepare. */
+opver_status opver__interpreter_prepare_all(opver_interpreter *it);
+opver_status opver__interpreter_plan_arena(opver_interpreter *it,
+					   bool allocate,
+					   bool preserve_intermediates);
+/* Frees what init and prepare gave each node, leaving it unprepared. */
+void opver__interpreter_release_nodes(opver_interpreter *it);
+
+/* interpreter_resize.c: frees input_dims. */
+void opver__interpreter_free_resized(opver_interpreter *it);
+/* OPVER_OK when invoke may run; otherwise reports why not. */
+opver_status opver__interpreter_check_allocated(const opver_interpreter *it);
+
+#endif /* OPVER_CORE_INTERPRETER_STATE_H */
