@@ -189,7 +189,7 @@ OPVER_API opver_status opver_interpreter_allocate_tensors(
 		return OPVER_OK;
 	}
 	opver__error(&it->runtime->reporter,
-		     "allocate_tensors: the model cannot run with its inputs' new shapes (see above); resize them back to allocate again");
+		     "allocate_tensors: the model cannot run with its inputs' new shapes; resize them back to allocate again");
 	/* What prepared before the refusal is freed at the next try. */
 	return status == OPVER_ERROR_NOMEM ? status
 					   : OPVER_ERROR_INVALID_ARGUMENT;
