@@ -61,6 +61,16 @@ static void open_single_rounding(const char *name)
 		   name);
 }
 
+/* Opens test model `name` (TEST_MODEL_DIR) under the reference plugin. */
+static void open_test_model(const char *name)
+{
+	runtime = fixture_runtime("[plugin.reference]\nlibrary = "
+				  REFERENCE_PLUGIN "\n",
+				  &captured);
+	model = fixture_model(runtime, name);
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+}
+
 /* Reads `bytes` bytes of cases/MODEL/CASE/FILE into `into`. */
 static void read_case(const char *model_name, const char *case_name,
 		      const char *file, void *into, size_t bytes)
@@ -415,4 +425,50 @@ Test(resize, a_delegates_partitions_keep_the_models_shapes)
 		     OPVER_OK);
 	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK);
 	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+}
+
+/* resize_movement: PAD, CONCATENATION, MEAN, SQUEEZE and STRIDED_SLICE
+ * give y = [(b + e) / 4, (a + d) / 4] for a row [[a, b, c], [d, e, f]]
+ * (TFLite gives [1.75, 1.25] for 1..6); with three rows of padding-free
+ * input the mean is over 5 rows: [(b + e + h) / 5, (a + d + g) / 5]. */
+Test(resize, movement_and_reduction_ops_follow_batch_and_rows)
+{
+	const opver_tensor *out;
+	float *x, *y;
+
+	open_test_model("resize_movement");
+	out = opver_interpreter_output(it, 0);
+	cr_assert_eq(opver_interpreter_resize_input(
+			     it, 0, (const int32_t[]){ 2, 2, 3 }, 3),
+		     OPVER_OK);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	cr_assert_eq(out->rank, 2);
+	cr_assert_eq(out->dims[0], 2);
+	cr_assert_eq(out->dims[1], 2);
+	x = opver_interpreter_input(it, 0)->data;
+	for (int i = 0; i < 6; i++) {
+		x[i] = (float)(i + 1);
+		x[6 + i] = (float)(10 * (i + 1));
+	}
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	y = out->data;
+	cr_expect_eq(y[0], 1.75f);
+	cr_expect_eq(y[1], 1.25f);
+	cr_expect_eq(y[2], 17.5f);
+	cr_expect_eq(y[3], 12.5f);
+
+	cr_assert_eq(opver_interpreter_resize_input(
+			     it, 0, (const int32_t[]){ 1, 3, 3 }, 3),
+		     OPVER_OK);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	cr_assert_eq(out->dims[0], 1);
+	x = opver_interpreter_input(it, 0)->data;
+	for (int i = 0; i < 9; i++)
+		x[i] = (float)(i + 1);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	y = out->data;
+	cr_expect_float_eq(y[0], 3.0f, 1e-6f);
+	cr_expect_float_eq(y[1], 2.4f, 1e-6f);
 }

@@ -120,11 +120,18 @@ opver_status ref_shape_output(const opver_context *ctx,
 			      int32_t output, const int32_t *dims,
 			      int32_t rank, const char *source)
 {
-	const opver_tensor *tensor = node->outputs[output];
-	char got[128], want[128];
-
 	if (OPVER_HOST_HAS(ctx->host, resize_output))
 		return ctx->host->resize_output(ctx, output, dims, rank);
+	return ref_expect_shape(ctx, node->outputs[output], dims, rank,
+				source);
+}
+
+opver_status ref_expect_shape(const opver_context *ctx,
+			      const opver_tensor *tensor, const int32_t *dims,
+			      int32_t rank, const char *source)
+{
+	char got[128], want[128];
+
 	if (tensor->rank == rank) {
 		int32_t i = 0;
 

@@ -55,6 +55,12 @@ opver_status ref_shape_output(const opver_context *ctx,
 			      const int32_t *dims, int32_t rank,
 			      const char *source);
 
+/* The check ref_shape_output() makes without the service: `tensor` (an
+ * output) has shape dims[0, rank); for invoke-time checks. */
+opver_status ref_expect_shape(const opver_context *ctx,
+			      const opver_tensor *tensor, const int32_t *dims,
+			      int32_t rank, const char *source);
+
 /* ref_shape_output() with the shape of tensor `like` (an elementwise
  * op's input). */
 opver_status ref_shape_like(const opver_context *ctx, const opver_node *node,
