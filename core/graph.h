@@ -6,7 +6,9 @@
  *   opver__graph_node    one operator, its op code, stored version and
  *                        decoded parameter struct (ops.h)
  *   opver__graph         tensors, nodes in execution order, graph inputs
- *                        and outputs
+ *                        and outputs of subgraph 0, the model-wide fields,
+ *                        and the model's other subgraphs (each an
+ *                        opver__graph with only the per-subgraph fields)
  *
  * Every index in a graph has been verified by the reader: tensor indices are
  * in range (or -1 for an omitted optional input), constant data lies inside
@@ -102,6 +104,25 @@ typedef struct opver__graph {
 	/* The model's SignatureDefs, in file order; owned. */
 	int32_t num_signatures;
 	opver__signature *signatures;
+	/* Subgraphs in the model, this one (subgraph 0) included; subgraph
+	 * i > 0 is others[i - 1] (opver__graph_subgraph), owned, with only
+	 * tensors, nodes, inputs and outputs set.  Every subgraph index in
+	 * an IF, WHILE or CALL_ONCE node is in range and no subgraph calls
+	 * itself, directly or through others (model_calls.h). */
+	int32_t num_subgraphs;
+	struct opver__graph *others;
 } opver__graph;
+
+/* Subgraph `index` of the model whose subgraph 0 is `graph`, or NULL when
+ * out of range.  Borrowed from `graph`. */
+static inline const opver__graph *opver__graph_subgraph(
+	const opver__graph *graph, int32_t index)
+{
+	if (index == 0)
+		return graph;
+	if (index < 0 || index >= graph->num_subgraphs)
+		return NULL;
+	return &graph->others[index - 1];
+}
 
 #endif /* OPVER_CORE_GRAPH_H */

@@ -5,15 +5,11 @@
 #include <string.h>
 
 #include "config.h"
-#include "delegate.h"
 #include "interpreter.h"
 #include "interpreter_state.h"
 #include "kernel_match.h"
 #include "planner.h"
-#include "profiler.h"
-#include "resolver.h"
 #include "runtime.h"
-#include "session.h"
 #include "sized.h"
 #include "thread_pool.h"
 
@@ -131,6 +127,14 @@ static opver_status resolve_nodes(opver_interpreter *it,
 		state->partition = it->delegation.node_partition[n];
 		if (state->partition >= 0)
 			continue;
+		if (opver__control_node(&it->graph->nodes[n])) {
+			status = opver__control_check_version(
+				&it->graph->nodes[n], state->node.resolved_version,
+				n, it->subgraph, &runtime->reporter);
+			if (result == OPVER_OK)
+				result = status;
+			continue;
+		}
 		status = opver__resolve_node(&runtime->registry, it->graph, n,
 					     runtime->strict,
 					     runtime->strict_versions,
@@ -355,7 +359,10 @@ opver_status opver__interpreter_prepare_all(opver_interpreter *it)
 	status = opver__delegation_prepare(&it->delegation);
 	for (int32_t n = 0; n < it->graph->num_nodes && status == OPVER_OK; n++)
 		if (it->nodes[n].partition < 0)
-			status = prepare_node(it, &it->nodes[n]);
+			status = opver__control_node(&it->graph->nodes[n])
+				 ? opver__control_prepare(it->control, n,
+							  &it->nodes[n].node)
+				 : prepare_node(it, &it->nodes[n]);
 	it->session.phase = OPVER__PHASE_IDLE;
 	return status;
 }
@@ -411,26 +418,34 @@ static opver_status bind(opver_interpreter *it, bool inspect_only)
 	return status;
 }
 
-OPVER_API opver_status opver_interpreter_create_with_options(
-	opver_runtime *runtime, const opver_model *model,
-	const opver_interpreter_options *options, opver_interpreter **out)
+/* An interpreter of `given.subgraph`: the application's when `callees` is
+ * NULL, else a callee sharing the root's table and pool. */
+static opver_status create(opver_runtime *runtime, const opver_model *model,
+			   opver_interpreter_options given,
+			   struct opver__callees *callees,
+			   struct opver__pool *pool, opver_interpreter **out)
 {
-	opver_interpreter_options given;
 	opver_interpreter *it;
 	opver_status status;
 
 	*out = NULL;
-	/* Fields past the caller's struct_size keep their defaults. */
-	opver_interpreter_options_init(&given);
-	if (options != NULL)
-		opver__read_sized(&given, sizeof(given), options,
-				  options->struct_size);
+	if (opver__graph_subgraph(opver__model_graph(model),
+				  given.subgraph < INT32_MAX ?
+				  (int32_t)given.subgraph : -1) == NULL) {
+		opver__error(&runtime->reporter,
+			     "subgraph %" PRId64 " asked for; the model has subgraphs 0 to %d",
+			     given.subgraph,
+			     opver__model_graph(model)->num_subgraphs - 1);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
 	it = calloc(1, sizeof(*it));
 	if (it == NULL)
 		return OPVER_ERROR_NOMEM;
 	it->runtime = runtime;
 	runtime->num_interpreters++;
-	it->graph = opver__model_graph(model);
+	it->subgraph = (int32_t)given.subgraph;
+	it->graph = opver__graph_subgraph(opver__model_graph(model),
+					  it->subgraph);
 
 	it->max_arena_bytes = given.max_arena_bytes > 0 ? given.max_arena_bytes
 			    : runtime->config.max_arena_bytes > 0
@@ -453,9 +468,15 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 		status = check_tensor_sizes(it);
 	if (status == OPVER_OK)
 		status = mark_resizable(it);
-	if (status == OPVER_OK)
+	it->borrows_pool = pool != NULL;
+	it->pool = pool;
+	if (status == OPVER_OK && pool == NULL)
 		status = opver__pool_create(pool_threads(it, &given), &it->pool);
 	it->session.pool = it->pool;
+	if (status == OPVER_OK)
+		status = opver__control_create(runtime, model, &given,
+					       it->graph, it->subgraph,
+					       callees, it->pool, &it->control);
 	it->profiler.trace = given.trace;
 	it->profiler.trace_user_data = given.trace_user_data;
 	if (given.profile || given.trace != NULL)
@@ -498,6 +519,32 @@ void opver__interpreter_release_nodes(opver_interpreter *it)
 	}
 }
 
+OPVER_API opver_status opver_interpreter_create_with_options(
+	opver_runtime *runtime, const opver_model *model,
+	const opver_interpreter_options *options, opver_interpreter **out)
+{
+	opver_interpreter_options given;
+
+	/* Fields past the caller's struct_size keep their defaults. */
+	opver_interpreter_options_init(&given);
+	if (options != NULL)
+		opver__read_sized(&given, sizeof(given), options,
+				  options->struct_size);
+	return create(runtime, model, given, NULL, NULL, out);
+}
+
+opver_status opver__interpreter_create_callee(
+	opver_runtime *runtime, const opver_model *model,
+	const opver_interpreter_options *options, int32_t subgraph,
+	struct opver__callees *callees, struct opver__pool *pool,
+	opver_interpreter **out)
+{
+	opver_interpreter_options given = *options;
+
+	given.subgraph = subgraph;
+	return create(runtime, model, given, callees, pool, out);
+}
+
 OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 {
 	if (it == NULL)
@@ -516,8 +563,11 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 				 shared->plugin->call.context.plugin_data);
 		shared->kernel->free(&call.context, shared->data);
 	}
+	/* Callees first: they run on this interpreter's pool. */
+	opver__control_free(it->control);
 	opver__session_free(&it->session);
-	opver__pool_destroy(it->pool);
+	if (!it->borrows_pool)
+		opver__pool_destroy(it->pool);
 	opver__profiler_free(&it->profiler);
 	free(it->arena);
 	free(it->shared);
@@ -549,6 +599,8 @@ static opver_status invoke_node(opver_interpreter *it, int32_t n)
 		if (status != OPVER_OK)
 			return status;
 	}
+	if (opver__control_node(node))
+		return opver__control_invoke(it->control, n, &state->node);
 	status = state->binding.chosen->kernel->invoke(&state->call.context,
 						       &state->node);
 	return status == OPVER_OK ? OPVER_OK :
@@ -638,137 +690,4 @@ OPVER_API opver_status opver_interpreter_reset_variables(opver_interpreter *it)
 		    it->tensors[t].data != NULL)
 			memset(it->tensors[t].data, 0, it->tensors[t].bytes);
 	return OPVER_OK;
-}
-
-OPVER_API size_t opver_interpreter_input_count(const opver_interpreter *it)
-{
-	return (size_t)it->graph->num_inputs;
-}
-
-OPVER_API size_t opver_interpreter_output_count(const opver_interpreter *it)
-{
-	return (size_t)it->graph->num_outputs;
-}
-
-OPVER_API opver_tensor *opver_interpreter_input(opver_interpreter *it,
-						size_t index)
-{
-	if (index >= (size_t)it->graph->num_inputs)
-		return NULL;
-	return &it->tensors[it->graph->inputs[index]];
-}
-
-OPVER_API const opver_tensor *opver_interpreter_output(const opver_interpreter *it,
-						       size_t index)
-{
-	if (index >= (size_t)it->graph->num_outputs)
-		return NULL;
-	return &it->tensors[it->graph->outputs[index]];
-}
-
-OPVER_API size_t opver_interpreter_tensor_count(const opver_interpreter *it)
-{
-	return (size_t)it->graph->num_tensors;
-}
-
-OPVER_API const opver_tensor *opver_interpreter_tensor(
-	const opver_interpreter *it, size_t index)
-{
-	if (index >= (size_t)it->graph->num_tensors)
-		return NULL;
-	return &it->tensors[index];
-}
-
-OPVER_API size_t opver_interpreter_node_count(const opver_interpreter *it)
-{
-	return (size_t)it->graph->num_nodes;
-}
-
-OPVER_API opver_status opver_interpreter_node_info_sized(
-	const opver_interpreter *it, size_t index, opver_node_info *out,
-	size_t size)
-{
-	const node_state *state;
-	opver_node_info info = { .struct_size = sizeof(info) };
-
-	if (index >= (size_t)it->graph->num_nodes || out == NULL)
-		return OPVER_ERROR_INVALID_ARGUMENT;
-	state = &it->nodes[index];
-	info.index = (int32_t)index;
-	info.op = state->node.op;
-	info.custom_name = state->node.custom_name;
-	info.version = state->node.version;
-	info.required_version = it->graph->nodes[index].required_version;
-	info.version_reason = it->graph->nodes[index].version_reason;
-	info.resolved_version = state->node.resolved_version;
-	info.num_inputs = it->graph->nodes[index].num_inputs;
-	info.input_types = state->input_types;
-	info.partition = state->partition;
-	if (state->partition >= 0) {
-		const opver__partition *partition =
-			&it->delegation.partitions[state->partition];
-
-		info.plugin = partition->plugin->config_name;
-		info.delegate = partition->plugin->delegate.name;
-		info.total_ns = partition->total_ns;
-		info.invocations = partition->invocations;
-	} else if (state->binding.chosen != NULL) {
-		info.plugin = state->binding.chosen->plugin->config_name;
-		info.kernel = state->binding.chosen->kernel->name;
-		info.fallback = state->binding.preferred != NULL;
-		info.total_ns = state->total_ns;
-		info.invocations = state->invocations;
-	}
-	opver__copy_sized(out, &info, size, sizeof(info));
-	return OPVER_OK;
-}
-
-OPVER_API opver_status opver_interpreter_node_tensors(
-	const opver_interpreter *it, size_t index, const int32_t **inputs,
-	int32_t *num_inputs, const int32_t **outputs, int32_t *num_outputs)
-{
-	const opver__graph_node *node;
-
-	if (index >= (size_t)it->graph->num_nodes)
-		return OPVER_ERROR_INVALID_ARGUMENT;
-	node = &it->graph->nodes[index];
-	*inputs = node->inputs;
-	*num_inputs = node->num_inputs;
-	*outputs = node->outputs;
-	*num_outputs = node->num_outputs;
-	return OPVER_OK;
-}
-
-OPVER_API size_t opver_interpreter_profile_event_count(
-	const opver_interpreter *it)
-{
-	return it->profiler.num_events;
-}
-
-OPVER_API opver_status opver_interpreter_profile_event_info_sized(
-	const opver_interpreter *it, size_t index,
-	opver_profile_event_info *out, size_t size)
-{
-	opver_profile_event_info info = { .struct_size = sizeof(info) };
-
-	if (index >= it->profiler.num_events || out == NULL)
-		return OPVER_ERROR_INVALID_ARGUMENT;
-	opver__profile_event_describe(&it->profiler, index, &info);
-	opver__copy_sized(out, &info, size, sizeof(info));
-	return OPVER_OK;
-}
-
-OPVER_API uint32_t opver_interpreter_threads(const opver_interpreter *it)
-{
-	return opver__pool_threads(it->pool);
-}
-
-OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
-					size_t *arena_bytes,
-					size_t *naive_bytes)
-{
-	if (arena_bytes != NULL)
-		*arena_bytes = it->arena_bytes;
-	if (naive_bytes != NULL)
-		*naive_bytes = it->naive_bytes;
 }

@@ -1,7 +1,8 @@
 /*
- * interpreter_state.h - what an opver_interpreter holds, shared by the
- * files that make up the interpreter: interpreter.c (creation, invoke,
- * queries) and interpreter_resize.c (resizing inputs, re-preparing).
+ * interpreter_state.h - the state of an opver_interpreter, shared by the
+ * files that create and run it (interpreter.c), answer queries about it
+ * (interpreter_query.c) and resize its inputs and re-prepare
+ * (interpreter_resize.c).  Internal to the core.
  */
 #ifndef OPVER_CORE_INTERPRETER_STATE_H
 #define OPVER_CORE_INTERPRETER_STATE_H
@@ -10,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "control_flow.h"
 #include "delegate.h"
-#include "graph.h"
 #include "profiler.h"
 #include "resolver.h"
 #include "session.h"
@@ -71,6 +72,11 @@ struct opver_interpreter {
 	uint64_t max_tensor_bytes;
 	/* A limit check or plan_arena reported why creation failed. */
 	bool nomem_reported;
+	/* The graph's subgraph index, and its control-flow nodes' state
+	 * (control_flow.h; owned); a callee's pool is the root's. */
+	int32_t subgraph;
+	opver__control *control;
+	bool borrows_pool;
 	/* Kept from the options, for a re-planned arena. */
 	bool preserve_intermediates;
 	/* Per model input, the dims resize_input gave it, or NULL (owned;

@@ -15,11 +15,12 @@ struct opver_model {
 	opver__model_file file;
 };
 
-/* Fills every node's required version and reason, and the graph's computed
- * runtime version: TFLite's converter writes the release of the highest
- * (op, version) after raising each stored version to the required one, so
- * that is what is computed here. */
+/* Fills every node's required version and reason in `graph`, one
+ * subgraph, and raises *runtime_version: TFLite's converter writes the
+ * release of the highest (op, version) after raising each stored version
+ * to the required one, so that is what is computed here. */
 static opver_status assign_versions(opver__graph *graph,
+				    const char **runtime_version,
 				    const opver__reporter *reporter)
 {
 	opver__tensor_signature *tensors;
@@ -53,10 +54,10 @@ static opver_status assign_versions(opver__graph *graph,
 					  node->version :
 					  node->required_version);
 		if (release != NULL &&
-		    (graph->computed_runtime_version == NULL ||
-		     opver__compare_runtime_versions(
-			     release, graph->computed_runtime_version) > 0))
-			graph->computed_runtime_version = release;
+		    (*runtime_version == NULL ||
+		     opver__compare_runtime_versions(release,
+						     *runtime_version) > 0))
+			*runtime_version = release;
 	}
 	free(tensors);
 	return OPVER_OK;
@@ -71,11 +72,16 @@ nomem:
 static opver_status finish_open(opver_runtime *runtime, opver_model *model,
 				opver_status status, opver_model **out)
 {
+	opver__graph *graph = &model->file.graph;
+
 	if (status != OPVER_OK) {
 		free(model);
 		return status;
 	}
-	status = assign_versions(&model->file.graph, &runtime->reporter);
+	for (int32_t i = 0; status == OPVER_OK && i < graph->num_subgraphs; i++)
+		status = assign_versions(i == 0 ? graph : &graph->others[i - 1],
+					 &graph->computed_runtime_version,
+					 &runtime->reporter);
 	if (status != OPVER_OK) {
 		opver_model_close(model);
 		return status;

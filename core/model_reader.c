@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model_calls.h"
 #include "model_fields.h"
 #include "model_reader.h"
 #include "model_subgraphs.h"
@@ -140,6 +141,8 @@ static opver_status read_model(opver__model_reader *r, opver__graph *graph)
 		status = opver__model_read_op_codes(r, &model);
 	if (status == OPVER_OK)
 		status = opver__model_read_subgraphs(r, &model, graph);
+	if (status == OPVER_OK)
+		status = opver__model_check_calls(r, graph);
 	if (status == OPVER_OK)
 		status = read_metadata(r, &model, graph);
 	if (status == OPVER_OK)
@@ -306,6 +309,9 @@ void opver__graph_free(opver__graph *graph)
 		free(graph->signatures[i].outputs);
 	}
 	free(graph->signatures);
+	for (int32_t i = 1; i < graph->num_subgraphs; i++)
+		opver__graph_free(&graph->others[i - 1]);
+	free(graph->others);
 	memset(graph, 0, sizeof(*graph));
 }
 

@@ -1,6 +1,6 @@
 /*
  * model_reader.h - maps a .tflite file, verifies every offset, vtable,
- * vector, string and index in it, and decodes its main subgraph into an
+ * vector, string and index in it, and decodes its subgraphs into an
  * opver__graph.  Constant tensor data stays in the mapping, so the reader
  * refuses models whose kernels or callers would write it (a node output
  * with constant data, a graph output sharing a constant's buffer) or load

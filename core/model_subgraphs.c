@@ -330,13 +330,17 @@ opver_status opver__model_read_subgraphs(opver__model_reader *r,
 	if (r->subgraph_tensors == NULL)
 		return opver__model_no_memory(r);
 	r->num_subgraphs = subgraphs.length;
-	status = read_subgraph(r, &subgraphs, 0, graph);
-	for (uint32_t i = 1; status == OPVER_OK && i < subgraphs.length; i++) {
-		opver__graph other = { 0 };
-
-		status = read_subgraph(r, &subgraphs, i, &other);
-		opver__graph_free(&other);
+	if (subgraphs.length > 1) {
+		graph->others = opver__model_allocate(subgraphs.length - 1,
+						      sizeof(*graph->others));
+		if (graph->others == NULL)
+			return opver__model_no_memory(r);
 	}
+	/* Counted once allocated, so that a failure below frees them. */
+	graph->num_subgraphs = (int32_t)subgraphs.length;
+	status = read_subgraph(r, &subgraphs, 0, graph);
+	for (uint32_t i = 1; status == OPVER_OK && i < subgraphs.length; i++)
+		status = read_subgraph(r, &subgraphs, i, &graph->others[i - 1]);
 	return status;
 }
 

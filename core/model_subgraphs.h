@@ -13,7 +13,8 @@ opver_status opver__model_read_op_codes(opver__model_reader *r,
 					const opver__fb_table *model);
 
 /* Decodes subgraph 0 into *graph, which the caller owns (release with
- * opver__graph_free()), and checks the others the same way. */
+ * opver__graph_free()), and the others into graph->others, each checked
+ * the same way. */
 opver_status opver__model_read_subgraphs(opver__model_reader *r,
 					 const opver__fb_table *model,
 					 opver__graph *graph);

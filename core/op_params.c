@@ -354,6 +354,48 @@ static const options_field local_response_norm_fields[] = {
 static const options_field one_hot_fields[] = {
 	INT32_FIELD(opver_one_hot_params, axis, ONE_HOT_AXIS, "axis", 0),
 };
+static const options_field if_fields[] = {
+	INT32_FIELD(opver_if_params, then_subgraph_index,
+		    IF_THEN_SUBGRAPH_INDEX, "then_subgraph_index", 0),
+	INT32_FIELD(opver_if_params, else_subgraph_index,
+		    IF_ELSE_SUBGRAPH_INDEX, "else_subgraph_index", 0),
+};
+static const options_field while_fields[] = {
+	INT32_FIELD(opver_while_params, cond_subgraph_index,
+		    WHILE_COND_SUBGRAPH_INDEX, "cond_subgraph_index", 0),
+	INT32_FIELD(opver_while_params, body_subgraph_index,
+		    WHILE_BODY_SUBGRAPH_INDEX, "body_subgraph_index", 0),
+};
+static const options_field call_once_fields[] = {
+	INT32_FIELD(opver_call_once_params, init_subgraph_index,
+		    CALL_ONCE_INIT_SUBGRAPH_INDEX, "init_subgraph_index", 0),
+};
+
+static const options_field sequence_rnn_fields[] = {
+	BOOL_FIELD(opver_sequence_rnn_params, time_major,
+		   SEQUENCE_RNN_TIME_MAJOR, "time_major", 0),
+	ACTIVATION_FIELD(opver_sequence_rnn_params, activation,
+			 SEQUENCE_RNN_ACTIVATION),
+	BOOL_FIELD(opver_sequence_rnn_params, asymmetric_quantize_inputs,
+		   SEQUENCE_RNN_ASYMMETRIC_QUANTIZE_INPUTS,
+		   "asymmetric_quantize_inputs", 0),
+};
+static const options_field sequence_lstm_fields[] = {
+	ACTIVATION_FIELD(opver_sequence_lstm_params, activation,
+			 SEQUENCE_LSTM_ACTIVATION),
+	FLOAT_FIELD(opver_sequence_lstm_params, cell_clip,
+		    SEQUENCE_LSTM_CELL_CLIP, "cell_clip"),
+	FLOAT_FIELD(opver_sequence_lstm_params, proj_clip,
+		    SEQUENCE_LSTM_PROJ_CLIP, "proj_clip"),
+	BOOL_FIELD(opver_sequence_lstm_params, time_major,
+		   SEQUENCE_LSTM_TIME_MAJOR, "time_major", 0),
+	BOOL_FIELD(opver_sequence_lstm_params, asymmetric_quantize_inputs,
+		   SEQUENCE_LSTM_ASYMMETRIC_QUANTIZE_INPUTS,
+		   "asymmetric_quantize_inputs", 0),
+	BOOL_FIELD(opver_sequence_lstm_params, diagonal_recurrent_tensors,
+		   SEQUENCE_LSTM_DIAGONAL_RECURRENT_TENSORS,
+		   "diagonal_recurrent_tensors", 0),
+};
 
 /* An entry's fields: an array of them, or none. */
 #define FIELDS(array) array, sizeof(array) / sizeof((array)[0]), NULL
@@ -504,6 +546,19 @@ static const struct op_params_entry {
 	  "LocalResponseNormalizationOptions",
 	  sizeof(opver_local_response_norm_params),
 	  FIELDS(local_response_norm_fields) },
+	{ OPVER_OP_UNIDIRECTIONAL_SEQUENCE_RNN, OPTIONS_SEQUENCE_RNN,
+	  "SequenceRNNOptions", sizeof(opver_sequence_rnn_params),
+	  FIELDS(sequence_rnn_fields) },
+	{ OPVER_OP_UNIDIRECTIONAL_SEQUENCE_LSTM,
+	  OPTIONS_UNIDIRECTIONAL_SEQUENCE_LSTM,
+	  "UnidirectionalSequenceLSTMOptions",
+	  sizeof(opver_sequence_lstm_params), FIELDS(sequence_lstm_fields) },
+	{ OPVER_OP_IF, OPTIONS_IF, "IfOptions", sizeof(opver_if_params),
+	  FIELDS(if_fields) },
+	{ OPVER_OP_WHILE, OPTIONS_WHILE, "WhileOptions",
+	  sizeof(opver_while_params), FIELDS(while_fields) },
+	{ OPVER_OP_CALL_ONCE, OPTIONS_CALL_ONCE, "CallOnceOptions",
+	  sizeof(opver_call_once_params), FIELDS(call_once_fields) },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

@@ -624,6 +624,11 @@ int32_t opver__op_required_version(const opver__op_signature *sig,
 	case OPVER_OP_CUSTOM:
 		return decided(&why, 1,
 			       "custom ops are not versioned by TFLite's rules");
+	case OPVER_OP_IF:
+	case OPVER_OP_WHILE:
+	case OPVER_OP_CALL_ONCE:
+		return decided(&why, 1, "TFLite's rules give %s a single version",
+			       opver_op_name(sig->op));
 	default:
 		version = rows_version(sig, &why);
 		if (version > 0)

@@ -225,10 +225,36 @@
 	\
 	X(ONE_HOT_AXIS, 0, "OneHotOptions", "axis") \
 	\
+	X(IF_THEN_SUBGRAPH_INDEX, 0, "IfOptions", "then_subgraph_index") \
+	X(IF_ELSE_SUBGRAPH_INDEX, 1, "IfOptions", "else_subgraph_index") \
+	X(WHILE_COND_SUBGRAPH_INDEX, 0, "WhileOptions", "cond_subgraph_index") \
+	X(WHILE_BODY_SUBGRAPH_INDEX, 1, "WhileOptions", "body_subgraph_index") \
+	X(CALL_ONCE_INIT_SUBGRAPH_INDEX, 0, "CallOnceOptions", \
+	  "init_subgraph_index") \
+	\
 	X(LRN_RADIUS, 0, "LocalResponseNormalizationOptions", "radius") \
 	X(LRN_BIAS, 1, "LocalResponseNormalizationOptions", "bias") \
 	X(LRN_ALPHA, 2, "LocalResponseNormalizationOptions", "alpha") \
-	X(LRN_BETA, 3, "LocalResponseNormalizationOptions", "beta")
+	X(LRN_BETA, 3, "LocalResponseNormalizationOptions", "beta") \
+	\
+	X(SEQUENCE_RNN_TIME_MAJOR, 0, "SequenceRNNOptions", "time_major") \
+	X(SEQUENCE_RNN_ACTIVATION, 1, \
+	  "SequenceRNNOptions", "fused_activation_function") \
+	X(SEQUENCE_RNN_ASYMMETRIC_QUANTIZE_INPUTS, 2, \
+	  "SequenceRNNOptions", "asymmetric_quantize_inputs") \
+	\
+	X(SEQUENCE_LSTM_ACTIVATION, 0, \
+	  "UnidirectionalSequenceLSTMOptions", "fused_activation_function") \
+	X(SEQUENCE_LSTM_CELL_CLIP, 1, \
+	  "UnidirectionalSequenceLSTMOptions", "cell_clip") \
+	X(SEQUENCE_LSTM_PROJ_CLIP, 2, \
+	  "UnidirectionalSequenceLSTMOptions", "proj_clip") \
+	X(SEQUENCE_LSTM_TIME_MAJOR, 3, \
+	  "UnidirectionalSequenceLSTMOptions", "time_major") \
+	X(SEQUENCE_LSTM_ASYMMETRIC_QUANTIZE_INPUTS, 4, \
+	  "UnidirectionalSequenceLSTMOptions", "asymmetric_quantize_inputs") \
+	X(SEQUENCE_LSTM_DIAGONAL_RECURRENT_TENSORS, 5, \
+	  "UnidirectionalSequenceLSTMOptions", "diagonal_recurrent_tensors")
 
 #define OPVER_SCHEMA_UNION_MEMBERS(X) \
 	X(OPTIONS_CONV_2D, 1, "BuiltinOptions", "Conv2DOptions") \
@@ -260,6 +286,7 @@
 	X(OPTIONS_SUB, 28, "BuiltinOptions", "SubOptions") \
 	X(OPTIONS_DIV, 29, "BuiltinOptions", "DivOptions") \
 	X(OPTIONS_SQUEEZE, 30, "BuiltinOptions", "SqueezeOptions") \
+	X(OPTIONS_SEQUENCE_RNN, 31, "BuiltinOptions", "SequenceRNNOptions") \
 	X(OPTIONS_STRIDED_SLICE, 32, "BuiltinOptions", "StridedSliceOptions") \
 	X(OPTIONS_SPLIT, 35, "BuiltinOptions", "SplitOptions") \
 	X(OPTIONS_CAST, 37, "BuiltinOptions", "CastOptions") \
@@ -280,6 +307,8 @@
 	X(OPTIONS_UNPACK, 64, "BuiltinOptions", "UnpackOptions") \
 	X(OPTIONS_ZEROS_LIKE, 67, "BuiltinOptions", "ZerosLikeOptions") \
 	X(OPTIONS_FILL, 68, "BuiltinOptions", "FillOptions") \
+	X(OPTIONS_UNIDIRECTIONAL_SEQUENCE_LSTM, 71, \
+	  "BuiltinOptions", "UnidirectionalSequenceLSTMOptions") \
 	X(OPTIONS_RESIZE_NEAREST_NEIGHBOR, 74, \
 	  "BuiltinOptions", "ResizeNearestNeighborOptions") \
 	X(OPTIONS_LEAKY_RELU, 75, "BuiltinOptions", "LeakyReluOptions") \
@@ -289,9 +318,12 @@
 	X(OPTIONS_SPLIT_V, 79, "BuiltinOptions", "SplitVOptions") \
 	X(OPTIONS_GATHER_ND, 83, "BuiltinOptions", "GatherNdOptions") \
 	X(OPTIONS_QUANTIZE, 89, "BuiltinOptions", "QuantizeOptions") \
+	X(OPTIONS_IF, 92, "BuiltinOptions", "IfOptions") \
+	X(OPTIONS_WHILE, 93, "BuiltinOptions", "WhileOptions") \
 	X(OPTIONS_DEPTH_TO_SPACE, 94, "BuiltinOptions", "DepthToSpaceOptions") \
 	X(OPTIONS_BATCH_MATMUL, 101, "BuiltinOptions", "BatchMatMulOptions") \
 	X(OPTIONS_CUMSUM, 102, "BuiltinOptions", "CumsumOptions") \
+	X(OPTIONS_CALL_ONCE, 103, "BuiltinOptions", "CallOnceOptions") \
 	X(OPTIONS_BROADCAST_TO, 104, "BuiltinOptions", "BroadcastToOptions") \
 	X(OPTIONS_GELU, 116, "BuiltinOptions", "GeluOptions")
 

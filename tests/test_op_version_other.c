@@ -3,7 +3,8 @@
  * "other" ops of issue 11: REVERSE_V2, CUMSUM, DYNAMIC_UPDATE_SLICE,
  * EMBEDDING_LOOKUP, BROADCAST_ARGS and SVDF (op_version.cc's branches, and its
  * op_signature.cc's per-channel test for EMBEDDING_LOOKUP's table); and
- * TOPK_V2's, ONE_HOT's, RANK's, ATAN2's and LOCAL_RESPONSE_NORMALIZATION's.
+ * TOPK_V2's, ONE_HOT's, RANK's, ATAN2's, LOCAL_RESPONSE_NORMALIZATION's and
+ * UNIDIRECTIONAL_SEQUENCE_RNN's and _LSTM's.
  */
 #include <criterion/criterion.h>
 
@@ -264,4 +265,77 @@ Test(local_response_norm, every_node_is_version_1)
 	expect(build(&n, OPVER_OP_LOCAL_RESPONSE_NORMALIZATION, &p, sizeof(p),
 		     1, 1),
 	       1, "1 is TFLite's default");
+}
+
+/* UNIDIRECTIONAL_SEQUENCE_RNN: input, weights and output of these types
+ * (the rules read no further), with `params`. */
+static const opver__op_signature *sequence_rnn(
+	test_node *n, int32_t input, int32_t weights, int32_t output,
+	const opver_sequence_rnn_params *params)
+{
+	n->inputs[0] = tensor(input, 2, rows_2x2);
+	n->inputs[1] = tensor(weights, 2, rows_2x2);
+	n->outputs[0] = tensor(output, 2, rows_2x2);
+	return build(n, OPVER_OP_UNIDIRECTIONAL_SEQUENCE_RNN, params,
+		     params != NULL ? sizeof(*params) : 0, 2, 1);
+}
+
+Test(sequence_rnn, hybrid_is_2_or_3_with_asymmetric_inputs)
+{
+	const opver_sequence_rnn_params asymmetric = {
+		0, OPVER_ACTIVATION_TANH, 1 };
+	test_node n;
+
+	expect(sequence_rnn(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+			    OPVER_TYPE_FLOAT32, &asymmetric),
+	       1, "float32 tensors");
+	expect(sequence_rnn(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+			    OPVER_TYPE_FLOAT32, NULL),
+	       2, "int8 weights with float output (hybrid)");
+	expect(sequence_rnn(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+			    OPVER_TYPE_FLOAT32, &asymmetric),
+	       3, "asymmetric_quantize_inputs with int8 weights and float output (hybrid)");
+}
+
+/* UNIDIRECTIONAL_SEQUENCE_LSTM: input, input_to_forget weights (input 2)
+ * and output of these types (input 1 is left absent, as with CIFG), with
+ * `params`. */
+static const opver__op_signature *sequence_lstm(
+	test_node *n, int32_t input, int32_t weights, int32_t output,
+	const opver_sequence_lstm_params *params)
+{
+	n->inputs[0] = tensor(input, 2, rows_2x2);
+	n->inputs[1] = tensor(-1, 0, NULL);
+	n->inputs[2] = tensor(weights, 2, rows_2x2);
+	n->outputs[0] = tensor(output, 2, rows_2x2);
+	return build(n, OPVER_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, params,
+		     params != NULL ? sizeof(*params) : 0, 3, 1);
+}
+
+Test(sequence_lstm, hybrid_2_or_3_diagonal_4_and_16x8_5)
+{
+	opver_sequence_lstm_params p = OPVER_SEQUENCE_LSTM_PARAMS_DEFAULTS;
+	test_node n;
+
+	expect(sequence_lstm(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_FLOAT32,
+			     OPVER_TYPE_FLOAT32, NULL),
+	       1, "float32 and absent tensors");
+	/* Full integer int8 has no rule of its own: version 1. */
+	expect(sequence_lstm(&n, OPVER_TYPE_INT8, OPVER_TYPE_INT8,
+			     OPVER_TYPE_INT8, &p), 1, "int8 and absent tensors");
+	expect(sequence_lstm(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+			     OPVER_TYPE_FLOAT32, &p),
+	       2, "float input and output with int8 input_to_forget weights (hybrid)");
+	p.asymmetric_quantize_inputs = 1;
+	expect(sequence_lstm(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+			     OPVER_TYPE_FLOAT32, &p),
+	       3, "asymmetric_quantize_inputs with float input and output and int8 input_to_forget weights (hybrid)");
+	/* diagonal_recurrent_tensors comes before the hybrid rows. */
+	p.diagonal_recurrent_tensors = 1;
+	expect(sequence_lstm(&n, OPVER_TYPE_FLOAT32, OPVER_TYPE_INT8,
+			     OPVER_TYPE_FLOAT32, &p),
+	       4, "diagonal_recurrent_tensors");
+	expect(sequence_lstm(&n, OPVER_TYPE_INT16, OPVER_TYPE_INT8,
+			     OPVER_TYPE_INT16, &p),
+	       5, "int16 input and output with int8 input_to_forget weights");
 }

@@ -169,6 +169,8 @@ static int check_prepares(struct session *s)
 	options.threads = (uint32_t)s->cmd.threads;
 	options.max_arena_bytes = s->cmd.max_arena;
 	options.max_tensor_bytes = s->cmd.max_tensor;
+	if (s->cmd.signature != NULL)
+		(void)run_signature_subgraph(s, &options.subgraph);
 	status = opver_interpreter_create_with_options(s->runtime, s->model,
 						       &options, &prepared);
 	opver_interpreter_destroy(prepared);
@@ -200,12 +202,16 @@ static int load_model(struct session *s)
 					 s->cmd.dump_tensors != NULL;
 	options.max_arena_bytes = s->cmd.max_arena;
 	options.max_tensor_bytes = s->cmd.max_tensor;
+	options.max_loop_iterations = s->cmd.max_loop_iterations;
 	if (s->cmd.profile != NULL) {
 		if (!trace_writer_open(&s->trace, s->cmd.profile))
 			return EXIT_RUN_FAILED;
 		options.trace = trace_writer_event;
 		options.trace_user_data = &s->trace;
 	}
+	if (s->cmd.signature != NULL &&
+	    run_signature_subgraph(s, &options.subgraph) != EXIT_SUCCESS)
+		return EXIT_USAGE;
 	start = run_now_ms();
 	status = opver_interpreter_create_with_options(s->runtime, s->model,
 						       &options,
@@ -215,6 +221,12 @@ static int load_model(struct session *s)
 		return run_fail(s, run_creation_exit_status(status), s->cmd.model,
 				status);
 	run_report_pending(s);
+	if (s->cmd.signature != NULL) {
+		int ordered = run_signature_files(s);
+
+		if (ordered != EXIT_SUCCESS)
+			return ordered;
+	}
 	if (s->cmd.profile != NULL &&
 	    !trace_writer_set_nodes(&s->trace, s->interpreter))
 		return EXIT_RUN_FAILED;

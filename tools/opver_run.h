@@ -69,6 +69,12 @@ struct command {
 	const char *dump_tensors;
 	/* --tolerance: the largest difference --compare accepts. */
 	double tolerance;
+	/* --signature's key, or NULL; points into argv.  With it, inputs
+	 * and outputs are NAME=FILE until run_signature_files() puts their
+	 * files in the subgraph's order (NULL for an output not asked). */
+	const char *signature;
+	/* --max-loop-iterations; 0: no limit. */
+	size_t max_loop_iterations;
 	/* Owned (release with free()); in the order given. */
 	struct input_shape *input_shapes;
 	size_t num_input_shapes;
@@ -137,6 +143,20 @@ int run_create_runtime(struct session *s, const char *config,
 
 /* The exit status of a failed interpreter creation. */
 int run_creation_exit_status(opver_status status);
+
+/* opver_run_signature.c */
+
+/* The subgraph of the signature --signature names into *subgraph, or a
+ * usage error naming the model's signatures. */
+int run_signature_subgraph(struct session *s, int64_t *subgraph);
+
+/* Puts the NAME=FILE -i and -o of --signature in the order of the
+ * interpreter's inputs and outputs. */
+int run_signature_files(struct session *s);
+
+/* --explain's list of the model's signatures: key, subgraph, and the
+ * name and tensor of each input and output. */
+void run_explain_signatures(struct session *s);
 
 /* opver_run_list.c: --list-plugins. */
 int run_list_plugins(struct session *s);

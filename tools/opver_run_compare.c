@@ -134,6 +134,11 @@ static int compare_begin(struct session *s, struct other_side *b)
 	options.preserve_intermediates = 1;
 	options.max_arena_bytes = s->cmd.max_arena;
 	options.max_tensor_bytes = s->cmd.max_tensor;
+	options.max_loop_iterations = s->cmd.max_loop_iterations;
+	/* Both sides run the signature's subgraph; the key was found in
+	 * the same model. */
+	if (s->cmd.signature != NULL)
+		(void)run_signature_subgraph(s, &options.subgraph);
 	status = opver_interpreter_create_with_options(b->runtime, b->model,
 						       &options,
 						       &b->interpreter);

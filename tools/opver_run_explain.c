@@ -168,6 +168,7 @@ int run_explain(struct session *s)
 	result = explain_plugins(s);
 	if (result != EXIT_SUCCESS)
 		return result;
+	run_explain_signatures(s);
 	if (s->cmd.json) {
 		json_key(w, "memory");
 		json_begin_object(w);

@@ -72,6 +72,14 @@ static const char usage_text[] =
 	"                         the model) and DIR/index.json naming each with\n"
 	"                         the node and plugin that wrote it; tensors\n"
 	"                         inside a delegate partition are not written\n"
+	"      --signature KEY    run the model's signature KEY, on its own\n"
+	"                         subgraph: -i and -o then take NAME=FILE, NAME\n"
+	"                         an input or output of the signature (every\n"
+	"                         input, any outputs); --explain lists the\n"
+	"                         signatures\n"
+	"      --max-loop-iterations N  fail a run in which a WHILE node's body\n"
+	"                         would pass more than N times (default: no\n"
+	"                         limit, as in TFLite)\n"
 	"      --json             machine-readable output\n"
 	"      --log-level LEVEL  error, warning, info or debug\n"
 	"      --strict           refuse to fall back to a lower-priority kernel\n"
@@ -202,6 +210,8 @@ enum {
 	OPT_COMPARE,
 	OPT_TOLERANCE,
 	OPT_DUMP_TENSORS,
+	OPT_SIGNATURE,
+	OPT_MAX_LOOP_ITERATIONS,
 	OPT_INPUT_SHAPE
 };
 
@@ -224,6 +234,9 @@ static const struct option long_options[] = {
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 	{ "dump-tensors", required_argument, NULL, OPT_DUMP_TENSORS },
+	{ "signature", required_argument, NULL, OPT_SIGNATURE },
+	{ "max-loop-iterations", required_argument, NULL,
+	  OPT_MAX_LOOP_ITERATIONS },
 	{ "input-shape", required_argument, NULL, OPT_INPUT_SHAPE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -320,6 +333,14 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 			break;
 		case OPT_DUMP_TENSORS:
 			cmd->dump_tensors = optarg;
+			break;
+		case OPT_SIGNATURE:
+			cmd->signature = optarg;
+			break;
+		case OPT_MAX_LOOP_ITERATIONS:
+			if (!parse_count(optarg, &cmd->max_loop_iterations))
+				return run_usage_error("--max-loop-iterations needs a count from 1 to %d, not '%s'",
+						       INT_MAX, optarg);
 			break;
 		case OPT_INPUT_SHAPE:
 			if (!parse_input_shape(optarg, &cmd->input_shapes[

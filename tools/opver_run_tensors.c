@@ -77,14 +77,18 @@ int run_prepare_inputs(struct session *s, bool *run)
 				       cmd->num_outputs);
 	if (*run && cmd->num_inputs == 0 && inputs > 0 &&
 	    cmd->benchmark_runs == 0)
-		return run_usage_error("%s has %zu input%s: give each as -i FILE, in the model's input order",
+		return run_usage_error("%s has %zu input%s: give each as %s",
 				       cmd->model, inputs,
-				       inputs == 1 ? "" : "s");
+				       inputs == 1 ? "" : "s",
+				       cmd->signature != NULL ?
+					       "-i NAME=FILE, NAME the signature's" :
+					       "-i FILE, in the model's input order");
 	for (size_t i = 0; i < cmd->num_outputs; i++) {
 		const opver_tensor *t = opver_interpreter_output(s->interpreter,
 								 i);
 
-		if (npy_named(cmd->outputs[i]) && npy_descr(t->type) == NULL)
+		if (cmd->outputs[i] != NULL && npy_named(cmd->outputs[i]) &&
+		    npy_descr(t->type) == NULL)
 			return run_usage_error("output %zu '%s' is %s, which has no numpy dtype: give %s a name without .npy for a raw file",
 					       i, t->name,
 					       opver_type_name(t->type),
@@ -207,8 +211,12 @@ int run_write_outputs(struct session *s)
 	for (size_t i = 0; i < s->cmd.num_outputs; i++) {
 		const opver_tensor *t = opver_interpreter_output(s->interpreter,
 								 i);
+		bool failed;
 
-		bool failed = npy_named(s->cmd.outputs[i]) ?
+		/* --signature: an output no -o named. */
+		if (s->cmd.outputs[i] == NULL)
+			continue;
+		failed = npy_named(s->cmd.outputs[i]) ?
 			npy_write_tensor(s->cmd.outputs[i], t, error,
 					 sizeof(error)) != NPY_OK :
 			raw_write_tensor(s->cmd.outputs[i], t, error,

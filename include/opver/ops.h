@@ -687,6 +687,89 @@ typedef struct opver_local_response_norm_params {
 OPVER_ABI_ENDS_AT(opver_local_response_norm_params, beta);
 #define OPVER_LOCAL_RESPONSE_NORM_PARAMS_DEFAULTS { 0, 0.0f, 0.0f, 0.0f }
 
+/* UNIDIRECTIONAL_SEQUENCE_RNN: inputs (input [time, batch, input_size]
+ * when time_major, else [batch, time, input_size]; weights [units,
+ * input_size]; recurrent_weights [units, units]; bias [units];
+ * hidden_state: a variable tensor [batch, units]), one output of the
+ * input's layout with `units` last.  Each step: hidden = activation(
+ * weights . input + recurrent_weights . hidden + bias), its output. */
+typedef struct opver_sequence_rnn_params {
+	/* 1: time is the first dimension; default 0.  Version 1. */
+	int32_t time_major;
+	/* An opver_activation; default OPVER_ACTIVATION_NONE.  Version 1. */
+	int32_t activation;
+	/* Version 3 (hybrid kernels): 1 quantizes inputs asymmetrically;
+	 * default 0. */
+	int32_t asymmetric_quantize_inputs;
+} opver_sequence_rnn_params;
+OPVER_ABI_ENDS_AT(opver_sequence_rnn_params, asymmetric_quantize_inputs);
+#define OPVER_SEQUENCE_RNN_PARAMS_DEFAULTS { 0, OPVER_ACTIVATION_NONE, 0 }
+
+/* UNIDIRECTIONAL_SEQUENCE_LSTM: TFLite's 24 inputs (20 without the layer
+ * norm coefficients; optional ones omitted as -1): input, the input and
+ * recurrent weights of the input (optional: CIFG), forget, cell and
+ * output gates, the peephole weights (optional), the four gate biases,
+ * projection weights and bias (optional), output_state and cell_state
+ * (variable tensors), and four layer norm coefficients (optional).  One
+ * output: the input's layout with the output size last. */
+typedef struct opver_sequence_lstm_params {
+	/* The cell's activation (the cell gate's and the output's), an
+	 * opver_activation; default OPVER_ACTIVATION_NONE.  Version 1. */
+	int32_t activation;
+	/* Above 0: the cell state is clipped to +-cell_clip; default 0.
+	 * Version 1. */
+	float cell_clip;
+	/* Above 0: the projection is clipped to +-proj_clip; default 0.
+	 * Version 1. */
+	float proj_clip;
+	/* 1: time is the first dimension; default 0.  Version 1. */
+	int32_t time_major;
+	/* Version 3 (hybrid kernels): 1 quantizes inputs asymmetrically;
+	 * default 0. */
+	int32_t asymmetric_quantize_inputs;
+	/* Version 4: 1 makes the recurrent weights diagonal (vectors);
+	 * default 0. */
+	int32_t diagonal_recurrent_tensors;
+} opver_sequence_lstm_params;
+OPVER_ABI_ENDS_AT(opver_sequence_lstm_params, diagonal_recurrent_tensors);
+#define OPVER_SEQUENCE_LSTM_PARAMS_DEFAULTS \
+	{ OPVER_ACTIVATION_NONE, 0.0f, 0.0f, 0, 0, 0 }
+
+/*
+ * IF, WHILE and CALL_ONCE run other subgraphs of the model.  The core runs
+ * them itself (a kernel cannot call a subgraph), so no plugin sees these;
+ * they are public for node_info and tools.  Indices are subgraphs of the
+ * model, checked by the model reader: in range, and never calling back
+ * into a subgraph that is running.
+ *
+ * IF: input 0 a BOOL of one element, the others the branch's inputs; the
+ * outputs are the branch's outputs.
+ */
+typedef struct opver_if_params {
+	int32_t then_subgraph_index;    /* version 1 */
+	int32_t else_subgraph_index;    /* version 1 */
+} opver_if_params;
+OPVER_ABI_ENDS_AT(opver_if_params, else_subgraph_index);
+#define OPVER_IF_PARAMS_DEFAULTS { 0, 0 }
+
+/* WHILE: the inputs are the loop-carried values; cond takes them and gives
+ * one BOOL, body takes them and gives their next values; the outputs are
+ * the values once cond gives false. */
+typedef struct opver_while_params {
+	int32_t cond_subgraph_index;    /* version 1 */
+	int32_t body_subgraph_index;    /* version 1 */
+} opver_while_params;
+OPVER_ABI_ENDS_AT(opver_while_params, body_subgraph_index);
+#define OPVER_WHILE_PARAMS_DEFAULTS { 0, 0 }
+
+/* CALL_ONCE: no inputs or outputs; runs a subgraph without inputs or
+ * outputs on the interpreter's first invoke (it initialises variables). */
+typedef struct opver_call_once_params {
+	int32_t init_subgraph_index;    /* version 1 */
+} opver_call_once_params;
+OPVER_ABI_ENDS_AT(opver_call_once_params, init_subgraph_index);
+#define OPVER_CALL_ONCE_PARAMS_DEFAULTS { 0 }
+
 #ifdef __cplusplus
 }
 #endif

@@ -451,8 +451,27 @@ typedef struct opver_interpreter_options {
 	 * so that the struct ends without padding (the append rule).
 	 */
 	int64_t preserve_intermediates;
+	/*
+	 * Appended in ABI 2.3.
+	 * The subgraph the interpreter runs: its inputs, outputs, tensors
+	 * and nodes are what the interpreter's queries and invoke see.  A
+	 * signature runs on its own subgraph (opver_signature_info's
+	 * `subgraph`).  0 (the default) is the model's main subgraph; one
+	 * out of range fails creation with OPVER_ERROR_INVALID_ARGUMENT.
+	 * 64 bits wide, as the field before it.
+	 */
+	int64_t subgraph;
+	/*
+	 * Appended in ABI 2.3.
+	 * The most passes a WHILE node's body may make in one invoke; a
+	 * WHILE whose cond still holds after that many fails the invoke
+	 * with OPVER_ERROR, naming the node.  For models from untrusted
+	 * sources, whose loops may never end.  0 (the default): no limit,
+	 * as in TFLite.
+	 */
+	uint64_t max_loop_iterations;
 } opver_interpreter_options;
-OPVER_ABI_ENDS_AT(opver_interpreter_options, preserve_intermediates);
+OPVER_ABI_ENDS_AT(opver_interpreter_options, max_loop_iterations);
 
 /* The arena limit when neither the options nor the config set one: 4 GiB. */
 #define OPVER_DEFAULT_MAX_ARENA_BYTES (UINT64_C(4) << 30)

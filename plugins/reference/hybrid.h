@@ -35,6 +35,22 @@ void ref_quantize_floats_asymmetric(const float *values, size_t count,
 void ref_hybrid_quantize(const float *values, size_t count, bool asymmetric,
 			 int8_t *quantized, float *scale, int32_t *zero_point);
 
+/* The dot product of an int8 weight row and a quantized slice, less the
+ * slice's zero point times the row's sum, modulo 2^32 as TFLite's int32
+ * sums (computed unsigned, without undefined overflow). */
+static inline int32_t ref_hybrid_row_dot(const int8_t *weights,
+					 const int8_t *quantized, size_t n,
+					 int32_t zero_point)
+{
+	uint32_t dot = 0, row_sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		dot += (uint32_t)(weights[i] * quantized[i]);
+		row_sum += (uint32_t)weights[i];
+	}
+	return (int32_t)(dot - row_sum * (uint32_t)zero_point);
+}
+
 /*
  * Checks the filter (ref_filter_scales_check(): symmetric, per tensor or
  * per channel along `axis`) and copies the scale of each of its `channels`

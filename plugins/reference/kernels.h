@@ -73,6 +73,11 @@ extern const opver_kernel ref_cumsum;
 /* svdf.c */
 extern const opver_kernel ref_svdf;
 extern const opver_kernel ref_svdf_hybrid;
+/* sequence_rnn.c, sequence_lstm.c */
+extern const opver_kernel ref_sequence_rnn;
+extern const opver_kernel ref_sequence_rnn_hybrid;
+extern const opver_kernel ref_sequence_lstm;
+extern const opver_kernel ref_sequence_lstm_hybrid;
 /* embedding_lookup.c */
 extern const opver_kernel ref_embedding_lookup;
 

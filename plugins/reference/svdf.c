@@ -333,16 +333,11 @@ static opver_status svdf_features_hybrid(const opver_context *ctx,
 
 		for (int32_t f = 0; f < d->num_filters; f++) {
 			const int8_t *w = feature + (size_t)f * (size_t)d->input_size;
-			uint32_t dot = 0, row_sum = 0;
+			const int32_t dot = ref_hybrid_row_dot(
+				w, x, (size_t)d->input_size, zeros[b]);
 
-			for (int32_t i = 0; i < d->input_size; i++) {
-				dot += (uint32_t)(w[i] * x[i]);
-				row_sum += (uint32_t)w[i];
-			}
-			dot -= row_sum * (uint32_t)zeros[b];
 			state[((size_t)b * (size_t)d->num_filters + (size_t)f) *
-				      memory + memory - 1] =
-				(float)(int32_t)dot * scale;
+				      memory + memory - 1] = (float)dot * scale;
 		}
 	}
 	return OPVER_OK;

@@ -1,11 +1,13 @@
 """The records of opver-run --json's --list-plugins and --explain modes
-(tools/opver_run_list.c, tools/opver_run_explain.c), built from the same
+(tools/opver_run_list.c, tools/opver_run_explain.c and
+opver_run_signature.c), built from the same
 public API calls, as dicts and lists that json.dumps writes as the tool
 does.
 """
 import ctypes
 
 from . import _native as n
+from . import _signature
 
 # Bit 31 of an input mask: the input may be omitted (OPVER_TYPE_BIT_ABSENT).
 _ABSENT_BIT = 1 << 31
@@ -139,6 +141,14 @@ def explain(session, model_name):
             "name": n.text(p.name),
             "version": n.text(p.version),
         } for p in loaded],
+        "signatures": [{
+            "key": key,
+            "subgraph": subgraph,
+            "inputs": [{"name": name, "tensor": tensor}
+                       for name, tensor in inputs],
+            "outputs": [{"name": name, "tensor": tensor}
+                        for name, tensor in outputs],
+        } for key, subgraph, inputs, outputs in _signature.read(session)],
         "memory": {"arena_bytes": arena.value,
                    "naive_bytes": naive.value},
         "nodes": [_node(session, i)

@@ -56,12 +56,12 @@ class _Table:
 
 
 class GraphIndices:
-    """Subgraph 0's input and output tensor indices, and each of those
+    """A subgraph's input and output tensor indices, and each of those
     tensors' shape_signature (None when the model stores none)."""
 
-    def __init__(self, buf):
+    def __init__(self, buf, subgraph=0):
         root = _Table(buf, struct.unpack_from("<I", buf, 0)[0])
-        graph = root.table(_MODEL_SUBGRAPHS, 0)
+        graph = root.table(_MODEL_SUBGRAPHS, subgraph)
         self.inputs = graph.ints(_SUBGRAPH_INPUTS) or []
         self.outputs = graph.ints(_SUBGRAPH_OUTPUTS) or []
         self.shape_signatures = {
@@ -71,9 +71,9 @@ class GraphIndices:
         }
 
 
-def read_indices(path=None, content=None):
+def read_indices(path=None, content=None, subgraph=0):
     if content is not None:
-        return GraphIndices(content)
+        return GraphIndices(content, subgraph)
     with open(path, "rb") as file, \
             mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as buf:
-        return GraphIndices(buf)
+        return GraphIndices(buf, subgraph)

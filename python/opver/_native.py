@@ -62,6 +62,8 @@ class InterpreterOptions(ctypes.Structure):
         ("trace", ctypes.c_void_p),
         ("trace_user_data", ctypes.c_void_p),
         ("preserve_intermediates", ctypes.c_int64),
+        ("subgraph", ctypes.c_int64),
+        ("max_loop_iterations", ctypes.c_uint64),
     ]
 
 
@@ -340,12 +342,14 @@ class _Session:
                                        ctypes.byref(self.model))
         self.log.check(status)
 
-    def create_interpreter(self, threads=0, preserve_intermediates=False):
+    def create_interpreter(self, threads=0, preserve_intermediates=False,
+                           subgraph=0):
         options = InterpreterOptions()
         interpreter_options_init(ctypes.byref(options),
                                  ctypes.sizeof(options))
         options.threads = threads
         options.preserve_intermediates = 1 if preserve_intermediates else 0
+        options.subgraph = subgraph
         self.log.check(interpreter_create(self.runtime, self.model,
                                           ctypes.byref(options),
                                           ctypes.byref(self.interpreter)))

@@ -64,7 +64,8 @@ class Interpreter:
     """
 
     def __init__(self, model_path=None, model_content=None, config=None,
-                 num_threads=None, experimental_preserve_all_tensors=False):
+                 num_threads=None, experimental_preserve_all_tensors=False,
+                 _subgraph=0):
         if (model_path is None) == (model_content is None):
             raise ValueError("Interpreter needs exactly one of model_path "
                              "and model_content")
@@ -83,10 +84,17 @@ class Interpreter:
         session = _native._Session(config)
         session.open_model(model_path, model_content)
         # Read after libopver verified the model.
-        graph = _model.read_indices(model_path, model_content)
+        graph = _model.read_indices(model_path, model_content, _subgraph)
         session.create_interpreter(
             num_threads if num_threads and num_threads > 0 else 0,
-            experimental_preserve_all_tensors)
+            experimental_preserve_all_tensors, _subgraph)
+        # What an interpreter of another signature's subgraph is made of.
+        self._arguments = dict(
+            model_path=model_path, model_content=model_content,
+            config=config, num_threads=num_threads,
+            experimental_preserve_all_tensors=(
+                experimental_preserve_all_tensors))
+        self._runners = {}
         self._session = session
         self._graph = graph
         self._signatures = _signature.read(session)
@@ -117,6 +125,9 @@ class Interpreter:
     def close(self):
         """Frees the interpreter, model and runtime (when no view from
         tensor() still needs them).  Later calls raise ValueError."""
+        for runner in getattr(self, "_runners", {}).values():
+            runner._interpreter.close()
+        self._runners = {}
         self._session = None
         self._tensors = {}
 
@@ -312,8 +323,9 @@ class Interpreter:
     def get_signature_runner(self, signature_key=None):
         """The SignatureRunner of signature_key, or of the model's only
         signature when it is None.  ValueError for an unknown key, as
-        TFLite's; NotImplementedError for a signature of a subgraph other
-        than the first, which opver does not run yet."""
+        TFLite's.  A signature of another subgraph than the first runs
+        on an interpreter of its own, made once and closed with this
+        one."""
         self._live()
         if signature_key is None:
             if len(self._signatures) != 1:
@@ -326,12 +338,14 @@ class Interpreter:
         for key, subgraph, inputs, outputs in self._signatures:
             if key != signature_key:
                 continue
-            if subgraph != 0:
-                raise NotImplementedError(
-                    "SignatureDef %s runs subgraph %d: opver runs a "
-                    "model's first subgraph only (issue 11 adds the rest)"
-                    % (key, subgraph))
-            return _signature.SignatureRunner(self, key, inputs, outputs)
+            if subgraph == 0:
+                return _signature.SignatureRunner(self, key, inputs,
+                                                  outputs)
+            if key not in self._runners:
+                self._runners[key] = _signature.SignatureRunner(
+                    Interpreter(_subgraph=subgraph, **self._arguments),
+                    key, inputs, outputs)
+            return self._runners[key]
         raise ValueError("Invalid signature_key provided: %s"
                          % (signature_key,))
 

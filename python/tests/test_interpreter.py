@@ -290,6 +290,21 @@ class Signatures(unittest.TestCase):
             self.assertIsInstance(it.get_signature_runner("mul_add"),
                                   type(runner))
 
+    # two_signatures (tests/models): "double" is x + x on subgraph 0,
+    # "square" x * x on subgraph 1, float32[3] each.
+    def test_runner_of_another_subgraph(self):
+        path = support.test_model("two_signatures")
+        with opver.Interpreter(model_path=path,
+                               config=support.CONFIG) as it:
+            x = np.array([1.0, -2.0, 3.0], np.float32)
+            square = it.get_signature_runner("square")
+            np.testing.assert_array_equal(
+                square(x=x)["y"], np.array([1.0, 4.0, 9.0], np.float32))
+            self.assertIs(it.get_signature_runner("square"), square)
+            np.testing.assert_array_equal(
+                it.get_signature_runner("double")(x=x)["y"],
+                np.array([2.0, -4.0, 6.0], np.float32))
+
     def test_runner_refuses_bad_names(self):
         with interpreter("litert_mul_add_signature_def") as it:
             with self.assertRaisesRegex(ValueError, "Invalid signature_key"):

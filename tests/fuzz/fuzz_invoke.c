@@ -14,6 +14,8 @@
 
 /* Large enough for every test model, small enough for ASan's limits. */
 #define FUZZ_MAX_ARENA (64u << 20)
+/* Passes of one WHILE per invoke. */
+#define FUZZ_MAX_LOOP_ITERATIONS 1000
 
 static void fill_inputs(opver_interpreter *it)
 {
@@ -38,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	opver_interpreter_options_init(&options);
 	options.max_arena_bytes = FUZZ_MAX_ARENA;
+	/* A hostile WHILE may loop forever, as TFLite's would. */
+	options.max_loop_iterations = FUZZ_MAX_LOOP_ITERATIONS;
 	if (opver_interpreter_create_with_options(runtime, model, &options,
 						  &it) == OPVER_OK) {
 		fill_inputs(it);

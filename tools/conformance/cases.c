@@ -577,6 +577,8 @@ static const cf_generator *const generators[] = {
 	&cf_embedding_lookup_cases,
 	&cf_broadcast_args_cases,
 	&cf_svdf_cases,
+	&cf_sequence_rnn_cases,
+	&cf_sequence_lstm_cases,
 	&cf_topk_v2_cases,
 	&cf_one_hot_cases,
 	&cf_rank_cases,

@@ -42,9 +42,9 @@ float cf_rng_float(cf_rng *rng, float lo, float hi);
 /* A seed mixed from several values: the same values, the same seed. */
 uint64_t cf_seed_mix(uint64_t seed, uint64_t value);
 
-#define CF_MAX_TENSORS 10
-/* SVDF's five. */
-#define CF_MAX_NODE_INPUTS 5
+/* UNIDIRECTIONAL_SEQUENCE_LSTM's 24 inputs and its output. */
+#define CF_MAX_TENSORS 25
+#define CF_MAX_NODE_INPUTS 24
 /* A node's outputs past its first (SPLIT, SPLIT_V, UNPACK). */
 #define CF_MAX_MORE_OUTPUTS 3
 #define CF_MAX_NODE_OUTPUTS (1 + CF_MAX_MORE_OUTPUTS)
@@ -84,6 +84,8 @@ typedef union cf_params {
 	opver_batch_matmul_params batch_matmul;
 	opver_cumsum_params cumsum;
 	opver_svdf_params svdf;
+	opver_sequence_rnn_params sequence_rnn;
+	opver_sequence_lstm_params sequence_lstm;
 	opver_one_hot_params one_hot;
 	opver_local_response_norm_params local_response_norm;
 } cf_params;
@@ -388,6 +390,8 @@ extern const cf_generator cf_arg_max_cases;           /* reduce */
 extern const cf_generator cf_arg_min_cases;           /* reduce */
 extern const cf_generator cf_cumsum_cases;            /* reduce */
 extern const cf_generator cf_svdf_cases;              /* svdf */
+extern const cf_generator cf_sequence_rnn_cases;      /* recurrent */
+extern const cf_generator cf_sequence_lstm_cases;     /* recurrent */
 extern const cf_generator cf_topk_v2_cases;           /* reduce */
 /* unary */
 extern const cf_generator cf_abs_cases;

@@ -66,6 +66,8 @@ bool cf_has_options(int32_t op)
 	case OPVER_OP_SVDF:
 	case OPVER_OP_ONE_HOT:
 	case OPVER_OP_LOCAL_RESPONSE_NORMALIZATION:
+	case OPVER_OP_UNIDIRECTIONAL_SEQUENCE_RNN:
+	case OPVER_OP_UNIDIRECTIONAL_SEQUENCE_LSTM:
 		return true;
 	default:
 		return false;
@@ -385,6 +387,35 @@ uint8_t cf_options_table(int32_t op, const void *params, cf_table *t)
 		memcpy(&bits, &p->beta, sizeof(bits));
 		cf_set_field(t, LRN_BETA, 4, bits);
 		return OPTIONS_LOCAL_RESPONSE_NORM;
+	}
+	case OPVER_OP_UNIDIRECTIONAL_SEQUENCE_RNN: {
+		const opver_sequence_rnn_params *p = params;
+
+		cf_set_field(t, SEQUENCE_RNN_TIME_MAJOR, 1,
+			  (uint32_t)p->time_major);
+		cf_set_field(t, SEQUENCE_RNN_ACTIVATION, 1,
+			  (uint32_t)p->activation);
+		cf_set_field(t, SEQUENCE_RNN_ASYMMETRIC_QUANTIZE_INPUTS, 1,
+			  (uint32_t)p->asymmetric_quantize_inputs);
+		return OPTIONS_SEQUENCE_RNN;
+	}
+	case OPVER_OP_UNIDIRECTIONAL_SEQUENCE_LSTM: {
+		const opver_sequence_lstm_params *p = params;
+		uint32_t bits;
+
+		cf_set_field(t, SEQUENCE_LSTM_ACTIVATION, 1,
+			  (uint32_t)p->activation);
+		memcpy(&bits, &p->cell_clip, sizeof(bits));
+		cf_set_field(t, SEQUENCE_LSTM_CELL_CLIP, 4, bits);
+		memcpy(&bits, &p->proj_clip, sizeof(bits));
+		cf_set_field(t, SEQUENCE_LSTM_PROJ_CLIP, 4, bits);
+		cf_set_field(t, SEQUENCE_LSTM_TIME_MAJOR, 1,
+			  (uint32_t)p->time_major);
+		cf_set_field(t, SEQUENCE_LSTM_ASYMMETRIC_QUANTIZE_INPUTS, 1,
+			  (uint32_t)p->asymmetric_quantize_inputs);
+		cf_set_field(t, SEQUENCE_LSTM_DIAGONAL_RECURRENT_TENSORS, 1,
+			  (uint32_t)p->diagonal_recurrent_tensors);
+		return OPTIONS_UNIDIRECTIONAL_SEQUENCE_LSTM;
 	}
 	default: /* DEQUANTIZE: check_operator() let no other op through */
 		return OPTIONS_DEQUANTIZE;
