@@ -472,3 +472,27 @@ Test(resize, movement_and_reduction_ops_follow_batch_and_rows)
 	cr_expect_float_eq(y[0], 3.0f, 1e-6f);
 	cr_expect_float_eq(y[1], 2.4f, 1e-6f);
 }
+
+/* if_add_mul passes x and y ([2]) to the subgraphs its IF calls, which
+ * keep their shapes: [3] is refused naming the IF node, and [2] again
+ * allocates. */
+Test(resize, a_value_passed_to_a_subgraph_keeps_its_shape)
+{
+	open_test_model("if_add_mul");
+	for (size_t i = 1; i <= 2; i++)
+		cr_assert_eq(opver_interpreter_resize_input(
+				     it, i, (const int32_t[]){ 3 }, 1),
+			     OPVER_OK);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_assert(messages_line_has(&captured, "node 0 (IF) of subgraph 0",
+				    "is [3]", "has [2]", NULL),
+		  "%s", captured.text);
+	for (size_t i = 1; i <= 2; i++)
+		cr_assert_eq(opver_interpreter_resize_input(
+				     it, i, (const int32_t[]){ 2 }, 1),
+			     OPVER_OK);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+}
