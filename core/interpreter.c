@@ -204,8 +204,9 @@ static opver_status mark_resizable(opver_interpreter *it)
  * prepare (which is when scratch is requested), within it->max_arena_bytes;
  * allocates it and points the tensors and scratch into it when `allocate`.
  */
-static opver_status plan_arena(opver_interpreter *it, bool allocate,
-			       bool preserve_intermediates)
+opver_status opver__interpreter_plan_arena(opver_interpreter *it,
+					   bool allocate,
+					   bool preserve_intermediates)
 {
 	const opver__graph *graph = it->graph;
 	opver__session *session = &it->session;
@@ -220,9 +221,9 @@ static opver_status plan_arena(opver_interpreter *it, bool allocate,
 		goto out;
 	opver__graph_lifetimes(graph, it->delegation.node_step,
 			       it->delegation.num_steps, lifetimes);
-	/* The sizes resize_output gave in prepare. */
+	/* The sizes resize_output gave in prepare, and resized inputs'. */
 	for (size_t t = 0; t < tensors; t++)
-		if (it->resizable[t] && lifetimes[t].last >= 0)
+		if (!it->tensors[t].is_constant && lifetimes[t].last >= 0)
 			lifetimes[t].bytes = it->tensors[t].bytes;
 	if (preserve_intermediates)
 		opver__preserve_lifetimes(lifetimes, tensors,
@@ -343,14 +344,14 @@ static opver_status prepare_node(opver_interpreter *it, node_state *state)
 		state->node.op_data = state->op_data;
 	}
 	status = kernel->prepare(&state->call.context, &state->node);
-	return status == OPVER_OK ? OPVER_OK :
+	return status == OPVER_OK ? opver__resize_check_node(&state->call) :
 		opver__call_prepare_failed(&state->call, status);
 }
 
 /* Prepares every partition, then every node on a kernel.  Activations
  * have no data yet: the arena is planned afterwards, with the scratch
  * prepare asks for. */
-static opver_status prepare_all(opver_interpreter *it)
+opver_status opver__interpreter_prepare_all(opver_interpreter *it)
 {
 	opver_status status;
 
@@ -481,10 +482,11 @@ static opver_status create(opver_runtime *runtime, const opver_model *model,
 	if (given.profile || given.trace != NULL)
 		it->session.profiler = &it->profiler;
 	if (status == OPVER_OK)
-		status = prepare_all(it);
+		status = opver__interpreter_prepare_all(it);
 	if (status == OPVER_OK)
-		status = plan_arena(it, !given.prepare_only,
-				    given.preserve_intermediates != 0);
+		status = opver__interpreter_plan_arena(
+			it, !given.prepare_only,
+			given.preserve_intermediates != 0);
 	if (status == OPVER_OK && !given.prepare_only)
 		status = opver__delegation_bind_memory(&it->delegation);
 	if (status != OPVER_OK) {
@@ -495,8 +497,26 @@ static opver_status create(opver_runtime *runtime, const opver_model *model,
 		return status;
 	}
 	it->inspect_only = given.prepare_only != 0;
+	it->preserve_intermediates = given.preserve_intermediates != 0;
 	*out = it;
 	return OPVER_OK;
+}
+
+void opver__interpreter_release_nodes(opver_interpreter *it)
+{
+	for (int32_t n = 0; it->nodes != NULL && n < it->graph->num_nodes; n++) {
+		node_state *state = &it->nodes[n];
+
+		if (state->owns_kernel_data)
+			state->binding.chosen->kernel->free(&state->call.context,
+							    state->kernel_data);
+		free(state->op_data);
+		state->owns_kernel_data = false;
+		state->kernel_data = NULL;
+		state->op_data = NULL;
+		state->node.kernel_data = NULL;
+		state->node.op_data = NULL;
+	}
 }
 
 OPVER_API opver_status opver_interpreter_create_with_options(
@@ -531,14 +551,7 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 		return;
 	it->session.phase = OPVER__PHASE_IDLE;
 	opver__delegation_free(&it->delegation);
-	for (int32_t n = 0; it->nodes != NULL && n < it->graph->num_nodes; n++) {
-		node_state *state = &it->nodes[n];
-
-		if (state->owns_kernel_data)
-			state->binding.chosen->kernel->free(&state->call.context,
-							    state->kernel_data);
-		free(state->op_data);
-	}
+	opver__interpreter_release_nodes(it);
 	for (size_t i = 0; i < it->num_shared; i++) {
 		const shared_kernel *shared = &it->shared[i];
 		opver__call call;
@@ -565,6 +578,7 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *it)
 	free(it->tensor_pointers);
 	free(it->tensors);
 	free(it->resizable);
+	opver__interpreter_free_resized(it);
 	it->runtime->num_interpreters--;
 	free(it);
 }
@@ -653,6 +667,9 @@ OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 			     "this interpreter was created for inspection only (inspect_only or prepare_only); create another to run the model");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
+	status = opver__interpreter_check_allocated(it);
+	if (status != OPVER_OK)
+		return status;
 	it->session.phase = OPVER__PHASE_INVOKE;
 	status = run_steps(it);
 	it->session.phase = OPVER__PHASE_IDLE;

@@ -8,7 +8,9 @@
  * otherwise) and prepare of every partition and node, then one arena
  * planned from tensor lifetimes and the scratch prepare asked for.  Invoke
  * runs the plan's steps in order and keeps per-node time, and profile
- * events when a profiler is attached.
+ * events when a profiler is attached.  After an input is resized,
+ * allocate_tensors (interpreter_resize.c) frees what init and prepare
+ * made and repeats them and the planning with the new shapes.
  */
 #ifndef OPVER_CORE_INTERPRETER_H
 #define OPVER_CORE_INTERPRETER_H

@@ -1,10 +1,15 @@
 /*
  * interpreter_state.h - the state of an opver_interpreter, shared by the
- * files that create and run it (interpreter.c) and answer queries about
- * it (interpreter_query.c).  Internal to the core.
+ * files that create and run it (interpreter.c), answer queries about it
+ * (interpreter_query.c) and resize its inputs and re-prepare
+ * (interpreter_resize.c).  Internal to the core.
  */
 #ifndef OPVER_CORE_INTERPRETER_STATE_H
 #define OPVER_CORE_INTERPRETER_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "control_flow.h"
 #include "delegate.h"
@@ -72,6 +77,27 @@ struct opver_interpreter {
 	int32_t subgraph;
 	opver__control *control;
 	bool borrows_pool;
+	/* Kept from the options, for a re-planned arena. */
+	bool preserve_intermediates;
+	/* Per model input, the dims resize_input gave it, or NULL (owned;
+	 * NULL until an input is resized). */
+	int32_t **input_dims;
+	/* An input was resized since the last prepare: invoke refuses
+	 * until opver_interpreter_allocate_tensors() re-prepares. */
+	bool needs_allocate;
 };
+
+/* interpreter.c: what creation does, for a re-prepare. */
+opver_status opver__interpreter_prepare_all(opver_interpreter *it);
+opver_status opver__interpreter_plan_arena(opver_interpreter *it,
+					   bool allocate,
+					   bool preserve_intermediates);
+/* Frees what init and prepare gave each node, leaving it unprepared. */
+void opver__interpreter_release_nodes(opver_interpreter *it);
+
+/* interpreter_resize.c: frees input_dims. */
+void opver__interpreter_free_resized(opver_interpreter *it);
+/* OPVER_OK when invoke may run; otherwise reports why not. */
+opver_status opver__interpreter_check_allocated(const opver_interpreter *it);
 
 #endif /* OPVER_CORE_INTERPRETER_STATE_H */

@@ -1,15 +1,28 @@
 /*
  * resize.c - the resize_output service, and which tensors it may reshape:
- * a kernel's prepare gives one of its node's outputs the shape its options
- * imply, as TFLite kernels call ResizeTensor in Prepare.  The new dims live
- * in the node's persistent memory (freed with the interpreter); the arena
- * is planned after every prepare, so it sees the new size.
+ * a kernel's prepare gives one of its node's outputs the shape its inputs
+ * and options imply, as TFLite kernels call ResizeTensor in Prepare.  The
+ * new dims live in the session's persistent memory (freed with the
+ * interpreter, or when it re-prepares after an input was resized); the
+ * arena is planned after every prepare, so it sees the new size.
  */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "session.h"
+#include "text.h"
+
+bool opver__same_dims(int32_t rank_a, const int32_t *a, int32_t rank_b,
+		      const int32_t *b)
+{
+	if (rank_a != rank_b)
+		return false;
+	for (int32_t i = 0; i < rank_a; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
 
 /*
  * Whether tensor `index`, output `output` of node `node`, is already known
@@ -61,6 +74,11 @@ opver_status opver__service_resize_output(const opver_context *ctx,
 	}
 	index = call->node->outputs[output];
 	tensor = &session->tensors[index];
+	/* Asking for the shape a fixed tensor has changes nothing. */
+	if ((!session->resizable[index] ||
+	     seen_before(session->graph, call->node_index, output, index)) &&
+	    opver__same_dims(rank, dims, tensor->rank, tensor->dims))
+		return OPVER_OK;
 	if (!session->resizable[index]) {
 		ctx->host->report_error(ctx, "resize_output: output %d ('%s') is a constant, a model input or a delegate's, and keeps its shape",
 					(int)output, tensor->name);
@@ -127,4 +145,61 @@ uint8_t *opver__resizable_tensors(const opver__graph *graph,
 			resizable[node->outputs[o]] = 0;
 	}
 	return resizable;
+}
+
+/* Appends " input I ('name') has shape [...] (the model gives [...])" for
+ * the first input of `node` whose shape is not the model's; false when
+ * every input has the model's shape. */
+static bool describe_resized_input(const opver__session *session,
+				   const opver__graph_node *node,
+				   opver__text *text)
+{
+	for (int32_t i = 0; i < node->num_inputs; i++) {
+		int32_t t = node->inputs[i];
+		const opver__graph_tensor *model;
+		const opver_tensor *now;
+
+		if (t < 0)
+			continue;
+		model = &session->graph->tensors[t];
+		now = &session->tensors[t];
+		if (opver__same_dims(now->rank, now->dims, model->rank, model->dims))
+			continue;
+		opver__text_append(text, "input %d ('%s') has shape ", (int)i,
+				   now->name);
+		opver__text_dims(text, now->rank, now->dims);
+		opver__text_append(text, " (the model gives ");
+		opver__text_dims(text, model->rank, model->dims);
+		opver__text_append(text, ")");
+		return true;
+	}
+	return false;
+}
+
+opver_status opver__resize_check_node(const opver__call *call)
+{
+	const opver__session *session = call->session;
+	const opver__graph_node *node = call->node;
+	char who[320], why[512];
+	opver__text text;
+
+	if (session == NULL || !session->inputs_resized)
+		return OPVER_OK;
+	for (int32_t o = 0; o < node->num_outputs; o++) {
+		int32_t t = node->outputs[o];
+
+		/* resize_output gives a copy; the model's dims mean the
+		 * kernel kept the output as the model states it. */
+		if (session->tensors[t].dims != session->graph->tensors[t].dims)
+			continue;
+		opver__text_init(&text, why, sizeof(why));
+		if (!describe_resized_input(session, node, &text))
+			return OPVER_OK;
+		opver__call_describe(call, who, sizeof(who));
+		opver__error(call->reporter,
+			     "%s: %s, and this kernel does not shape its output %d ('%s') from its inputs (resize_output), so it cannot run on resized inputs; resize the inputs back to the model's shapes",
+			     who, why, (int)o, session->tensors[t].name);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	return OPVER_OK;
 }

@@ -8,6 +8,7 @@
 #ifndef OPVER_CORE_SESSION_H
 #define OPVER_CORE_SESSION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,9 @@ typedef struct opver__session {
 	opver_tensor *tensors;
 	const uint8_t *resizable;
 	uint64_t max_tensor_bytes;
+	/* A model input has a shape of its own (resize_input): nodes
+	 * whose inputs changed must shape their outputs. */
+	bool inputs_resized;
 } opver__session;
 
 /* The session of a node or partition call, or NULL. */
@@ -67,6 +71,17 @@ void *opver__service_scratch(const opver_context *ctx, int32_t index);
 opver_status opver__service_resize_output(const opver_context *ctx,
 					  int32_t output, const int32_t *dims,
 					  int32_t rank);
+/* Whether two shapes are the same: rank and every dimension. */
+bool opver__same_dims(int32_t rank_a, const int32_t *a, int32_t rank_b,
+		      const int32_t *b);
+/*
+ * After a node's prepare succeeded: when inputs were resized and one of
+ * the node's inputs no longer has the model's shape, every output must
+ * have been shaped through resize_output; otherwise the kernel checked
+ * or computed with the model's output shape, and the node is refused
+ * (OPVER_ERROR_UNSUPPORTED, reported naming the node, kernel and tensor).
+ */
+opver_status opver__resize_check_node(const opver__call *call);
 /*
  * Which of graph's tensors a kernel's prepare may reshape (1 per tensor):
  * none that holds data before any node runs (constants, model inputs,

@@ -35,3 +35,11 @@ void opver__text_append(opver__text *text, const char *format, ...)
 	if (text->size > 4)
 		memcpy(text->data + text->size - 4, "...", 4);
 }
+
+void opver__text_dims(opver__text *text, int32_t rank, const int32_t *dims)
+{
+	opver__text_append(text, "[");
+	for (int32_t i = 0; i < rank; i++)
+		opver__text_append(text, i > 0 ? ", %d" : "%d", (int)dims[i]);
+	opver__text_append(text, "]");
+}

@@ -6,6 +6,7 @@
 #define OPVER_CORE_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "opver/common.h"
 
@@ -20,5 +21,8 @@ void opver__text_init(opver__text *text, char *data, size_t size);
 
 void opver__text_append(opver__text *text, const char *format, ...)
 	OPVER__PRINTF(2, 3);
+
+/* Appends a shape as "[1, 224, 224, 3]". */
+void opver__text_dims(opver__text *text, int32_t rank, const int32_t *dims);
 
 #endif /* OPVER_CORE_TEXT_H */

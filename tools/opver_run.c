@@ -326,6 +326,7 @@ int main(int argc, char **argv)
 	opver_runtime_destroy(s.runtime);
 	free(s.cmd.inputs);
 	free(s.cmd.outputs);
+	free(s.cmd.input_shapes);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "opver-run: cannot write standard output: %s\n",
 			strerror(errno));

@@ -27,6 +27,17 @@ enum {
 	CONTINUE = -1
 };
 
+/* The most dimensions --input-shape takes. */
+#define RUN_MAX_SHAPE_RANK 8
+
+/* One --input-shape INDEX=d0,d1,...: the dimensions as given (the
+ * library checks their values). */
+struct input_shape {
+	size_t index;
+	int32_t rank;
+	int32_t dims[RUN_MAX_SHAPE_RANK];
+};
+
 /* What the command line asked for. */
 struct command {
 	const char *config;
@@ -64,6 +75,9 @@ struct command {
 	const char *signature;
 	/* --max-loop-iterations; 0: no limit. */
 	size_t max_loop_iterations;
+	/* Owned (release with free()); in the order given. */
+	struct input_shape *input_shapes;
+	size_t num_input_shapes;
 };
 
 struct session {
@@ -161,8 +175,9 @@ int run_check(struct session *s);
 
 /* opver_run_tensors.c */
 
-/* Checks the -i and -o counts against the model, fills its inputs, and
- * says whether the model should run. */
+/* Resizes the inputs --input-shape names and allocates, then checks the
+ * -i and -o counts against the model, fills its inputs, and says whether
+ * the model should run. */
 int run_prepare_inputs(struct session *s, bool *run);
 
 /* Shows each output's type, shape and first values. */

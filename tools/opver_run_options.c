@@ -31,6 +31,11 @@ static const char usage_text[] =
 	"                         ends in .npy, else raw; without -o each\n"
 	"                         output's type, shape and first values are\n"
 	"                         printed\n"
+	"      --input-shape INDEX=D0,D1,...\n"
+	"                         give model input INDEX (from 0) this shape\n"
+	"                         before the run, as TFLite's ResizeInputTensor:\n"
+	"                         usually a batch size; shapes follow through\n"
+	"                         every node (repeatable, one per input)\n"
 	"      --config FILE      read FILE instead of the default configuration\n"
 	"      --list-plugins     list each plugin's file, name, vendor, version,\n"
 	"                         ABI, kernels and delegate\n"
@@ -133,6 +138,39 @@ static bool parse_count(const char *text, size_t *count)
 	return true;
 }
 
+/* INDEX=D0,D1,...: a decimal index, then 1 to RUN_MAX_SHAPE_RANK
+ * comma-separated decimal dimensions within int32 (signs allowed: the
+ * library refuses what is not a size, with its reason). */
+static bool parse_input_shape(const char *text, struct input_shape *shape)
+{
+	unsigned long long index;
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return false;
+	errno = 0;
+	index = strtoull(text, &end, 10);
+	if (errno != 0 || *end != '=' || index > INT32_MAX)
+		return false;
+	shape->index = (size_t)index;
+	shape->rank = 0;
+	do {
+		long value;
+
+		text = end + 1;
+		if (shape->rank == RUN_MAX_SHAPE_RANK ||
+		    ((*text < '0' || *text > '9') && *text != '-'))
+			return false;
+		errno = 0;
+		value = strtol(text, &end, 10);
+		if (errno != 0 || end == text || value < INT32_MIN ||
+		    value > INT32_MAX)
+			return false;
+		shape->dims[shape->rank++] = (int32_t)value;
+	} while (*end == ',');
+	return *end == '\0';
+}
+
 /* A decimal byte count from 1 up. */
 static bool parse_bytes(const char *text, uint64_t *bytes)
 {
@@ -173,7 +211,8 @@ enum {
 	OPT_TOLERANCE,
 	OPT_DUMP_TENSORS,
 	OPT_SIGNATURE,
-	OPT_MAX_LOOP_ITERATIONS
+	OPT_MAX_LOOP_ITERATIONS,
+	OPT_INPUT_SHAPE
 };
 
 static const struct option long_options[] = {
@@ -198,6 +237,7 @@ static const struct option long_options[] = {
 	{ "signature", required_argument, NULL, OPT_SIGNATURE },
 	{ "max-loop-iterations", required_argument, NULL,
 	  OPT_MAX_LOOP_ITERATIONS },
+	{ "input-shape", required_argument, NULL, OPT_INPUT_SHAPE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -213,7 +253,9 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 	/* -i and -o can appear at most argc times each. */
 	cmd->inputs = calloc((size_t)argc, sizeof(*cmd->inputs));
 	cmd->outputs = calloc((size_t)argc, sizeof(*cmd->outputs));
-	if (cmd->inputs == NULL || cmd->outputs == NULL) {
+	cmd->input_shapes = calloc((size_t)argc, sizeof(*cmd->input_shapes));
+	if (cmd->inputs == NULL || cmd->outputs == NULL ||
+	    cmd->input_shapes == NULL) {
 		fputs("opver-run: out of memory\n", stderr);
 		return EXIT_RUN_FAILED;
 	}
@@ -300,6 +342,12 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 				return run_usage_error("--max-loop-iterations needs a count from 1 to %d, not '%s'",
 						       INT_MAX, optarg);
 			break;
+		case OPT_INPUT_SHAPE:
+			if (!parse_input_shape(optarg, &cmd->input_shapes[
+						       cmd->num_input_shapes++]))
+				return run_usage_error("--input-shape takes INDEX=D0,D1,... (at most %d dimensions), not '%s'",
+						       RUN_MAX_SHAPE_RANK, optarg);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return EXIT_SUCCESS;
@@ -348,6 +396,9 @@ int run_parse_command(int argc, char **argv, struct command *cmd)
 	} else if ((cmd->profile != NULL || cmd->dump_tensors != NULL) &&
 		   !run_runs_model(cmd)) {
 		return run_usage_error("--profile and --dump-tensors need a run: with --explain, give -i, -o or --benchmark too");
+	} else if (cmd->num_input_shapes > 0 &&
+		   (!run_runs_model(cmd) || cmd->compare != NULL)) {
+		return run_usage_error("--input-shape resizes the inputs of a run: it takes no --check or --compare, and with --explain give -i, -o or --benchmark too");
 	}
 	return CONTINUE;
 }

@@ -16,8 +16,40 @@
 /* Values printed per output when no -o is given. */
 #define PRINTED_VALUES 16
 
-/* Checks the -i and -o counts against the model, fills its inputs, and
- * says whether the model should run. */
+/* --input-shape: each input's new shape, then one allocation.  A shape
+ * the library or a kernel refuses is a usage error; memory past the
+ * limits a run failure. */
+static int resize_inputs(struct session *s)
+{
+	const struct command *cmd = &s->cmd;
+	opver_status status = OPVER_OK;
+	char subject[64];
+
+	for (size_t i = 0; i < cmd->num_input_shapes && status == OPVER_OK;
+	     i++) {
+		const struct input_shape *shape = &cmd->input_shapes[i];
+
+		snprintf(subject, sizeof(subject), "--input-shape %zu",
+			 shape->index);
+		status = opver_interpreter_resize_input(s->interpreter,
+							shape->index,
+							shape->dims,
+							shape->rank);
+	}
+	if (status == OPVER_OK) {
+		snprintf(subject, sizeof(subject), "--input-shape");
+		status = opver_interpreter_allocate_tensors(s->interpreter);
+	}
+	if (status == OPVER_OK)
+		return EXIT_SUCCESS;
+	return run_fail(s, status == OPVER_ERROR_NOMEM ? EXIT_RUN_FAILED
+						      : EXIT_USAGE,
+			subject, status);
+}
+
+/* Resizes the inputs --input-shape names and allocates, then checks the
+ * -i and -o counts against the model, fills its inputs, and says whether
+ * the model should run. */
 int run_prepare_inputs(struct session *s, bool *run)
 {
 	size_t inputs = opver_interpreter_input_count(s->interpreter);
@@ -27,6 +59,12 @@ int run_prepare_inputs(struct session *s, bool *run)
 	bool failed;
 
 	*run = run_runs_model(cmd);
+	if (*run && cmd->num_input_shapes > 0) {
+		int resized = resize_inputs(s);
+
+		if (resized != EXIT_SUCCESS)
+			return resized;
+	}
 	if (cmd->num_inputs > 0 && cmd->num_inputs != inputs)
 		return run_usage_error("%s has %zu input%s but -i was given %zu time%s",
 				       cmd->model, inputs,

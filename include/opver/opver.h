@@ -624,6 +624,44 @@ OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
 OPVER_API opver_status opver_interpreter_reset_variables(
 	opver_interpreter *it);
 
+/*
+ * Appended after ABI 2.2 (libopver -version-info 4).  Gives model input
+ * `input` the shape dims[0, rank) (copied), as TFLite's
+ * ResizeInputTensor: usually a new batch size.  The input's rank, dims
+ * and bytes change at once and its data becomes NULL; the shapes reach
+ * the rest of the model only when opver_interpreter_allocate_tensors()
+ * re-prepares, and invoke refuses to run until then, so resize every
+ * input first, then allocate, then write the inputs.  Every dimension
+ * must be at least 1.  OPVER_ERROR_INVALID_ARGUMENT, reported, for an
+ * index out of range, a dimension below 1, an inspect-only interpreter,
+ * or (while a delegate runs partitions, which are built from the model's
+ * shapes) any shape but the model's, naming the delegates; OPVER_ERROR_NOMEM
+ * past the interpreter's max_tensor_bytes.  Giving the shape the input
+ * already has changes nothing.
+ */
+OPVER_API opver_status opver_interpreter_resize_input(opver_interpreter *it,
+						      size_t input,
+						      const int32_t *dims,
+						      int32_t rank);
+
+/*
+ * Appended after ABI 2.2 (libopver -version-info 4).  After
+ * opver_interpreter_resize_input(), as TFLite's AllocateTensors: frees
+ * what every kernel's init and prepare made, runs init and prepare again
+ * with the new input shapes (kernels give their outputs the shapes that
+ * follow through resize_output), plans a new arena and points every
+ * tensor into it.  Tensor dims (outputs' too) then have the new shapes;
+ * data and dims pointers from before are invalid, inputs hold zeros and
+ * variable tensors are reset.  OPVER_OK and nothing done when no input
+ * was resized since the last allocation.  A kernel that refuses the new
+ * shapes is reported naming its node and kernel and gives
+ * OPVER_ERROR_INVALID_ARGUMENT (OPVER_ERROR_NOMEM past the memory
+ * limits); the interpreter then stays unallocated, invoke refuses, and
+ * resizing the inputs back and allocating again makes it usable.
+ */
+OPVER_API opver_status opver_interpreter_allocate_tensors(
+	opver_interpreter *it);
+
 /* Names, never NULL: "OK", "FULLY_CONNECTED", "INT8".  Unknown values give
  * "UNKNOWN".  Static strings. */
 OPVER_API const char *opver_status_name(opver_status status);

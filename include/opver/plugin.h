@@ -272,7 +272,12 @@ typedef struct opver_host {
 	 * reads or writes (partitions are prepared first), and one already
 	 * known with its old shape (an input or another output of this
 	 * node, or a tensor of an earlier node), and with
-	 * OPVER_ERROR_NOMEM past the interpreter's max_tensor_bytes.
+	 * OPVER_ERROR_NOMEM past the interpreter's max_tensor_bytes.  The
+	 * shape a tensor already has is always accepted, so a kernel may
+	 * give every output the shape its inputs imply: after
+	 * opver_interpreter_resize_input() (opver.h) prepare runs again, and
+	 * a node whose inputs were resized must shape each output this way
+	 * or the core refuses it.
 	 */
 	opver_status (*resize_output)(const opver_context *ctx, int32_t output,
 				      const int32_t *dims, int32_t rank);

@@ -22,7 +22,6 @@
 
 #include "kernels.h"
 #include "node_checks.h"
-#include "reduce.h"
 
 enum { ARG_INPUT = 0, ARG_AXIS = 1 };
 
@@ -79,17 +78,20 @@ static void arg_layout(const opver_tensor *input, int32_t axis,
 	}
 }
 
-/* Checks that the output has the shape `axis` gives, and lays data out
- * along it. */
+/* Gives the output the shape `axis` gives (in prepare; at invoke, for a
+ * run-time axis, checks it), and lays data out along it. */
 static opver_status arg_plan(const opver_context *ctx, const opver_node *node,
-			     int32_t axis, arg_data *data)
+			     int32_t axis, bool in_prepare, arg_data *data)
 {
+	static const char source[] = "dropping the axis from the input gives";
+	const int32_t rank = node->inputs[ARG_INPUT]->rank - 1;
 	int32_t want[ARG_MAX_DIMS];
 
 	arg_layout(node->inputs[ARG_INPUT], axis, data, want);
-	return ref_expect_output_shape(ctx, node->outputs[0], want,
-				       node->inputs[ARG_INPUT]->rank - 1,
-				       "dropping the axis from the input");
+	if (!in_prepare)
+		return ref_expect_shape(ctx, node->outputs[0], want, rank,
+					source);
+	return ref_shape_output(ctx, node, 0, want, rank, source);
 }
 
 /* Whether some axis of `input` gives the shape of `output`. */
@@ -164,7 +166,7 @@ static opver_status arg_prepare(const opver_context *ctx, opver_node *node)
 	status = arg_read_axis(ctx, axis, input->rank, &value);
 	if (status != OPVER_OK)
 		return status;
-	return arg_plan(ctx, node, value, data);
+	return arg_plan(ctx, node, value, true, data);
 }
 
 /* The index along the axis of the best element of each [outer, inner]
@@ -233,7 +235,7 @@ static opver_status arg_invoke(const opver_context *ctx, opver_node *node)
 		status = arg_read_axis(ctx, node->inputs[ARG_AXIS],
 				       node->inputs[ARG_INPUT]->rank, &axis);
 		if (status == OPVER_OK)
-			status = arg_plan(ctx, node, axis, data);
+			status = arg_plan(ctx, node, axis, false, data);
 		if (status != OPVER_OK)
 			return status;
 	}

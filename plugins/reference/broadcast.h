@@ -67,8 +67,9 @@ opver_status ref_broadcast_plan(const opver_context *ctx,
 
 /*
  * The checks every elementwise binary op makes: two inputs and one output,
- * all present and of `type`, broadcasting as above.  `op` names the op in
- * messages ("ADD").
+ * all present and of `type`, broadcasting as above; the output is given
+ * the inputs' broadcast shape through the host's resize_output when the
+ * host has it.  `op` names the op in messages ("ADD").
  */
 opver_status ref_binary_prepare(const opver_context *ctx,
 				const opver_node *node, opver_type type,

@@ -161,8 +161,8 @@ static opver_status concat_prepare(const opver_context *ctx, opver_node *node)
 	}
 	for (int32_t d = 0; d < first->rank; d++)
 		dims[d] = d == axis ? along : first->dims[d];
-	status = ref_move_expect_shape(ctx, "output", output, first->rank,
-				       dims, "the inputs joined give");
+	status = ref_move_shape_output(ctx, node, 0, first->rank,
+				       dims, "the inputs joined give", false);
 	if (status != OPVER_OK)
 		return status;
 	ref_move_outer(output, axis, &data->rows, &row_elements);

@@ -160,12 +160,6 @@ static opver_status conv_check_shapes(const opver_context *ctx,
 		status = ref_check_bias_size(ctx, t->bias, (size_t)f->dims[0],
 					     "the filter has",
 					     "output channels");
-	if (status == OPVER_OK)
-		status = ref_expect_shape4(
-			ctx, t->output,
-			(const int32_t[4]){ g->batches, g->rows.out,
-					    g->cols.out, g->out_depth },
-			"this convolution gives");
 	return status;
 }
 
@@ -185,6 +179,12 @@ static opver_status conv_prepare_common(const opver_context *ctx,
 				     "filter", types, t);
 	if (status == OPVER_OK)
 		status = conv_check_shapes(ctx, params, t, g);
+	if (status == OPVER_OK)
+		status = ref_shape_output(
+			ctx, node, 0,
+			(const int32_t[4]){ g->batches, g->rows.out,
+					    g->cols.out, g->out_depth },
+			4, "this convolution gives");
 	return status;
 }
 

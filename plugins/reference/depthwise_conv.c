@@ -143,12 +143,6 @@ static opver_status dw_check_shapes(const opver_context *ctx,
 	if (status == OPVER_OK)
 		status = ref_check_bias_size(ctx, t->bias, (size_t)g->out_depth,
 					     "the filter has", "channels");
-	if (status == OPVER_OK)
-		status = ref_expect_shape4(
-			ctx, t->output,
-			(const int32_t[4]){ g->batches, g->rows.out,
-					    g->cols.out, g->out_depth },
-			"the input, filter and parameters give");
 	return status;
 }
 
@@ -171,6 +165,12 @@ static opver_status dw_prepare_common(const opver_context *ctx,
 				     "filter", types, t);
 	if (status == OPVER_OK)
 		status = dw_check_shapes(ctx, t, params, g);
+	if (status == OPVER_OK)
+		status = ref_shape_output(
+			ctx, node, 0,
+			(const int32_t[4]){ g->batches, g->rows.out,
+					    g->cols.out, g->out_depth },
+			4, "the input, filter and parameters give");
 	if (status == OPVER_OK)
 		status = ref_request_scratch(ctx, (size_t)g->out_depth,
 					     acc_size, "channel sums", acc);

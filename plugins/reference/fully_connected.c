@@ -41,16 +41,21 @@
  * reader refuses sparse tensors, so no version 8 node reaches it, and 9
  * and 10 concern other tensor types (float input, int4 weights).
  */
+#include <string.h>
+
 #include "dot.h"
 #include "filter_node.h"
 #include "hybrid.h"
 #include "kernels.h"
+#include "node_checks.h"
 #include "node_memory.h"
 #include "quantization.h"
 #include "requantize.h"
 
 /* Weights quantization axis: one scale per unit. */
 #define FC_UNIT_AXIS 0
+/* The most dimensions a keep_num_dims output is given here. */
+#define FC_MAX_RANK 8
 
 #define FC_USAGE                                                          \
 	"FULLY_CONNECTED takes input, weights, an optional bias and one " \
@@ -154,7 +159,41 @@ static opver_status fc_check_input(const opver_context *ctx,
 	return OPVER_OK;
 }
 
+/* The output's shape: the model's when it fits (fc_output_shape_ok()),
+ * else, through the host, TFLite's: the input's leading dimensions and
+ * `units` with keep_num_dims, else [batches, units]. */
+static opver_status fc_shape_output(const opver_context *ctx,
+				    const opver_node *node,
+				    const ref_filter_tensors *t,
+				    bool keep_num_dims, const fc_shape *shape)
+{
+	const opver_tensor *in = t->input;
+	int32_t want[FC_MAX_RANK];
+
+	if (fc_output_shape_ok(t, shape, keep_num_dims))
+		return ref_shape_like(ctx, node, 0, t->output);
+	if (OPVER_HOST_HAS(ctx->host, resize_output) &&
+	    (!keep_num_dims || in->rank <= FC_MAX_RANK)) {
+		if (!keep_num_dims)
+			return ref_shape_output(ctx, node, 0,
+						(const int32_t[2]){
+							(int32_t)shape->batches,
+							(int32_t)shape->units },
+						2, "FULLY_CONNECTED gives");
+		memcpy(want, in->dims, (size_t)in->rank * sizeof(*want));
+		want[in->rank - 1] = (int32_t)shape->units;
+		return ref_shape_output(ctx, node, 0, want, in->rank,
+					"FULLY_CONNECTED gives");
+	}
+	OPVER_REPORT(ctx,
+		     "output '%s' must hold %zu x %zu elements (batches x units)%s",
+		     t->output->name, shape->batches, shape->units,
+		     keep_num_dims ? " with the input's leading dimensions (keep_num_dims)" : "");
+	return OPVER_ERROR_INVALID_MODEL;
+}
+
 static opver_status fc_check_shapes(const opver_context *ctx,
+				    const opver_node *node,
 				    const ref_filter_tensors *t,
 				    bool keep_num_dims, fc_shape *shape)
 {
@@ -173,17 +212,9 @@ static opver_status fc_check_shapes(const opver_context *ctx,
 	if (status == OPVER_OK)
 		status = ref_check_bias_size(ctx, t->bias, shape->units,
 					     "the weights have", "units");
-	if (status != OPVER_OK)
-		return status;
-	if (!fc_output_shape_ok(t, shape, keep_num_dims)) {
-		OPVER_REPORT(ctx,
-			     "output '%s' must hold %zu x %zu elements (batches x units)%s",
-			     t->output->name, shape->batches,
-			     shape->units,
-			     keep_num_dims ? " with the input's leading dimensions (keep_num_dims)" : "");
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	return OPVER_OK;
+	if (status == OPVER_OK)
+		status = fc_shape_output(ctx, node, t, keep_num_dims, shape);
+	return status;
 }
 
 /* Everything every kernel checks: parameters, tensor types and shapes. */
@@ -204,8 +235,8 @@ static opver_status fc_prepare_common(const opver_context *ctx,
 	if (status == OPVER_OK)
 		status = fc_check_weights_format(ctx, params->weights_format);
 	if (status == OPVER_OK)
-		status = fc_check_shapes(ctx, t, params->keep_num_dims != 0,
-					 shape);
+		status = fc_check_shapes(ctx, node, t,
+					 params->keep_num_dims != 0, shape);
 	return status;
 }
 

@@ -138,10 +138,27 @@ opver_status ref_move_expect_shape(const opver_context *ctx, const char *role,
 	return OPVER_ERROR_INVALID_MODEL;
 }
 
+opver_status ref_move_shape_output(const opver_context *ctx,
+				   const opver_node *node, int32_t output,
+				   int32_t rank, const int32_t *dims,
+				   const char *source, bool at_invoke)
+{
+	char role[32];
+
+	if (!at_invoke && OPVER_HOST_HAS(ctx->host, resize_output))
+		return ref_shape_output(ctx, node, output, dims, rank, source);
+	if (node->num_outputs == 1)
+		snprintf(role, sizeof(role), "output");
+	else
+		snprintf(role, sizeof(role), "output %d", (int)output);
+	return ref_move_expect_shape(ctx, role, node->outputs[output], rank,
+				     dims, source);
+}
+
 opver_status ref_gather_check_output(const opver_context *ctx,
 				     const ref_gather_plan *plan,
-				     const opver_tensor *output,
-				     const char *op)
+				     const opver_node *node, const char *op,
+				     bool at_invoke)
 {
 	int32_t dims[REF_MOVE_MAX_DIMS];
 	char source[64];
@@ -149,8 +166,8 @@ opver_status ref_gather_check_output(const opver_context *ctx,
 	for (int32_t d = 0; d < plan->rank; d++)
 		dims[d] = plan->dims[d].count;
 	snprintf(source, sizeof(source), "this %s gives", op);
-	return ref_move_expect_shape(ctx, "output", output, plan->rank, dims,
-				     source);
+	return ref_move_shape_output(ctx, node, 0, plan->rank, dims, source,
+				     at_invoke);
 }
 
 /* Elements of the output block below dimension d. */

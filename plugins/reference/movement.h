@@ -100,12 +100,13 @@ typedef struct ref_gather_plan {
 opver_status ref_gather_identity(const opver_context *ctx,
 				 const opver_tensor *input, ref_gather_plan *plan);
 
-/* Checks that `output` has the shape the plan's counts give, naming `op`
- * in the message ("this PAD gives ..."). */
+/* Gives the node's output 0 the shape the plan's counts give
+ * (ref_move_shape_output()), naming `op` in the message ("this PAD
+ * gives ..."). */
 opver_status ref_gather_check_output(const opver_context *ctx,
 				     const ref_gather_plan *plan,
-				     const opver_tensor *output,
-				     const char *op);
+				     const opver_node *node, const char *op,
+				     bool at_invoke);
 
 /* Fills output from input as the plan says.  For invoke. */
 void ref_gather_run(const ref_gather_plan *plan, const void *input, void *output);
@@ -133,6 +134,17 @@ void ref_move_split(size_t rows, int32_t count, const size_t *part_bytes,
 opver_status ref_move_expect_shape(const opver_context *ctx, const char *role,
 				   const opver_tensor *tensor, int32_t rank,
 				   const int32_t *dims, const char *source);
+
+/* Gives output `output` of the node the shape `dims` (rank entries)
+ * through the host's resize_output (ref_shape_output()), so it follows
+ * resized inputs; without the service, or `at_invoke` (a shape that
+ * depends on a run-time tensor: the output keeps the model's), checks
+ * it with ref_move_expect_shape() and the role "output" (or "output K"
+ * for a node of several outputs). */
+opver_status ref_move_shape_output(const opver_context *ctx,
+				   const opver_node *node, int32_t output,
+				   int32_t rank, const int32_t *dims,
+				   const char *source, bool at_invoke);
 
 /* Both tensors have the same per-tensor quantization, or neither is
  * quantized. */

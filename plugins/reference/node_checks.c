@@ -95,20 +95,69 @@ bool ref_same_shape(const opver_tensor *a, const opver_tensor *b)
 	return true;
 }
 
-opver_status ref_expect_shape4(const opver_context *ctx,
-			       const opver_tensor *output,
-			       const int32_t want[4], const char *source)
+/* "[d0, d1, ...]" into buffer, cut when it does not fit. */
+static void format_dims(char *buffer, size_t size, int32_t rank,
+			const int32_t *dims)
 {
-	const int32_t *got = output->dims;
+	size_t used = 0;
 
-	if (got[0] == want[0] && got[1] == want[1] && got[2] == want[2] &&
-	    got[3] == want[3])
+	buffer[0] = '\0';
+	for (int32_t i = 0; i <= rank; i++) {
+		int n = i == rank ?
+			snprintf(buffer + used, size - used, "%s]",
+				 rank == 0 ? "[" : "") :
+			snprintf(buffer + used, size - used, "%s%d",
+				 i == 0 ? "[" : ", ", (int)dims[i]);
+
+		if (n < 0 || (size_t)n >= size - used)
+			return;
+		used += (size_t)n;
+	}
+}
+
+opver_status ref_shape_output(const opver_context *ctx,
+			      const opver_node *node,
+			      int32_t output, const int32_t *dims,
+			      int32_t rank, const char *source)
+{
+	if (OPVER_HOST_HAS(ctx->host, resize_output))
+		return ctx->host->resize_output(ctx, output, dims, rank);
+	return ref_expect_shape(ctx, node->outputs[output], dims, rank,
+				source);
+}
+
+opver_status ref_expect_shape(const opver_context *ctx,
+			      const opver_tensor *tensor, const int32_t *dims,
+			      int32_t rank, const char *source)
+{
+	char got[128], want[128];
+
+	if (tensor->rank == rank) {
+		int32_t i = 0;
+
+		while (i < rank && tensor->dims[i] == dims[i])
+			i++;
+		if (i == rank)
+			return OPVER_OK;
+	}
+	format_dims(got, sizeof(got), tensor->rank, tensor->dims);
+	format_dims(want, sizeof(want), rank, dims);
+	OPVER_REPORT(ctx, "output '%s' has shape %s; %s %s", tensor->name, got,
+		     source, want);
+	return OPVER_ERROR_INVALID_MODEL;
+}
+
+opver_status ref_shape_like(const opver_context *ctx,
+			    const opver_node *node,
+			    int32_t output, const opver_tensor *like)
+{
+	if (OPVER_HOST_HAS(ctx->host, resize_output))
+		return ctx->host->resize_output(ctx, output, like->dims,
+						like->rank);
+	if (ref_same_shape(node->outputs[output], like))
 		return OPVER_OK;
-	OPVER_REPORT(ctx,
-		     "output '%s' has shape [%d, %d, %d, %d]; %s [%d, %d, %d, %d]",
-		     output->name, (int)got[0], (int)got[1], (int)got[2],
-		     (int)got[3], source, (int)want[0], (int)want[1],
-		     (int)want[2], (int)want[3]);
+	OPVER_REPORT(ctx, "output '%s' must have the shape of input '%s'",
+		     node->outputs[output]->name, like->name);
 	return OPVER_ERROR_INVALID_MODEL;
 }
 
@@ -122,14 +171,8 @@ opver_status ref_check_unary(const opver_context *ctx, const opver_node *node,
 		status = ref_expect_type(ctx, "input", node->inputs[0], in);
 	if (status == OPVER_OK)
 		status = ref_expect_type(ctx, "output", node->outputs[0], out);
-	if (status == OPVER_OK &&
-	    !ref_same_shape(node->inputs[0], node->outputs[0])) {
-		OPVER_REPORT(ctx,
-			     "output '%s' must have the shape of input '%s'",
-			     node->outputs[0]->name,
-			     node->inputs[0]->name);
-		status = OPVER_ERROR_INVALID_MODEL;
-	}
+	if (status == OPVER_OK)
+		status = ref_shape_like(ctx, node, 0, node->inputs[0]);
 	return status;
 }
 

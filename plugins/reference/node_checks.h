@@ -43,15 +43,33 @@ opver_status ref_expect_rank(const opver_context *ctx, const char *role,
 /* Both tensors have the same shape (rank and every dimension). */
 bool ref_same_shape(const opver_tensor *a, const opver_tensor *b);
 
-/* The output of a 4-D op has shape `want` ([N, H, W, C]); the message says
- * what gives that shape (`source`: "this convolution gives"). */
-opver_status ref_expect_shape4(const opver_context *ctx,
-			       const opver_tensor *output,
-			       const int32_t want[4], const char *source);
+/*
+ * Gives output `output` of the node the shape dims[0, rank) that its
+ * inputs and options imply: through the host's resize_output (ABI 2.2),
+ * so shapes follow resized inputs, else by checking the model states it.
+ * The mismatch message says what gives that shape (`source`: "this
+ * convolution gives").
+ */
+opver_status ref_shape_output(const opver_context *ctx,
+			      const opver_node *node, int32_t output,
+			      const int32_t *dims, int32_t rank,
+			      const char *source);
+
+/* The check ref_shape_output() makes without the service: `tensor` (an
+ * output) has shape dims[0, rank); for invoke-time checks. */
+opver_status ref_expect_shape(const opver_context *ctx,
+			      const opver_tensor *tensor, const int32_t *dims,
+			      int32_t rank, const char *source);
+
+/* ref_shape_output() with the shape of tensor `like` (an elementwise
+ * op's input). */
+opver_status ref_shape_like(const opver_context *ctx, const opver_node *node,
+			    int32_t output, const opver_tensor *like);
 
 /*
  * The node of an elementwise unary op: one input of type `in` and one
- * output of type `out`, both present and of the same shape.  `usage` as
+ * output of type `out`, both present; the output gets the input's shape
+ * (ref_shape_like()).  `usage` as
  * for ref_check_arity().
  */
 opver_status ref_check_unary(const opver_context *ctx, const opver_node *node,

@@ -77,7 +77,8 @@ static opver_status pad_plan(const opver_context *ctx, const opver_node *node,
 		dim->count = (int32_t)(size + before + after);
 		dim->start = (int32_t)-before;
 	}
-	return ref_gather_check_output(ctx, &data->plan, node->outputs[0], op);
+	return ref_gather_check_output(ctx, &data->plan, node, op,
+				       data->deferred);
 }
 
 /* The pad value: PADV2's third input, else the output's zero point (0 in

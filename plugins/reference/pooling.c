@@ -105,12 +105,12 @@ static opver_status pool_prepare_common(const opver_context *ctx,
 		return status;
 	data->batches = input->dims[0];
 	data->channels = input->dims[3];
-	return ref_expect_shape4(ctx, output,
-				 (const int32_t[4]){ data->batches,
-						     data->height.out,
-						     data->width.out,
-						     data->channels },
-				 "the input and window give");
+	return ref_shape_output(ctx, node, 0,
+				(const int32_t[4]){ data->batches,
+						    data->height.out,
+						    data->width.out,
+						    data->channels },
+				4, "the input and window give");
 }
 
 /* --------------------------------------------------------- the windows */

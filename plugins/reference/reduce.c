@@ -53,14 +53,12 @@
  */
 #include <float.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "kernels.h"
 #include "node_checks.h"
 #include "node_memory.h"
 #include "quantization.h"
-#include "reduce.h"
 #include "reduce_walk.h"
 
 /* ----------------------------------------------------------- prepare */
@@ -91,48 +89,17 @@ static opver_status reduce_read_axis(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-/* "[2, 1, 3]", into buffer. */
-static const char *reduce_shape_text(const int32_t *dims, int32_t rank,
-				     char *buffer, size_t size)
-{
-	size_t used = (size_t)snprintf(buffer, size, "[");
-
-	for (int32_t d = 0; d < rank && used < size; d++)
-		used += (size_t)snprintf(buffer + used, size - used, "%s%d",
-					 d > 0 ? ", " : "", (int)dims[d]);
-	if (used < size)
-		snprintf(buffer + used, size - used, "]");
-	return buffer;
-}
-
-opver_status ref_expect_output_shape(const opver_context *ctx,
-				     const opver_tensor *output,
-				     const int32_t *want, int32_t rank,
-				     const char *source)
-{
-	char have_text[96], want_text[96];
-
-	if (output->rank == rank &&
-	    (rank == 0 ||
-	     memcmp(output->dims, want, (size_t)rank * sizeof(*want)) == 0))
-		return OPVER_OK;
-	OPVER_REPORT(ctx, "output '%s' has shape %s; %s gives %s",
-		     output->name,
-		     reduce_shape_text(output->dims, output->rank, have_text,
-				       sizeof(have_text)),
-		     source,
-		     reduce_shape_text(want, rank, want_text,
-				       sizeof(want_text)));
-	return OPVER_ERROR_INVALID_MODEL;
-}
-
-/* Checks the output's shape against the input's with reduced dimensions
- * dropped, or kept as 1 with keep_dims. */
+/* Gives the output the input's shape with reduced dimensions dropped,
+ * or kept as 1 with keep_dims; at invoke (a run-time axis, the output
+ * keeping the model's shape) checks it. */
 static opver_status reduce_check_output(const opver_context *ctx,
+					const opver_node *node,
 					const opver_tensor *input,
 					const bool reduced[], bool keep_dims,
-					const opver_tensor *output)
+					bool at_invoke)
 {
+	const char *source = keep_dims ? "the reduction with keep_dims gives"
+				       : "the reduction without keep_dims gives";
 	int32_t want[REDUCE_MAX_DIMS], rank = 0;
 
 	for (int32_t d = 0; d < input->rank; d++)
@@ -140,10 +107,10 @@ static opver_status reduce_check_output(const opver_context *ctx,
 			want[rank++] = input->dims[d];
 		else if (keep_dims)
 			want[rank++] = 1;
-	return ref_expect_output_shape(ctx, output, want, rank,
-				       keep_dims
-					       ? "the reduction with keep_dims"
-					       : "the reduction without keep_dims");
+	if (at_invoke)
+		return ref_expect_shape(ctx, node->outputs[0], want, rank,
+					source);
+	return ref_shape_output(ctx, node, 0, want, rank, source);
 }
 
 /* Merges the input's dimensions into runs and fills the plan. */
@@ -220,8 +187,8 @@ static opver_status reduce_configure(const opver_context *ctx,
 	if (status != OPVER_OK)
 		return status;
 	opver_read_params(node, &params, sizeof(params));
-	status = reduce_check_output(ctx, input, reduced, params.keep_dims != 0,
-				     node->outputs[0]);
+	status = reduce_check_output(ctx, node, input, reduced,
+				     params.keep_dims != 0, data->runtime_axis);
 	if (status != OPVER_OK)
 		return status;
 	data->op = node->op;

@@ -6,11 +6,12 @@
  * it is a 1-D INT32 tensor, else from the new_shape option (where [0] is
  * TFLite's legacy spelling of a scalar), else, with neither, from the
  * output tensor itself.  One entry may be -1: it stands for what the
- * element count leaves.  Prepare checks that shape against the output
- * tensor, whose shape opver fixes before running: a shape tensor that is
- * not constant has no values before invoke, so only its length is checked
- * and the output's shape stands (its element count is still checked
- * against the input's, so the bytes copied are the same either way).
+ * element count leaves.  Prepare gives the output that shape
+ * (ref_shape_output()), so it follows a resized input: a shape tensor
+ * that is not constant has no values before invoke, so only its length
+ * is checked and the output's shape stands (its element count is still
+ * checked against the input's, so the bytes copied are the same either
+ * way).
  *
  * Version range: TFLite has only RESHAPE version 1.
  */
@@ -38,22 +39,25 @@ static opver_status reshape_check_rank(const opver_context *ctx, int32_t count,
 	return OPVER_ERROR_INVALID_MODEL;
 }
 
-/* Checks the new shape `dims` (count entries, from `what`) against the
- * output tensor: same rank, at most one -1 and no other negative entry,
- * and every other entry, and the inferred one, equal to the output's. */
-static opver_status reshape_match(const opver_context *ctx,
+/* The shape `dims` (count entries, from `what`) asks for, into want[]:
+ * at most one -1, which takes what the other entries leave of `elements`
+ * (with no element, the output's own size there), and no other negative
+ * entry. */
+static opver_status reshape_infer(const opver_context *ctx,
 				  const int32_t *dims, int32_t count,
 				  const char *what, size_t elements,
-				  const opver_tensor *output)
+				  const opver_tensor *output, int32_t *want)
 {
 	int32_t stretch = -1;
 	size_t known = 1;
-	opver_status status;
 
-	status = reshape_check_rank(ctx, count, what, output);
-	if (status != OPVER_OK)
-		return status;
+	if (count > OPVER_RESHAPE_MAX_DIMS) {
+		OPVER_REPORT(ctx, "%s has %d dimensions; at most %d are supported",
+			     what, (int)count, OPVER_RESHAPE_MAX_DIMS);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
 	for (int32_t i = 0; i < count; i++) {
+		want[i] = dims[i];
 		if (dims[i] >= 0) {
 			known *= (size_t)dims[i];
 		} else if (dims[i] == -1 && stretch < 0) {
@@ -65,42 +69,41 @@ static opver_status reshape_match(const opver_context *ctx,
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 	}
-	for (int32_t i = 0; i < count; i++) {
-		/* With no element, any -1 fits: the output's stands. */
-		const size_t want = i != stretch ? (size_t)dims[i]
-				    : known != 0 ? elements / known
-						 : (size_t)output->dims[i];
-
-		if (want != (size_t)output->dims[i]) {
-			OPVER_REPORT(ctx,
-				     "%s gives dimension %d size %zu; output '%s' has %d",
-				     what, (int)i, want, output->name,
-				     (int)output->dims[i]);
-			return OPVER_ERROR_INVALID_MODEL;
-		}
+	if (stretch < 0)
+		return OPVER_OK;
+	if (known != 0 && elements % known != 0) {
+		OPVER_REPORT(ctx,
+			     "%s leaves %zu elements of input for its -1 (dimension %d) with %zu elements in the others; no whole size fits",
+			     what, elements, (int)stretch, known);
+		return OPVER_ERROR_INVALID_MODEL;
 	}
+	want[stretch] = known != 0 ? (int32_t)(elements / known)
+			: output->rank == count ? output->dims[stretch] : 0;
 	return OPVER_OK;
 }
 
-/* Checks the shape the node asks for, from the shape tensor or the
- * option, against the output; with neither there is nothing to check. */
-static opver_status reshape_check_new_shape(const opver_context *ctx,
-					    const opver_node *node,
-					    size_t elements)
+/* Gives the output the shape the node asks for, from a constant shape
+ * tensor or the option; with neither, or a shape tensor whose values
+ * come only at invoke, the output's own shape stands (a shape tensor's
+ * length must still be its rank). */
+static opver_status reshape_shape_output(const opver_context *ctx,
+					 const opver_node *node,
+					 size_t elements)
 {
 	const opver_tensor *output = node->outputs[0];
 	const opver_tensor *shape = node->num_inputs > RESHAPE_SHAPE
 					    ? node->inputs[RESHAPE_SHAPE]
 					    : NULL;
 	opver_reshape_params params = OPVER_RESHAPE_PARAMS_DEFAULTS;
-	char what[80];
+	int32_t want[OPVER_RESHAPE_MAX_DIMS];
+	const int32_t *dims;
+	char what[80], source[96];
 	int32_t count;
+	opver_status status;
 
 	/* TFLite reads a shape tensor only when it is 1-D. */
 	if (shape != NULL && shape->rank == 1) {
-		opver_status status = ref_expect_type(ctx, "shape", shape,
-						      OPVER_TYPE_INT32);
-
+		status = ref_expect_type(ctx, "shape", shape, OPVER_TYPE_INT32);
 		if (status != OPVER_OK)
 			return status;
 		snprintf(what, sizeof(what), "shape tensor '%s'", shape->name);
@@ -108,17 +111,23 @@ static opver_status reshape_check_new_shape(const opver_context *ctx,
 		if (!shape->is_constant)
 			return reshape_check_rank(ctx, shape->dims[0], what,
 						  output);
-		return reshape_match(ctx, shape->data, shape->dims[0], what,
-				     elements, output);
+		dims = shape->data;
+		count = shape->dims[0];
+	} else {
+		opver_read_params(node, &params, sizeof(params));
+		if (params.num_dims == 0)
+			return OPVER_OK;
+		snprintf(what, sizeof(what), "option new_shape");
+		dims = params.dims;
+		count = params.num_dims;
+		if (count == 1 && params.dims[0] == 0)
+			count = 0;
 	}
-	opver_read_params(node, &params, sizeof(params));
-	if (params.num_dims == 0)
-		return OPVER_OK;
-	count = params.num_dims;
-	if (count == 1 && params.dims[0] == 0)
-		count = 0;
-	return reshape_match(ctx, params.dims, count, "option new_shape",
-			     elements, output);
+	status = reshape_infer(ctx, dims, count, what, elements, output, want);
+	if (status != OPVER_OK)
+		return status;
+	snprintf(source, sizeof(source), "%s gives", what);
+	return ref_shape_output(ctx, node, 0, want, count, source);
 }
 
 static opver_status reshape_prepare(const opver_context *ctx, opver_node *node)
@@ -142,6 +151,9 @@ static opver_status reshape_prepare(const opver_context *ctx, opver_node *node)
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	elements = opver_tensor_elements(input);
+	status = reshape_shape_output(ctx, node, elements);
+	if (status != OPVER_OK)
+		return status;
 	if (opver_tensor_elements(output) != elements) {
 		OPVER_REPORT(ctx,
 			     "output '%s' has %zu elements; input '%s' has %zu",
@@ -150,9 +162,6 @@ static opver_status reshape_prepare(const opver_context *ctx, opver_node *node)
 			     elements);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	status = reshape_check_new_shape(ctx, node, elements);
-	if (status != OPVER_OK)
-		return status;
 	data->bytes = output->bytes;
 	return OPVER_OK;
 }

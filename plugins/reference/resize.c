@@ -137,12 +137,12 @@ static opver_status resize_check_node(const opver_context *ctx,
 	data->element_size = type == OPVER_TYPE_FLOAT32 ? sizeof(float)
 			     : type == OPVER_TYPE_INT16 ? sizeof(int16_t)
 							 : 1;
-	return ref_expect_shape4(ctx, output,
-				 (const int32_t[4]){ data->batches,
-						     data->out_height,
-						     data->out_width,
-						     data->channels },
-				 "the input and size give");
+	return ref_shape_output(ctx, node, 0,
+				(const int32_t[4]){ data->batches,
+						    data->out_height,
+						    data->out_width,
+						    data->channels },
+				4, "the input and size give");
 }
 
 /* Node memory for the sources of every output row and column. */

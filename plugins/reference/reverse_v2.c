@@ -93,8 +93,8 @@ static opver_status reverse_prepare(const opver_context *ctx,
 	}
 	status = ref_gather_identity(ctx, input, &data->plan);
 	if (status == OPVER_OK)
-		status = ref_gather_check_output(ctx, &data->plan,
-						 node->outputs[0], "REVERSE_V2");
+		status = ref_gather_check_output(ctx, &data->plan, node,
+						 "REVERSE_V2", false);
 	if (status != OPVER_OK)
 		return status;
 	data->deferred = !axis->is_constant;

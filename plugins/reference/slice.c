@@ -46,8 +46,8 @@ static opver_status slice_plan(const opver_context *ctx,
 		data->plan.dims[d].start = (int32_t)begin[d];
 		data->plan.dims[d].count = (int32_t)count;
 	}
-	return ref_gather_check_output(ctx, &data->plan, node->outputs[0],
-				       "SLICE");
+	return ref_gather_check_output(ctx, &data->plan, node, "SLICE",
+				       data->deferred);
 }
 
 static opver_status slice_prepare(const opver_context *ctx, opver_node *node)

@@ -80,9 +80,9 @@ static opver_status space_depth_prepare(const opver_context *ctx,
 		want[2] = input->dims[2] * b;
 		want[3] = input->dims[3] / (b * b);
 	}
-	status = ref_expect_shape4(ctx, output, want,
-				   to_depth ? "SPACE_TO_DEPTH gives"
-					    : "DEPTH_TO_SPACE gives");
+	status = ref_shape_output(ctx, node, 0, want, 4,
+				  to_depth ? "SPACE_TO_DEPTH gives"
+					   : "DEPTH_TO_SPACE gives");
 	if (status != OPVER_OK)
 		return status;
 	data->block = b;

@@ -96,13 +96,10 @@ static opver_status split_plan(const opver_context *ctx,
 			inner *= (size_t)input->dims[d];
 	}
 	for (int32_t k = 0; k < node->num_outputs; k++) {
-		char role[32];
-
-		snprintf(role, sizeof(role), "output %d", (int)k);
 		dims[axis] = (int32_t)sizes[k];
-		status = ref_move_expect_shape(ctx, role, node->outputs[k],
-					       input->rank, dims,
-					       "its part of the input is");
+		status = ref_move_shape_output(ctx, node, k, input->rank, dims,
+					       "its part of the input is",
+					       data->deferred);
 		if (status != OPVER_OK)
 			return status;
 		data->part_bytes[k] = (size_t)sizes[k] * inner;

@@ -50,12 +50,12 @@ static opver_status squeeze_shape(const opver_context *ctx,
 	for (int32_t d = 0; d < input->rank; d++)
 		if (!(params.num_dims == 0 ? input->dims[d] == 1 : drop[d]))
 			dims[rank++] = input->dims[d];
-	return ref_move_expect_shape(ctx, "output", node->outputs[0], rank,
-				     dims, "this SQUEEZE gives");
+	return ref_move_shape_output(ctx, node, 0, rank, dims,
+				     "this SQUEEZE gives", false);
 }
 
 static opver_status expand_dims_shape(const opver_context *ctx,
-				      const opver_node *node)
+				      const opver_node *node, bool at_invoke)
 {
 	const opver_tensor *input = node->inputs[0];
 	int32_t dims[REF_MOVE_MAX_DIMS], axis;
@@ -68,9 +68,8 @@ static opver_status expand_dims_shape(const opver_context *ctx,
 		return status;
 	for (int32_t d = 0, i = 0; d <= input->rank; d++)
 		dims[d] = d == axis ? 1 : input->dims[i++];
-	return ref_move_expect_shape(ctx, "output", node->outputs[0],
-				     input->rank + 1, dims,
-				     "this EXPAND_DIMS gives");
+	return ref_move_shape_output(ctx, node, 0, input->rank + 1, dims,
+				     "this EXPAND_DIMS gives", at_invoke);
 }
 
 static opver_status squeeze_prepare(const opver_context *ctx,
@@ -102,7 +101,8 @@ static opver_status squeeze_prepare(const opver_context *ctx,
 	data->deferred = expand && !node->inputs[1]->is_constant;
 	if (data->deferred)
 		return OPVER_OK;
-	return expand ? expand_dims_shape(ctx, node) : squeeze_shape(ctx, node);
+	return expand ? expand_dims_shape(ctx, node, false)
+		      : squeeze_shape(ctx, node);
 }
 
 static opver_status squeeze_invoke(const opver_context *ctx, opver_node *node)
@@ -112,7 +112,7 @@ static opver_status squeeze_invoke(const opver_context *ctx, opver_node *node)
 	void *output = node->outputs[0]->data;
 
 	if (data->deferred) {
-		opver_status status = expand_dims_shape(ctx, node);
+		opver_status status = expand_dims_shape(ctx, node, true);
 
 		if (status != OPVER_OK)
 			return status;

@@ -228,8 +228,8 @@ static opver_status ss_plan(const opver_context *ctx, const opver_node *node,
 		if (!(spec.shrink_mask >> i & 1))
 			kept[rank++] = data->plan.dims[i].count;
 	}
-	return ref_move_expect_shape(ctx, "output", node->outputs[0], rank,
-				     kept, "this STRIDED_SLICE gives");
+	return ref_move_shape_output(ctx, node, 0, rank, kept,
+				     "this STRIDED_SLICE gives", data->deferred);
 }
 
 static opver_status ss_prepare(const opver_context *ctx, opver_node *node)

@@ -46,8 +46,8 @@ static opver_status transpose_plan(const opver_context *ctx,
 		used[perm[d]] = true;
 		data->plan.dims[d] = identity.dims[perm[d]];
 	}
-	return ref_gather_check_output(ctx, &data->plan, node->outputs[0],
-				       "TRANSPOSE");
+	return ref_gather_check_output(ctx, &data->plan, node, "TRANSPOSE",
+				       data->deferred);
 }
 
 static opver_status transpose_prepare(const opver_context *ctx,

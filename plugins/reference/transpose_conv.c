@@ -103,8 +103,8 @@ static opver_status tconv_check_node(const opver_context *ctx,
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	if (shape->is_constant) {
-		status = ref_expect_shape4(ctx, output, shape->data,
-					   "output_shape says");
+		status = ref_shape_output(ctx, node, 0, shape->data, 4,
+					  "output_shape says");
 		if (status != OPVER_OK)
 			return status;
 	}

@@ -225,6 +225,10 @@ interpreter_output = _declare("opver_interpreter_output",
                               ctypes.POINTER(Tensor), _p, _size)
 invoke = _declare("opver_interpreter_invoke", _status, _p)
 reset_variables = _declare("opver_interpreter_reset_variables", _status, _p)
+resize_input = _declare("opver_interpreter_resize_input", _status, _p, _size,
+                        ctypes.POINTER(_int32), _int32)
+allocate_tensors = _declare("opver_interpreter_allocate_tensors", _status,
+                            _p)
 tensor_count = _declare("opver_interpreter_tensor_count", _size, _p)
 interpreter_tensor = _declare("opver_interpreter_tensor",
                               ctypes.POINTER(Tensor), _p, _size)

@@ -203,9 +203,12 @@ class Interpreter:
         }
 
     def allocate_tensors(self):
-        """Nothing to do: opver plans and allocates the arena when the
-        Interpreter is created.  Kept for TFLite scripts."""
-        self._live()
+        """After resize_tensor_input(), prepares every node again with the
+        new shapes and allocates a new arena, as TFLite's; otherwise
+        nothing to do (opver allocates when the Interpreter is created).
+        Views from tensor() taken before then are invalid."""
+        session = self._live()
+        session.log.check(_native.allocate_tensors(session.interpreter))
 
     def get_input_details(self):
         return [self._details(i) for i in self._graph.inputs]
@@ -280,9 +283,34 @@ class Interpreter:
         return _info.explain(self._live(), self._model_name)
 
     def resize_tensor_input(self, input_index, tensor_size, strict=False):
-        raise NotImplementedError(
-            "resize_tensor_input: opver's C API cannot resize an input yet "
-            "(issue 11 adds it); inputs keep the model's shapes")
+        """Gives the input whose tensor index is input_index (as in
+        get_input_details()) the shape tensor_size, as TFLite's: call
+        allocate_tensors() before set_tensor() and invoke().  With strict,
+        only the dimensions shape_signature marks -1 may change.
+        ValueError for a tensor that is not an input, or a shape strict
+        refuses; OpverError for a shape libopver refuses."""
+        session = self._live()
+        if isinstance(input_index, bool) or not isinstance(
+                input_index, (int, np.integer)) or \
+                int(input_index) not in self._graph.inputs:
+            raise ValueError("Tensor %r is not an input of the model "
+                             "(inputs %s)" % (input_index,
+                                              self._graph.inputs))
+        dims = [int(d) for d in np.asarray(tensor_size).reshape(-1)]
+        if strict:
+            old = self._shape(self._tensor(input_index))
+            signature = self._graph.shape_signatures.get(int(input_index),
+                                                         old)
+            if len(dims) != len(signature) or any(
+                    s != -1 and d != s for d, s in zip(dims, signature)):
+                raise ValueError(
+                    "resize_tensor_input(strict=True): input %d has the "
+                    "shape signature %s; only its -1 dimensions may change, "
+                    "not to %s" % (input_index, list(signature), dims))
+        position = self._graph.inputs.index(int(input_index))
+        array = (ctypes.c_int32 * max(len(dims), 1))(*dims)
+        session.log.check(_native.resize_input(
+            session.interpreter, position, array, len(dims)))
 
     def get_signature_list(self):
         """{key: {"inputs": [names], "outputs": [names]}} for each of the

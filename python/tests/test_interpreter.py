@@ -262,11 +262,6 @@ class Lifetime(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "num_threads"):
                 opver.Interpreter(model_path=path, num_threads=threads)
 
-    def test_resize_says_it_is_missing(self):
-        with interpreter("hello_world_float") as it:
-            with self.assertRaisesRegex(NotImplementedError, "issue 11"):
-                it.resize_tensor_input(0, [2, 1])
-
 
 class Signatures(unittest.TestCase):
     # litert_mul_add_signature_def: signature "mul_add" maps x to tensor 1

@@ -1,0 +1,85 @@
+"""resize_tensor_input() and allocate_tensors(), as TFLite's: a batch gives,
+row for row, what batch 1 gives for the same rows (run first: an
+independent reference); refused shapes raise with libopver's reason."""
+import os
+import unittest
+
+import numpy as np
+
+import opver
+import support
+
+
+def interpreter(name):
+    return opver.Interpreter(model_path=support.model(name),
+                             config=support.CONFIG)
+
+
+def run(it, value):
+    (i,) = it.get_input_details()
+    (o,) = it.get_output_details()
+    it.set_tensor(i["index"], value)
+    it.invoke()
+    return it.get_tensor(o["index"])
+
+
+class Resize(unittest.TestCase):
+    def test_batch_rows_match_batch_one(self):
+        rows = [np.fromfile(os.path.join(
+                    support.case_dir("mlperf_ic_resnet_float", case),
+                    "in0.raw"), dtype=np.float32).reshape(1, 32, 32, 3)
+                for case in ("random_seed1", "ic_input_u8f32")]
+        with interpreter("mlperf_ic_resnet_float") as it:
+            alone = [run(it, row) for row in rows]
+            index = it.get_input_details()[0]["index"]
+            it.resize_tensor_input(index, [2, 32, 32, 3])
+            it.allocate_tensors()
+            self.assertEqual(it.get_input_details()[0]["shape"].tolist(),
+                             [2, 32, 32, 3])
+            self.assertEqual(it.get_output_details()[0]["shape"].tolist(),
+                             [2, 10])
+            batch = run(it, np.concatenate(rows))
+            self.assertEqual(batch.shape, (2, 10))
+            for r in range(2):
+                np.testing.assert_array_equal(batch[r], alone[r][0])
+            it.resize_tensor_input(index, [1, 32, 32, 3])
+            it.allocate_tensors()
+            np.testing.assert_array_equal(run(it, rows[1]), alone[1])
+
+    def test_strict_changes_only_the_signatures_minus_one(self):
+        # hello_world_float's input has the shape signature [-1, 1].
+        with interpreter("hello_world_float") as it:
+            index = it.get_input_details()[0]["index"]
+            alone = [run(it, np.array([[x]], np.float32))
+                     for x in (0.5, 1.5, 2.5)]
+            it.resize_tensor_input(index, [3, 1], strict=True)
+            it.allocate_tensors()
+            got = run(it, np.array([[0.5], [1.5], [2.5]], np.float32))
+            np.testing.assert_array_equal(got, np.concatenate(alone))
+            with self.assertRaisesRegex(ValueError, "shape signature"):
+                it.resize_tensor_input(index, [3, 2], strict=True)
+
+    def test_refused_shapes_raise_with_the_reason(self):
+        with interpreter("mlperf_ic_resnet_float") as it:
+            index = it.get_input_details()[0]["index"]
+            with self.assertRaisesRegex(opver.OpverError,
+                                        "every dimension must be at least 1"):
+                it.resize_tensor_input(index, [0, 32, 32, 3])
+            with self.assertRaisesRegex(ValueError, "not an input"):
+                it.resize_tensor_input(index + 1000, [1, 32, 32, 3])
+            it.resize_tensor_input(index, [1, 32, 32, 4])
+            with self.assertRaisesRegex(opver.OpverError,
+                                        "allocate_tensors"):
+                it.invoke()
+            with self.assertRaisesRegex(opver.OpverError,
+                                        r"node 0 \(CONV_2D") as caught:
+                it.allocate_tensors()
+            self.assertEqual(caught.exception.status.name,
+                             "ERROR_INVALID_ARGUMENT")
+            it.resize_tensor_input(index, [1, 32, 32, 3])
+            it.allocate_tensors()
+            it.invoke()
+
+
+if __name__ == "__main__":
+    unittest.main()
