@@ -77,6 +77,37 @@ static int32_t widest(opver_type type)
 	return type == OPVER_TYPE_INT16 ? INT16_MAX : INT8_MAX;
 }
 
+/* The range of an int8, uint8 or int16 tensor's values. */
+static int32_t lowest(opver_type type)
+{
+	return type == OPVER_TYPE_UINT8 ? 0 : -widest(type) - 1;
+}
+
+static int32_t highest(opver_type type)
+{
+	return type == OPVER_TYPE_UINT8 ? UINT8_MAX : widest(type);
+}
+
+/* Value i of an int8, uint8 or int16 tensor, and setting it. */
+static int32_t value_at(const cf_tensor_desc *tensor, const void *values,
+			size_t i)
+{
+	return tensor->type == OPVER_TYPE_UINT8 ? ((const uint8_t *)values)[i] :
+	       tensor->type == OPVER_TYPE_INT16 ? ((const int16_t *)values)[i] :
+						  ((const int8_t *)values)[i];
+}
+
+static void set_value(const cf_tensor_desc *tensor, void *values, size_t i,
+		      int32_t v)
+{
+	if (tensor->type == OPVER_TYPE_UINT8)
+		((uint8_t *)values)[i] = (uint8_t)v;
+	else if (tensor->type == OPVER_TYPE_INT16)
+		((int16_t *)values)[i] = (int16_t)v;
+	else
+		((int8_t *)values)[i] = (int8_t)v;
+}
+
 static int32_t deviation_of(double wanted, opver_type type)
 {
 	return wanted < 1 ? 1 :
@@ -98,38 +129,34 @@ bool cf_hard_fill(cf_case *c, int32_t t, cf_rng *rng, int32_t deviation,
 {
 	cf_tensor_desc *tensor = &c->tensors[t];
 	const int32_t zero = (int32_t)tensor->zero_points[0];
-	const int32_t lo = tensor->type == OPVER_TYPE_UINT8 ? 0 :
-						-widest(tensor->type) - 1;
-	const int32_t hi = tensor->type == OPVER_TYPE_UINT8 ?
-				   UINT8_MAX :
-				   widest(tensor->type);
+	const int32_t lo = lowest(tensor->type), hi = highest(tensor->type);
 	const size_t n = cf_tensor_elements(tensor);
 
 	if (!cf_case_fill(c, t, rng, 0, 0, constant))
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		int32_t v = zero + cf_rng_int(rng, -deviation, deviation);
+		const int32_t v = zero + cf_rng_int(rng, -deviation, deviation);
 		void *values = cf_case_values(c, t);
 
-		v = v < lo ? lo : v > hi ? hi : v;
-		if (tensor->type == OPVER_TYPE_UINT8)
-			((uint8_t *)values)[i] = (uint8_t)v;
-		else if (tensor->type == OPVER_TYPE_INT16)
-			((int16_t *)values)[i] = (int16_t)v;
-		else
-			((int8_t *)values)[i] = (int8_t)v;
+		set_value(tensor, values, i, v < lo ? lo : v > hi ? hi : v);
 	}
 	return true;
 }
 
-void cf_hard_param(cf_case *c, const cf_hard *h)
+const char *cf_hard_side_name(const cf_hard *h, int32_t role)
 {
 	static const char *const sides[] = { "lowest", "middle", "highest" };
 
+	return sides[h->zero_side[role] + 1];
+}
+
+void cf_hard_param(cf_case *c, const cf_hard *h)
+{
 	cf_case_param(c, "spot=%s rescale=%.17g zero_points=%s,%s,%s",
 		      cf_spot_names[h->spot], h->multiplier,
-		      sides[h->zero_side[0] + 1], sides[h->zero_side[1] + 1],
-		      sides[h->zero_side[2] + 1]);
+		      cf_hard_side_name(h, CF_HARD_INPUT),
+		      cf_hard_side_name(h, CF_HARD_SECOND),
+		      cf_hard_side_name(h, CF_HARD_OUTPUT));
 }
 
 /* The range of a quantized type, as the number of steps in it. */
@@ -327,4 +354,64 @@ bool cf_hard_binary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 	}
 	cf_hard_param(c, h);
 	return true;
+}
+
+/* Moves the values by `delta` in all, each within [lo, hi]; false when
+ * they cannot (and then nothing moved). */
+static bool spread_delta(const cf_tensor_desc *tensor, void *values,
+			 const size_t *elements, size_t n, int64_t delta,
+			 int32_t lo, int32_t hi)
+{
+	int64_t room = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const int32_t v = value_at(tensor, values, elements[i]);
+
+		room += delta > 0 ? hi - v : v - lo;
+	}
+	if ((delta > 0 ? delta : -delta) > room)
+		return false;
+	for (size_t i = 0; i < n && delta != 0; i++) {
+		const int32_t v = value_at(tensor, values, elements[i]);
+		const int64_t step = delta > 0 ?
+			(hi - v < delta ? hi - v : delta) :
+			(lo - v > delta ? lo - v : delta);
+
+		set_value(tensor, values, elements[i], v + (int32_t)step);
+		delta -= step;
+	}
+	return true;
+}
+
+/* floor(a / b), b > 0. */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	return a / b - (a % b < 0);
+}
+
+bool cf_hard_plant_tie(cf_case *c, int32_t t, const size_t *elements,
+		       size_t n, int32_t base, int64_t modulus, int32_t sign)
+{
+	const cf_tensor_desc *tensor = &c->tensors[t];
+	void *values = cf_case_values(c, t);
+	const int32_t lo = lowest(tensor->type), hi = highest(tensor->type);
+	const int64_t half = modulus / 2;
+	int64_t sum = 0, tie;
+
+	for (size_t i = 0; i < n; i++)
+		sum += value_at(tensor, values, elements[i]) - base;
+	if (sign == 0)
+		sign = sum < 0 ? -1 : 1;
+	/* The tie (an odd multiple of `half`) nearest the sum, of `sign`. */
+	tie = floor_div(sum - half, modulus) * modulus + half;
+	if (sum - tie > half)
+		tie += modulus;
+	if (sign > 0 && tie < 0)
+		tie = half;
+	if (sign < 0 && tie > 0)
+		tie = -half;
+	return spread_delta(tensor, values, elements, n, tie - sum, lo, hi) ||
+	       spread_delta(tensor, values, elements, n,
+			    tie + (sign > 0 ? modulus : -modulus) - sum, lo,
+			    hi);
 }

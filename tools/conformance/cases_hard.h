@@ -72,6 +72,9 @@ int32_t cf_hard_deviation(const cf_hard *h, int32_t terms, bool product,
 bool cf_hard_fill(cf_case *c, int32_t t, cf_rng *rng, int32_t deviation,
 		  bool constant);
 
+/* "lowest", "middle" or "highest": the side of role's zero point. */
+const char *cf_hard_side_name(const cf_hard *h, int32_t role);
+
 /* Appends "spot=... rescale=... zero_points=IN,SECOND,OUT" to the
  * case's parameters (the filter ops' and binary ops' helpers below do). */
 void cf_hard_param(cf_case *c, const cf_hard *h);
@@ -109,5 +112,19 @@ bool cf_hard_binary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
  */
 bool cf_hard_unary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		      const int32_t *t);
+
+/*
+ * Puts an average on a tie: moves the int8, uint8 or int16 values of
+ * tensor t at elements[0..n) (each within its type, by as little as it
+ * takes) so that the sum of their deviations from `base` becomes an odd
+ * multiple of modulus / 2, positive for sign 1, negative for -1, of the
+ * sum's own sign for 0.  An average of n values rounded half away from
+ * zero (AVERAGE_POOL_2D's, with base 0 and modulus n; MEAN's after a
+ * rescale of 2^-k, with modulus n x 2^k) is then exactly halfway between
+ * two steps.  modulus must be even; false when the values cannot move
+ * that far (and then none moved).
+ */
+bool cf_hard_plant_tie(cf_case *c, int32_t t, const size_t *elements,
+		       size_t n, int32_t base, int64_t modulus, int32_t sign);
 
 #endif /* OPVER_CONFORMANCE_CASES_HARD_H */
