@@ -8,6 +8,8 @@
  *   add_no_clamp   int8 ADD skipping RELU's clamp when broadcasting
  *   old_fc         int8 FULLY_CONNECTED stored below v4 mishandled
  *   wrong_padding  AVERAGE_POOL_2D's odd SAME padding on the wrong side
+ *   pool_half_up   int8 AVERAGE_POOL_2D rounding its average's ties half
+ *                  up (caught by the hard cases' negative ties)
  *
  * and that a quantized mismatch's report derives its element step by
  * step, as computed here by hand (SUB's against the single-rounding
@@ -22,6 +24,7 @@
 #define FC_TIES TEST_PLUGIN_DIR "/fc_ties.so"
 #define ADD_NO_CLAMP TEST_PLUGIN_DIR "/add_no_clamp.so"
 #define SINGLE_ROUNDING TEST_PLUGIN_DIR "/reference_single_rounding.so"
+#define POOL_HALF_UP TEST_PLUGIN_DIR "/pool_half_up.so"
 
 /* Seeds 1..SEEDS. */
 #define SEEDS 100
@@ -34,6 +37,8 @@ static const struct bug {
 	{ OLD_FC, "FULLY_CONNECTED", "FAIL FULLY_CONNECTED/old_fc_int8: " },
 	{ WRONG_PADDING, "AVERAGE_POOL_2D",
 	  "FAIL AVERAGE_POOL_2D/wrong_padding_float32: " },
+	{ POOL_HALF_UP, "AVERAGE_POOL_2D",
+	  "FAIL AVERAGE_POOL_2D/pool_half_up_int8: " },
 };
 #define NUM_BUGS (sizeof(bugs) / sizeof(bugs[0]))
 
@@ -94,6 +99,58 @@ Test(conformance_hard, odd_padding_on_the_wrong_side_is_caught_on_every_seed,
 	caught_on_every_seed(&bugs[3], NULL);
 }
 
+/* Lines of `text` holding every one of the needles. */
+static int lines_with(const char *text, const char *const *needles,
+		      size_t count)
+{
+	int found = 0;
+
+	for (const char *line = text; *line != '\0';) {
+		const size_t length = strcspn(line, "\n");
+		size_t held = 0;
+
+		for (size_t i = 0; i < count; i++) {
+			const char *at = strstr(line, needles[i]);
+
+			held += at != NULL && at < line + length;
+		}
+		found += held == count;
+		line += length + (line[length] == '\n');
+	}
+	return found;
+}
+
+/*
+ * The pooling hard cases plant ties: every int8 one that can show a
+ * negative tie fails (no activation to clamp it away, a zero point below
+ * the highest so that sums are negative).  Without the planted ties some
+ * pass.
+ */
+Test(conformance_hard, pool_ties_rounded_half_up_are_caught_on_every_seed,
+     .timeout = 300)
+{
+	static const char *const passed[] = {
+		"PASS AVERAGE_POOL_2D/pool_half_up_int8: ",
+		"activation=NONE zero_point=", " hard seed=",
+		"zero_point=highest hard seed=",
+	};
+
+	caught_on_every_seed(&bugs[4], " hard seed=");
+	for (int seed = 1; seed <= SEEDS; seed++) {
+		spawn_result r;
+		char text[16];
+
+		snprintf(text, sizeof(text), "%d", seed);
+		conformance(&r, "--seed", text, "--op", "AVERAGE_POOL_2D",
+			    "--verbose", POOL_HALF_UP, NULL);
+		cr_assert_eq(lines_with(r.out, passed, 3),
+			     lines_with(r.out, passed, 4),
+			     "seed %d: a negative tie passed\n%.3000s", seed,
+			     r.out);
+		spawn_free(&r);
+	}
+}
+
 /* The reference against itself on the same ops (FULLY_CONNECTED once),
  * on the first REFERENCE_SEEDS seeds: the full range would double the
  * test's time, under ASan past its timeout, for runs test_oracle and the
@@ -103,7 +160,9 @@ Test(conformance_hard, odd_padding_on_the_wrong_side_is_caught_on_every_seed,
 Test(conformance_hard, the_reference_passes_the_same_ops, .timeout = 300)
 {
 	for (size_t i = 0; i < NUM_BUGS; i++) {
-		if (i == 2) /* old_fc: FULLY_CONNECTED again */
+		/* old_fc: FULLY_CONNECTED again; pool_half_up:
+		 * AVERAGE_POOL_2D again. */
+		if (i == 2 || i == 4)
 			continue;
 		for (int seed = 1; seed <= REFERENCE_SEEDS; seed++) {
 			spawn_result r;
