@@ -5,8 +5,8 @@
 
 #include "cases_hard.h"
 
-const char *const cf_spot_names[CF_NUM_SPOTS] = {
-	"ties", "pot-edge", "half", "one", "spread",
+const char *const cf_spot_names[CF_NUM_SPOTS + 1] = {
+	"ties", "pot-edge", "half", "one", "spread", "above-one",
 };
 
 /* Output steps a typical value of an 8-bit case spans; int16 cases span
@@ -34,6 +34,9 @@ void cf_hard_draw(cf_hard *h, int32_t spot, cf_rng *rng)
 		break;
 	case CF_SPOT_ONE:
 		h->multiplier = 1 - 0x1p-20;
+		break;
+	case CF_SPOT_ABOVE_ONE:
+		h->multiplier = exp2((double)cf_rng_float(rng, 0.05f, 3));
 		break;
 	default:
 		h->multiplier = exp2(-(double)cf_rng_float(rng, 0, 20));

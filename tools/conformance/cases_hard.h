@@ -16,6 +16,8 @@
  *   half      just above or below 1/2
  *   one       just below 1
  *   spread    log-uniform over [2^-20, 1), the rest of the allowed range
+ *   above-one log-uniform over (1, 8): the left shift TFLite allows MUL
+ *             (outside the rotation of the others, which old cases draw)
  *
  * and, per tensor, a zero point at the type's lowest or highest value or
  * in its middle.  Values deviate from the zero point by as much as keeps
@@ -29,8 +31,8 @@
 #include "cases.h"
 
 enum { CF_SPOT_TIES, CF_SPOT_POT_EDGE, CF_SPOT_HALF, CF_SPOT_ONE,
-       CF_SPOT_SPREAD, CF_NUM_SPOTS };
-extern const char *const cf_spot_names[CF_NUM_SPOTS];
+       CF_SPOT_SPREAD, CF_NUM_SPOTS, CF_SPOT_ABOVE_ONE = CF_NUM_SPOTS };
+extern const char *const cf_spot_names[CF_NUM_SPOTS + 1];
 
 /* The zero points' roles. */
 enum { CF_HARD_INPUT, CF_HARD_SECOND, CF_HARD_OUTPUT, CF_HARD_ROLES };
