@@ -253,3 +253,44 @@ Test(conformance_hard, sub_mismatches_are_derived_subtracting_input_2)
 		       r.out);
 	spawn_free(&r);
 }
+
+/*
+ * int16 ADD with general scales is derived with TFLite's 15-bit left
+ * shift.  Case ADD:v1:155.0 at seed 1 by hand: scales 2^-6, 2^-6 and
+ * 2^-4; -19528 x 2^15 = -639893504, halved (scale / 2 x the larger =
+ * 1/2) -319946752; -6690 x 2^15 halved -109608960; sum -429555712;
+ * output rescale 2 x 2^-6 / (2^15 x 2^-4) = 2^-16 = 2^30 x 2^-15 / 2^31:
+ * halved -214777856, shifted right 15 -6554.5, a tie, -6555.  Every other
+ * int16 ADD and MUL mismatch of the single-rounding build is derived to
+ * the reference's value too.
+ */
+Test(conformance_hard, int16_add_mismatches_are_derived_with_a_15_bit_shift)
+{
+	spawn_result r;
+
+	conformance(&r, "--case", "ADD:v1:155.0", "--seed", "1",
+		    SINGLE_ROUNDING, NULL);
+	assert_status(&r, 1);
+	cr_assert(strstr(r.out, "input 1: (-19528 - 0) << 15 = -639893504; ") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "sum -429555712; output rescale (2 x the larger input scale / (2^15 x output scale)) 1.52587891e-05 = 1073741824 x 2^-15 / 2^31\n") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "shift right 15: -6554.500000 -> -6555 (a tie, rounded away from zero)\n") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "the reference's value: -6555\n") != NULL,
+		  "%s", r.out);
+	spawn_free(&r);
+	for (int i = 0; i < 2; i++) {
+		conformance(&r, "--op", i ? "MUL" : "ADD", "--seed", "1",
+			    SINGLE_ROUNDING, NULL);
+		assert_status(&r, 1);
+		cr_assert_gt(lines_starting(r.out, i ? "FAIL MUL/mul_int16: " :
+						       "FAIL ADD/add_int16: "),
+			     0, "%.3000s", r.out);
+		cr_assert_eq(occurrences(r.out, "the reference's value: "),
+			     lines_starting(r.out, "FAIL "), "%.3000s", r.out);
+		cr_assert_null(strstr(r.out, "not this derivation's"),
+			       "%.3000s", r.out);
+		spawn_free(&r);
+	}
+}

@@ -10,8 +10,9 @@
 #include "requant_report.h"
 
 /* TFLite's int8 and uint8 ADD and SUB shift their inputs left by 20
- * bits. */
+ * bits, int16 ones with general scales (pot_scale_int16 false) by 15. */
 #define ADD_LEFT_SHIFT 20
+#define ADD_INT16_LEFT_SHIFT 15
 
 /* Element i of an integer tensor of the case: a graph input's values or
  * a constant's data. */
@@ -353,12 +354,19 @@ static bool describe_binary(cf_text *t, const cf_case *c, size_t element,
 	const cf_tensor_desc *in[2] = { &c->tensors[c->inputs[0]],
 					&c->tensors[c->inputs[1]] };
 	const cf_tensor_desc *out = &c->tensors[c->output];
+	const bool int16 = out->type == OPVER_TYPE_INT16;
+	const int left_shift = int16 ? ADD_INT16_LEFT_SHIFT : ADD_LEFT_SHIFT;
 	int64_t q[2];
 	int32_t multiplier, sum = 0;
 	int shift;
 
-	if (out->type == OPVER_TYPE_INT16 || !quantized(c, c->inputs[0]) ||
-	    !quantized(c, c->inputs[1]) || !quantized(c, c->output))
+	if (!quantized(c, c->inputs[0]) || !quantized(c, c->inputs[1]) ||
+	    !quantized(c, c->output))
+		return false;
+	/* int16 ADD and SUB with pot_scale_int16 take TFLite's power-of-two
+	 * path, not derived here. */
+	if (int16 && ((c->op == OPVER_OP_ADD && c->params.add.pot_scale_int16) ||
+		      (c->op == OPVER_OP_SUB && c->params.sub.pot_scale_int16)))
 		return false;
 	for (int i = 0; i < 2; i++)
 		q[i] = value_at(c, c->inputs[i],
@@ -387,10 +395,10 @@ static bool describe_binary(cf_text *t, const cf_case *c, size_t element,
 					      scale_of(in[0], 0) :
 					      scale_of(in[1], 0);
 		const int32_t shifted =
-			(int32_t)(q[i] - zero_of(in[i], 0)) * (1 << ADD_LEFT_SHIFT);
+			(int32_t)(q[i] - zero_of(in[i], 0)) * (1 << left_shift);
 
 		cf_text_add(t, "  input %d: (%" PRId64 " - %" PRId32 ") << %d = %" PRId32 "; ",
-			    i + 1, q[i], zero_of(in[i], 0), ADD_LEFT_SHIFT,
+			    i + 1, q[i], zero_of(in[i], 0), left_shift,
 			    shifted);
 		add_rescale(t, "rescale (scale / 2 x the larger)",
 			    (double)scale_of(in[i], 0) / (2 * larger),
@@ -405,11 +413,13 @@ static bool describe_binary(cf_text *t, const cf_case *c, size_t element,
 	cf_text_add(t, c->op == OPVER_OP_SUB ? "  difference %" PRId32 "; " :
 					       "  sum %" PRId32 "; ",
 		    sum);
-	add_rescale(t, "output rescale (2 x the larger input scale / (2^20 x output scale))",
+	cf_text_add(t, "output rescale (2 x the larger input scale / (2^%d x output scale))",
+		    left_shift);
+	add_rescale(t, "",
 		    2.0 * (scale_of(in[0], 0) > scale_of(in[1], 0) ?
 				   (double)scale_of(in[0], 0) :
 				   (double)scale_of(in[1], 0)) /
-			    (1048576.0 * (double)scale_of(out, 0)),
+			    (ldexp(1, left_shift) * (double)scale_of(out, 0)),
 		    &multiplier, &shift);
 	cf_text_add(t, "  reference: ");
 	add_output(t, c, add_rounding(t, sum, multiplier, shift),
