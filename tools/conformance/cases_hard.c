@@ -316,7 +316,8 @@ bool cf_hard_unary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 	if (!cf_case_quantize(c, t[0], scale,
 			      cf_hard_zero_point(h, CF_HARD_INPUT, type, rng)) ||
 	    !cf_case_quantize(c, t[1], cf_hard_output_scale(h, scale),
-			      cf_hard_zero_point(h, CF_HARD_OUTPUT, type, rng)) ||
+			      cf_hard_zero_point(h, CF_HARD_OUTPUT,
+						 c->tensors[t[1]].type, rng)) ||
 	    !cf_hard_fill(c, t[0], rng,
 			  cf_hard_deviation(h, 1, false, type), false))
 		return false;

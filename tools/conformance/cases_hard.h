@@ -108,7 +108,8 @@ bool cf_hard_binary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 
 /*
  * Quantizes and fills a one-input op's tensors t = { input, output } (int8,
- * uint8 or int16) for `h`, the rescale being input scale / output scale,
+ * uint8 or int16, each its own) for `h`, the rescale being input scale /
+ * output scale,
  * the input's first element its type's lowest value and its last the
  * highest, past the clamps as far as the zero point lets them.
  */
