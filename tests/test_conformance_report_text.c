@@ -197,6 +197,19 @@ Test(conformance_report, human_summary_names_low_stored_versions)
 	cr_assert_null(strstr(output, "rounding"), "%s", output);
 }
 
+/* The op line names the rules' version at every stored version: only
+ * failures stored below it make the class. */
+Test(conformance_report, human_summary_names_no_low_stored_versions_at_the_required_one)
+{
+	add("AVERAGE_POOL_2D/pool_int8", "v1 int8", CF_FAIL,
+	    "op: AVERAGE_POOL_2D version 1 (the rules require v2: int8 input)\n");
+	add("AVERAGE_POOL_2D/pool_int8", "v2 int8", CF_FAIL,
+	    "op: AVERAGE_POOL_2D version 2 (the rules require v2: int8 input)\n");
+	written(HUMAN);
+
+	cr_assert_null(strstr(output, "stored versions"), "%s", output);
+}
+
 Test(conformance_report, human_summary_names_no_class_without_a_pattern)
 {
 	add("MUL/mul_int8", "v2 activation=RELU", CF_PASS, NULL);
