@@ -294,3 +294,31 @@ Test(conformance_hard, int16_add_mismatches_are_derived_with_a_15_bit_shift)
 		spawn_free(&r);
 	}
 }
+
+/*
+ * An AVERAGE_POOL_2D mismatch is derived from its window.  pool_half_up's
+ * case AVERAGE_POOL_2D:v1:48.0 at seed 1 by hand: output element 4
+ * ([0,0,1,0], window 1 x 2 at stride 2 along the width) averages input
+ * row 0, columns 2 and 3 of channel 0, flat elements 8 and 12 of the
+ * input: -120 and -23, sum -143, / 2 = -71.5, a tie, away from zero -72
+ * (the plugin's half up: -71).
+ */
+Test(conformance_hard, an_average_pool_mismatch_is_derived_from_its_window)
+{
+	spawn_result r;
+
+	conformance(&r, "--case", "AVERAGE_POOL_2D:v1:48.0", "--seed", "1",
+		    POOL_HALF_UP, NULL);
+	assert_status(&r, 1);
+	cr_assert(strstr(r.out, "plugin -71, reference -72; ") != NULL, "%s",
+		  r.out);
+	cr_assert(strstr(r.out, "average of element 4: the sum of the 2 input values in rows 0..0, columns 2..3 (zero point -128) is -143\n") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "reference: -143 / 2 = -71.500000 -> -72 (a tie, rounded away from zero); clamp [-128, 127] (NONE) -> -72\n") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "the reference's value: -72\n") != NULL, "%s",
+		  r.out);
+	cr_assert(strstr(r.out, "likely bug class: rounding: every difference is one step, and each first one lies on a tie") != NULL,
+		  "%s", r.out);
+	spawn_free(&r);
+}
