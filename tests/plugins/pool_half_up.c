@@ -100,14 +100,15 @@ static opver_status invoke(const opver_context *ctx, opver_node *node)
 			}
 		y[(((size_t)b * (size_t)out->dims[1] + (size_t)oy) *
 		   (size_t)out->dims[2] + (size_t)ox) * (size_t)depth +
-		  (size_t)ch] = (int8_t)rq_clamp(count ? half_up(sum, count) : 0,
-						 g->min, g->max);
+		  (size_t)ch] = (int8_t)rq_clamp(
+			count ? half_up(sum, count) : 0, g->min, g->max);
 	}
 	return OPVER_OK;
 }
 
 static const opver_type_signature int8[] = {
-	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(INT8)), OPVER_OUTPUT(OPVER_T(INT8))),
+	OPVER_SIGNATURE(OPVER_INPUTS(OPVER_T(INT8)),
+			OPVER_OUTPUT(OPVER_T(INT8))),
 };
 
 static const opver_kernel average_pool = {

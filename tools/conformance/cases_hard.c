@@ -81,12 +81,12 @@ static int32_t widest(opver_type type)
 }
 
 /* The range of an int8, uint8 or int16 tensor's values. */
-static int32_t lowest(opver_type type)
+static int32_t lowest_of(opver_type type)
 {
 	return type == OPVER_TYPE_UINT8 ? 0 : -widest(type) - 1;
 }
 
-static int32_t highest(opver_type type)
+static int32_t highest_of(opver_type type)
 {
 	return type == OPVER_TYPE_UINT8 ? UINT8_MAX : widest(type);
 }
@@ -132,7 +132,7 @@ bool cf_hard_fill(cf_case *c, int32_t t, cf_rng *rng, int32_t deviation,
 {
 	cf_tensor_desc *tensor = &c->tensors[t];
 	const int32_t zero = (int32_t)tensor->zero_points[0];
-	const int32_t lo = lowest(tensor->type), hi = highest(tensor->type);
+	const int32_t lo = lowest_of(tensor->type), hi = highest_of(tensor->type);
 	const size_t n = cf_tensor_elements(tensor);
 
 	if (!cf_case_fill(c, t, rng, 0, 0, constant))
@@ -387,6 +387,18 @@ static bool spread_delta(const cf_tensor_desc *tensor, void *values,
 	return true;
 }
 
+void cf_hard_set_group(cf_case *c, int32_t t, const size_t *elements,
+		       size_t n, bool highest)
+{
+	const cf_tensor_desc *tensor = &c->tensors[t];
+	void *values = cf_case_values(c, t);
+
+	for (size_t i = 0; i < n; i++)
+		set_value(tensor, values, elements[i],
+			  highest ? highest_of(tensor->type) :
+				    lowest_of(tensor->type));
+}
+
 /* floor(a / b), b > 0. */
 static int64_t floor_div(int64_t a, int64_t b)
 {
@@ -398,7 +410,7 @@ bool cf_hard_plant_tie(cf_case *c, int32_t t, const size_t *elements,
 {
 	const cf_tensor_desc *tensor = &c->tensors[t];
 	void *values = cf_case_values(c, t);
-	const int32_t lo = lowest(tensor->type), hi = highest(tensor->type);
+	const int32_t lo = lowest_of(tensor->type), hi = highest_of(tensor->type);
 	const int64_t half = modulus / 2;
 	int64_t sum = 0, tie;
 

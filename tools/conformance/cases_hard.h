@@ -116,6 +116,12 @@ bool cf_hard_binary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 bool cf_hard_unary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		      const int32_t *t);
 
+/* Sets the int8, uint8 or int16 values of tensor t at elements[0..n) to
+ * the type's highest value, or its lowest: a whole window or group past
+ * the clamps. */
+void cf_hard_set_group(cf_case *c, int32_t t, const size_t *elements,
+		       size_t n, bool highest);
+
 /*
  * Puts an average on a tie: moves the int8, uint8 or int16 values of
  * tensor t at elements[0..n) (each within its type, by as little as it

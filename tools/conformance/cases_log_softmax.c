@@ -83,7 +83,8 @@ static bool generate_hard(int32_t v, cf_rng *rng, cf_case *c)
 {
 	const opver_type type = v % 2 ? OPVER_TYPE_UINT8 : OPVER_TYPE_INT8;
 	const bool capped = v / 2 % 2;
-	const int32_t dims[2] = { cf_rng_int(rng, 1, 3), cf_rng_int(rng, 2, 10) };
+	const int32_t rows = cf_rng_int(rng, 1, 3);
+	const int32_t dims[2] = { rows, cf_rng_int(rng, 2, 10) };
 	const float scale = capped ? cf_rng_float(rng, 32, 64) :
 				     0x1p-26f * (1 + 0x1p-20f);
 	int32_t input, output;

@@ -120,9 +120,7 @@ static void plant_hard(cf_case *c, int32_t input, int32_t output)
 					      p->stride_height, 1, p->padding);
 	const int32_t left = cf_padding_before(in->dims[2], p->filter_width,
 					       p->stride_width, 1, p->padding);
-	const int32_t lo = in->type == OPVER_TYPE_UINT8 ? 0 : INT8_MIN;
 	const size_t pixels = cf_tensor_elements(out) / (size_t)out->dims[3];
-	void *values = cf_case_values(c, input);
 	size_t elements[9];
 
 	for (size_t i = 0; i < pixels; i++) {
@@ -136,15 +134,13 @@ static void plant_hard(cf_case *c, int32_t input, int32_t output)
 			const size_t n = window_elements(in, p, top, left, b,
 							 oy, ox, ch, elements);
 
-			for (size_t e = 0; e < n && (i == 0 || i == pixels - 1);
-			     e++)
-				((uint8_t *)values)[elements[e]] =
-					(uint8_t)(i == 0 ? lo : lo + 255);
-			if (i != 0 && i != pixels - 1 && n % 2 == 0 &&
-			    c->op == OPVER_OP_AVERAGE_POOL_2D)
-				cf_hard_plant_tie(c, input, elements, n, 0,
-						  (int64_t)n,
-						  alternate_sign(in->type, i, ch));
+			if (i == 0 || i == pixels - 1)
+				cf_hard_set_group(c, input, elements, n, i != 0);
+			else if (n % 2 == 0 &&
+				 c->op == OPVER_OP_AVERAGE_POOL_2D)
+				cf_hard_plant_tie(
+					c, input, elements, n, 0, (int64_t)n,
+					alternate_sign(in->type, i, ch));
 		}
 	}
 }

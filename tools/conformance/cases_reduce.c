@@ -219,7 +219,6 @@ static bool generate_mean_hard(int32_t v, cf_rng *rng, cf_case *c)
 	int32_t dims[4], t[2];
 	size_t elements[16], n;
 	cf_hard hard;
-	uint8_t *values;
 
 	cf_hard_draw(&hard, v / 2, rng);
 	dims[0] = cf_rng_int(rng, 1, 2);
@@ -236,7 +235,6 @@ static bool generate_mean_hard(int32_t v, cf_rng *rng, cf_case *c)
 	c->params.reducer.keep_dims = true;
 	if (!add_axis(c, axes, 2) || !cf_hard_unary_op(c, &hard, rng, t))
 		return false;
-	values = cf_case_values(c, t[0]);
 	for (int32_t b = 0; b < dims[0]; b++) {
 		for (int32_t ch = 0; ch < dims[3]; ch++) {
 			const size_t out = (size_t)b * (size_t)dims[3] +
@@ -246,15 +244,10 @@ static bool generate_mean_hard(int32_t v, cf_rng *rng, cf_case *c)
 			for (size_t e = 0; e < n; e++)
 				elements[e] = (out - (size_t)ch) * n +
 					      e * (size_t)dims[3] + (size_t)ch;
-			for (size_t e = 0; e < n && (out == 0 || out == last - 1);
-			     e++)
-				/* The bytes of the type's lowest or highest
-				 * value. */
-				values[elements[e]] = (uint8_t)(
-					(type == OPVER_TYPE_UINT8 ? 0 : INT8_MIN) +
-					(out == 0 ? 0 : 255));
-			if (out != 0 && out != last - 1 &&
-			    hard.spot == CF_SPOT_TIES)
+			if (out == 0 || out == last - 1)
+				cf_hard_set_group(c, t[0], elements, n,
+						  out != 0);
+			else if (hard.spot == CF_SPOT_TIES)
 				cf_hard_plant_tie(
 					c, t[0], elements, n,
 					type == OPVER_TYPE_UINT8 ?

@@ -377,8 +377,9 @@ static bool describe_binary(cf_text *t, const cf_case *c, size_t element,
 		return false;
 	/* int16 ADD and SUB with pot_scale_int16 take TFLite's power-of-two
 	 * path, not derived here. */
-	if (int16 && ((c->op == OPVER_OP_ADD && c->params.add.pot_scale_int16) ||
-		      (c->op == OPVER_OP_SUB && c->params.sub.pot_scale_int16)))
+	if (int16 &&
+	    ((c->op == OPVER_OP_ADD && c->params.add.pot_scale_int16) ||
+	     (c->op == OPVER_OP_SUB && c->params.sub.pot_scale_int16)))
 		return false;
 	for (int i = 0; i < 2; i++)
 		q[i] = value_at(c, c->inputs[i],
