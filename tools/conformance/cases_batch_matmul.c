@@ -225,7 +225,8 @@ static bool generate_batch_matmul_hard(int32_t v, cf_rng *rng, cf_case *c)
 	step = (int32_t)lrint(1 / hard.multiplier);
 	if (hard.spot == CF_SPOT_TIES)
 		plant_matmul_ties(c, x, y, b, m, k, n, step);
-	cf_hard_param(c, &hard);
+	cf_hard_param(c, &hard,
+		      (const int32_t[CF_HARD_ROLES]){ x, y, out });
 	cf_case_param(c, "adj_x=0 adj_y=0 broadcast=no m=%d k=%d n=%d", m, k,
 		      n);
 	return true;

@@ -2,6 +2,7 @@
  * cases_hard.c - the hard spots of quantized cases (cases_hard.h).
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "cases_hard.h"
 
@@ -153,13 +154,22 @@ const char *cf_hard_side_name(const cf_hard *h, int32_t role)
 	return sides[h->zero_side[role] + 1];
 }
 
-void cf_hard_param(cf_case *c, const cf_hard *h)
+void cf_hard_param(cf_case *c, const cf_hard *h,
+		   const int32_t roles[CF_HARD_ROLES])
 {
+	char zero[CF_HARD_ROLES][24];
+
+	for (int32_t r = 0; r < CF_HARD_ROLES; r++) {
+		if (roles[r] < 0)
+			snprintf(zero[r], sizeof(zero[r]), "-");
+		else
+			snprintf(zero[r], sizeof(zero[r]), "%lld",
+				 (long long)c->tensors[roles[r]]
+					 .zero_points[0]);
+	}
 	cf_case_param(c, "spot=%s rescale=%.17g zero_points=%s,%s,%s",
-		      cf_spot_names[h->spot], h->multiplier,
-		      cf_hard_side_name(h, CF_HARD_INPUT),
-		      cf_hard_side_name(h, CF_HARD_SECOND),
-		      cf_hard_side_name(h, CF_HARD_OUTPUT));
+		      cf_spot_names[h->spot], h->multiplier, zero[0], zero[1],
+		      zero[2]);
 }
 
 /* The range of a quantized type, as the number of steps in it. */
@@ -286,7 +296,8 @@ bool cf_hard_filter_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		plant_ties(c, h, rng, t, axis,
 			   h->multiplier * scales[per_channel ? 1 : 0] /
 				   scales[0]);
-	cf_hard_param(c, h);
+	cf_hard_param(c, h,
+		      (const int32_t[CF_HARD_ROLES]){ t[0], t[1], t[3] });
 	return true;
 }
 
@@ -323,7 +334,8 @@ bool cf_hard_unary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		return false;
 	set_end(c, t[0], false, true);
 	set_end(c, t[0], true, false);
-	cf_hard_param(c, h);
+	cf_hard_param(c, h,
+		      (const int32_t[CF_HARD_ROLES]){ t[0], -1, t[1] });
 	return true;
 }
 
@@ -356,7 +368,7 @@ bool cf_hard_binary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		set_end(c, t[i], false, low_first);
 		set_end(c, t[i], true, !low_first);
 	}
-	cf_hard_param(c, h);
+	cf_hard_param(c, h, t);
 	return true;
 }
 

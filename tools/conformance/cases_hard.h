@@ -78,8 +78,12 @@ bool cf_hard_fill(cf_case *c, int32_t t, cf_rng *rng, int32_t deviation,
 const char *cf_hard_side_name(const cf_hard *h, int32_t role);
 
 /* Appends "spot=... rescale=... zero_points=IN,SECOND,OUT" to the
- * case's parameters (the filter ops' and binary ops' helpers below do). */
-void cf_hard_param(cf_case *c, const cf_hard *h);
+ * case's parameters (the filter ops' and binary ops' helpers below do):
+ * the zero points of the tensors roles[CF_HARD_ROLES] name (-1 for a
+ * role the op lacks, written "-"), as quantized, and so 0 for int16
+ * whatever side was drawn. */
+void cf_hard_param(cf_case *c, const cf_hard *h,
+		   const int32_t roles[CF_HARD_ROLES]);
 
 /*
  * Quantizes and fills a filter op's tensors t = { input, filter, bias,
