@@ -8,6 +8,8 @@
  *   add_no_clamp   int8 ADD skipping RELU's clamp when broadcasting
  *   old_fc         int8 FULLY_CONNECTED stored below v4 mishandled
  *   wrong_padding  AVERAGE_POOL_2D's odd SAME padding on the wrong side
+ *   pool_half_up   int8 AVERAGE_POOL_2D rounding its average's ties half
+ *                  up (caught by the hard cases' negative ties)
  *
  * and that a quantized mismatch's report derives its element step by
  * step, as computed here by hand (SUB's against the single-rounding
@@ -22,6 +24,7 @@
 #define FC_TIES TEST_PLUGIN_DIR "/fc_ties.so"
 #define ADD_NO_CLAMP TEST_PLUGIN_DIR "/add_no_clamp.so"
 #define SINGLE_ROUNDING TEST_PLUGIN_DIR "/reference_single_rounding.so"
+#define POOL_HALF_UP TEST_PLUGIN_DIR "/pool_half_up.so"
 
 /* Seeds 1..SEEDS. */
 #define SEEDS 100
@@ -34,6 +37,8 @@ static const struct bug {
 	{ OLD_FC, "FULLY_CONNECTED", "FAIL FULLY_CONNECTED/old_fc_int8: " },
 	{ WRONG_PADDING, "AVERAGE_POOL_2D",
 	  "FAIL AVERAGE_POOL_2D/wrong_padding_float32: " },
+	{ POOL_HALF_UP, "AVERAGE_POOL_2D",
+	  "FAIL AVERAGE_POOL_2D/pool_half_up_int8: " },
 };
 #define NUM_BUGS (sizeof(bugs) / sizeof(bugs[0]))
 
@@ -94,6 +99,58 @@ Test(conformance_hard, odd_padding_on_the_wrong_side_is_caught_on_every_seed,
 	caught_on_every_seed(&bugs[3], NULL);
 }
 
+/* Lines of `text` holding every one of the needles. */
+static int lines_with(const char *text, const char *const *needles,
+		      size_t count)
+{
+	int found = 0;
+
+	for (const char *line = text; *line != '\0';) {
+		const size_t length = strcspn(line, "\n");
+		size_t held = 0;
+
+		for (size_t i = 0; i < count; i++) {
+			const char *at = strstr(line, needles[i]);
+
+			held += at != NULL && at < line + length;
+		}
+		found += held == count;
+		line += length + (line[length] == '\n');
+	}
+	return found;
+}
+
+/*
+ * The pooling hard cases plant ties: every int8 one that can show a
+ * negative tie fails (no activation to clamp it away, a zero point below
+ * the highest so that sums are negative).  Without the planted ties some
+ * pass.
+ */
+Test(conformance_hard, pool_ties_rounded_half_up_are_caught_on_every_seed,
+     .timeout = 300)
+{
+	static const char *const passed[] = {
+		"PASS AVERAGE_POOL_2D/pool_half_up_int8: ",
+		"activation=NONE zero_point=", " hard seed=",
+		"zero_point=highest hard seed=",
+	};
+
+	caught_on_every_seed(&bugs[4], " hard seed=");
+	for (int seed = 1; seed <= SEEDS; seed++) {
+		spawn_result r;
+		char text[16];
+
+		snprintf(text, sizeof(text), "%d", seed);
+		conformance(&r, "--seed", text, "--op", "AVERAGE_POOL_2D",
+			    "--verbose", POOL_HALF_UP, NULL);
+		cr_assert_eq(lines_with(r.out, passed, 3),
+			     lines_with(r.out, passed, 4),
+			     "seed %d: a negative tie passed\n%.3000s", seed,
+			     r.out);
+		spawn_free(&r);
+	}
+}
+
 /* The reference against itself on the same ops (FULLY_CONNECTED once),
  * on the first REFERENCE_SEEDS seeds: the full range would double the
  * test's time, under ASan past its timeout, for runs test_oracle and the
@@ -103,7 +160,9 @@ Test(conformance_hard, odd_padding_on_the_wrong_side_is_caught_on_every_seed,
 Test(conformance_hard, the_reference_passes_the_same_ops, .timeout = 300)
 {
 	for (size_t i = 0; i < NUM_BUGS; i++) {
-		if (i == 2) /* old_fc: FULLY_CONNECTED again */
+		/* old_fc: FULLY_CONNECTED again; pool_half_up:
+		 * AVERAGE_POOL_2D again. */
+		if (i == 2 || i == 4)
 			continue;
 		for (int seed = 1; seed <= REFERENCE_SEEDS; seed++) {
 			spawn_result r;
@@ -192,5 +251,91 @@ Test(conformance_hard, sub_mismatches_are_derived_subtracting_input_2)
 		     lines_starting(r.out, "FAIL SUB/"), "%.3000s", r.out);
 	cr_assert_null(strstr(r.out, "not this derivation's"), "%.3000s",
 		       r.out);
+	spawn_free(&r);
+}
+
+/*
+ * int16 ADD with general scales is derived with TFLite's 15-bit left
+ * shift.  Case ADD:v1:155.0 at seed 1 by hand: scales 2^-6, 2^-6 and
+ * 2^-4; -19528 x 2^15 = -639893504, halved (scale / 2 x the larger =
+ * 1/2) -319946752; -6690 x 2^15 halved -109608960; sum -429555712;
+ * output rescale 2 x 2^-6 / (2^15 x 2^-4) = 2^-16 = 2^30 x 2^-15 / 2^31:
+ * halved -214777856, shifted right 15 -6554.5, a tie, -6555.  Every other
+ * int16 ADD and MUL mismatch of the single-rounding build is derived to
+ * the reference's value too.
+ */
+Test(conformance_hard, int16_add_mismatches_are_derived_with_a_15_bit_shift)
+{
+	spawn_result r;
+
+	conformance(&r, "--case", "ADD:v1:155.0", "--seed", "1",
+		    SINGLE_ROUNDING, NULL);
+	assert_status(&r, 1);
+	cr_assert(strstr(r.out, "input 1: (-19528 - 0) << 15 = -639893504; ") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "sum -429555712; output rescale (2 x the larger input scale / (2^15 x output scale)) 1.52587891e-05 = 1073741824 x 2^-15 / 2^31\n") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "shift right 15: -6554.500000 -> -6555 (a tie, rounded away from zero)\n") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "the reference's value: -6555\n") != NULL,
+		  "%s", r.out);
+	spawn_free(&r);
+	for (int i = 0; i < 2; i++) {
+		conformance(&r, "--op", i ? "MUL" : "ADD", "--seed", "1",
+			    SINGLE_ROUNDING, NULL);
+		assert_status(&r, 1);
+		cr_assert_gt(lines_starting(r.out, i ? "FAIL MUL/mul_int16: " :
+						       "FAIL ADD/add_int16: "),
+			     0, "%.3000s", r.out);
+		cr_assert_eq(occurrences(r.out, "the reference's value: "),
+			     lines_starting(r.out, "FAIL "), "%.3000s", r.out);
+		cr_assert_null(strstr(r.out, "not this derivation's"),
+			       "%.3000s", r.out);
+		spawn_free(&r);
+	}
+}
+
+/*
+ * An AVERAGE_POOL_2D mismatch is derived from its window.  pool_half_up's
+ * case AVERAGE_POOL_2D:v1:48.0 at seed 1 by hand: output element 4
+ * ([0,0,1,0], window 1 x 2 at stride 2 along the width) averages input
+ * row 0, columns 2 and 3 of channel 0, flat elements 8 and 12 of the
+ * input: -120 and -23, sum -143, / 2 = -71.5, a tie, away from zero -72
+ * (the plugin's half up: -71).
+ */
+Test(conformance_hard, an_average_pool_mismatch_is_derived_from_its_window)
+{
+	spawn_result r;
+
+	conformance(&r, "--case", "AVERAGE_POOL_2D:v1:48.0", "--seed", "1",
+		    POOL_HALF_UP, NULL);
+	assert_status(&r, 1);
+	cr_assert(strstr(r.out, "plugin -71, reference -72; ") != NULL, "%s",
+		  r.out);
+	cr_assert(strstr(r.out, "average of element 4: the sum of the 2 input values in rows 0..0, columns 2..3 (zero point -128) is -143\n") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "reference: -143 / 2 = -71.500000 -> -72 (a tie, rounded away from zero); clamp [-128, 127] (NONE) -> -72\n") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "the reference's value: -72\n") != NULL, "%s",
+		  r.out);
+	cr_assert(strstr(r.out, "likely bug class: rounding: every difference is one step, and each first one lies on a tie") != NULL,
+		  "%s", r.out);
+	spawn_free(&r);
+}
+
+/* A hard case names the zero points it has, not the side drawn for them:
+ * int16 tensors are symmetric, so every int16 ADD hard case lists 0s. */
+Test(conformance_hard, hard_cases_name_their_zero_points)
+{
+	static const char *const int16[] = {
+		"ADD/add_int16 ", " spot=", " zero_points=0,0,0 ",
+	};
+	spawn_result r;
+
+	conformance(&r, "--list", "--op", "ADD", REFERENCE_PLUGIN, NULL);
+	assert_status(&r, 0);
+	cr_assert_gt(lines_with(r.out, int16, 2), 0, "%.3000s", r.out);
+	cr_assert_eq(lines_with(r.out, int16, 3), lines_with(r.out, int16, 2),
+		     "%.3000s", r.out);
 	spawn_free(&r);
 }

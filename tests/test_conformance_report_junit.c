@@ -98,6 +98,37 @@ Test(conformance_report, junit_groups_checks_by_suite)
 	assert_attribute(&doc, second_suite + 4, "message", "ASan");
 }
 
+/* A suite's likely bug classes are its properties, before its
+ * testcases as JUnit's schema orders them; a suite without a pattern has
+ * none. */
+Test(conformance_report, junit_names_the_likely_bug_classes)
+{
+	xml_doc doc;
+	int add_suite, mul_suite, properties;
+
+	add("ADD/add_int8", "v2 activation=RELU broadcast=same", CF_PASS, NULL);
+	add("ADD/add_int8", "v2 activation=RELU broadcast=scalar", CF_FAIL,
+	    "mismatch: output element 0 [0]: plugin 3, reference 4; 2 of 8 elements differ, each by one step (must match exactly)\n");
+	add("MUL/mul_int8", "v2 activation=NONE", CF_FAIL,
+	    "mismatch: output element 0 [0]: plugin 1, reference 9; 1 of 8 elements differ (must match exactly)\n");
+	assert_well_formed(written(JUNIT), &doc);
+
+	add_suite = nth_element(&doc, "testsuite", 0);
+	mul_suite = nth_element(&doc, "testsuite", 1);
+	properties = nth_element(&doc, "properties", 0);
+	cr_assert_eq(properties, add_suite + 1);
+	cr_assert_eq(doc.elements[properties].depth, 2);
+	cr_assert_eq(nth_element(&doc, "properties", 1), -1);
+	assert_attribute(&doc, properties + 1, "name", "likely bug class");
+	assert_attribute(&doc, properties + 1, "value",
+			 "rounding: every difference is one step");
+	assert_attribute(&doc, properties + 2, "name", "likely bug class");
+	assert_attribute(&doc, properties + 2, "value",
+			 "broadcasting: only cases whose inputs' shapes differ fail");
+	cr_assert_str_eq(doc.elements[properties + 3].name, "testcase");
+	cr_assert_str_eq(doc.elements[mul_suite + 1].name, "testcase");
+}
+
 Test(conformance_report, junit_escapes_hostile_names)
 {
 	const char *hostile = "a\"b'c<d>e&f]]>g\nh\ti\rj";

@@ -197,6 +197,19 @@ Test(conformance_report, human_summary_names_low_stored_versions)
 	cr_assert_null(strstr(output, "rounding"), "%s", output);
 }
 
+/* The op line names the rules' version at every stored version: only
+ * failures stored below it make the class. */
+Test(conformance_report, human_summary_names_no_low_stored_versions_at_the_required_one)
+{
+	add("AVERAGE_POOL_2D/pool_int8", "v1 int8", CF_FAIL,
+	    "op: AVERAGE_POOL_2D version 1 (the rules require v2: int8 input)\n");
+	add("AVERAGE_POOL_2D/pool_int8", "v2 int8", CF_FAIL,
+	    "op: AVERAGE_POOL_2D version 2 (the rules require v2: int8 input)\n");
+	written(HUMAN);
+
+	cr_assert_null(strstr(output, "stored versions"), "%s", output);
+}
+
 Test(conformance_report, human_summary_names_no_class_without_a_pattern)
 {
 	add("MUL/mul_int8", "v2 activation=RELU", CF_PASS, NULL);
@@ -205,4 +218,24 @@ Test(conformance_report, human_summary_names_no_class_without_a_pattern)
 	written(HUMAN);
 
 	cr_assert_null(strstr(output, "likely bug class"), "%s", output);
+}
+
+/* TAP names the likely classes too, as diagnostics after the tests, a
+ * line each prefixed with its suite; a suite without a pattern gets
+ * none. */
+Test(conformance_report, tap_names_the_likely_bug_classes)
+{
+	add("ADD/add_int8", "v2 activation=RELU broadcast=same", CF_PASS, NULL);
+	add("ADD/add_int8", "v2 activation=RELU broadcast=scalar", CF_FAIL,
+	    "mismatch: output element 0 [0]: plugin 3, reference 4; 2 of 8 elements differ, each by one step (must match exactly)\n");
+	add("MUL/mul_int8", "v2 activation=NONE", CF_FAIL,
+	    "mismatch: output element 0 [0]: plugin 1, reference 9; 1 of 8 elements differ (must match exactly)\n");
+	written(TAP);
+
+	assert_line(output, "# ADD/add_int8: likely bug class: rounding: every difference is one step");
+	assert_line(output, "# ADD/add_int8: likely bug class: broadcasting: only cases whose inputs' shapes differ fail");
+	cr_assert_null(strstr(output, "# MUL/mul_int8"), "%s", output);
+	/* After the last test line and its YAML block. */
+	cr_assert_gt(strstr(output, "# ADD/add_int8: likely"),
+		     strstr(output, "not ok 3 - MUL/mul_int8"), "%s", output);
 }

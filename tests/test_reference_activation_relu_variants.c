@@ -168,6 +168,39 @@ Test(hard_swish, uint8_wide_input_within_a_step)
 	}
 }
 
+/*
+ * An output scale 2^21 / 128 times the input's (rescale 2^-21: a right
+ * shift of 21): TFLite's int16 rounding divide truncates its mask,
+ * (1 << 21) - 1, to int16, all ones, and returns 1 for every x >= 0 and
+ * -1 for every x < 0, rather than 0.  So x = 0, x = 100 and x = -100
+ * (below -3: reluish 0, a product of 0) give the zero point + 1 (-127);
+ * x = -1 (a product below 0) -1 - 128, clamped to -128.  TFLite's tool
+ * gives -127 on such a case too (HARD_SWISH hard case 20-0's golden).
+ */
+Test(hard_swish, an_output_shift_of_16_or_more_rounds_as_tflite_int16)
+{
+	const int8_t in[] = { 0, 100, -1, -100 };
+	const int8_t *got;
+	opver_tensor *output;
+
+	output = run_quantized("hard_swish_quantized", NULL, 0,
+			       OPVER_TYPE_INT8, in, 4, 1.0f, 0, 16384.0f,
+			       -128);
+	got = output->data;
+	cr_expect_eq(got[0], -127);
+	cr_expect_eq(got[1], -127);
+	cr_expect_eq(got[2], -128);
+	cr_expect_eq(got[3], -127);
+	/* Where x is positive and the output zero point leaves room. */
+	output = run_quantized("hard_swish_quantized", NULL, 0,
+			       OPVER_TYPE_INT8, in, 4, 1.0f, 0, 16384.0f, 0);
+	got = output->data;
+	cr_expect_eq(got[0], 1);
+	cr_expect_eq(got[1], 1);
+	cr_expect_eq(got[2], -1);
+	cr_expect_eq(got[3], 1);
+}
+
 Test(hard_swish, rejects_an_output_scale_below_input_scale_over_128)
 {
 	const int32_t dims[] = { 2 };

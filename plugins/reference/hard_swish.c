@@ -154,6 +154,22 @@ static inline int16_t q15_saturating_shift_left(int16_t x, int amount)
 					       : shifted);
 }
 
+/*
+ * gemmlowp's RoundingDivideByPOT on int16, which TFLite's HARD_SWISH
+ * calls with the output exponent: its mask, (1 << exponent) - 1, is
+ * truncated to int16, and from exponent 16 on it is all ones, so that
+ * every x >= 0 gives 1 and every x < 0 gives -1 (with an output scale
+ * over 2^16 / 128 times the input's, TFLite's outputs are the zero point
+ * plus or minus one, never the zero point itself).  Below 16 this is the
+ * usual rounding half away from zero.
+ */
+static inline int32_t q15_rounding_divide_by_pot(int16_t x, int exponent)
+{
+	if (exponent < 16)
+		return ref_rounding_divide_by_pot(x, exponent);
+	return x >= 0 ? 1 : -1;
+}
+
 static REF_ALWAYS_INLINE int32_t
 hard_swish_quantized(const hard_swish_quantized_data *d, int32_t q)
 {
@@ -173,7 +189,7 @@ hard_swish_quantized(const hard_swish_quantized_data *d, int32_t q)
 			reluish, -d->reluish_exponent);
 	/* From [-1, 1] to [0, 1]. */
 	reluish = (int16_t)((reluish + (1 << 15)) >> 1);
-	out = ref_rounding_divide_by_pot(q15_mul(reluish, preshift),
+	out = q15_rounding_divide_by_pot(q15_mul(reluish, preshift),
 					 -d->output_exponent) +
 	      d->output_zero;
 	return out;

@@ -2,6 +2,7 @@
  * bug_class.c - the likely class of a kernel's bug (bug_class.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bug_class.h"
@@ -38,6 +39,26 @@ static bool final_tie(const char *details)
 	return tie != NULL && (end == NULL || tie < end);
 }
 
+/* Whether runner_case.c's op line, "op: OP version V (the rules require
+ * vR: ...)", stores the case below the version its types require. */
+static bool below_required(const char *details)
+{
+	const char *rule = strstr(details, "(the rules require v");
+	const char *line = rule;
+	long stored, required;
+
+	if (rule == NULL)
+		return false;
+	while (line > details && line[-1] != '\n')
+		line--;
+	line = strstr(line, " version ");
+	if (line == NULL || line > rule)
+		return false;
+	stored = strtol(line + strlen(" version "), NULL, 10);
+	required = strtol(rule + strlen("(the rules require v"), NULL, 10);
+	return stored < required;
+}
+
 void cf_bug_evidence_init(cf_bug_evidence *e)
 {
 	*e = (cf_bug_evidence){
@@ -71,9 +92,7 @@ void cf_bug_evidence_add(cf_bug_evidence *e, const char *name,
 	e->broadcast &= has_broadcast && !unbroadcast;
 	e->padded &= strstr(details, "reaches into the padding") != NULL;
 	e->same_padding &= same;
-	/* runner_case.c's op line for a case stored below the version the
-	 * core's rules require of it. */
-	e->below_required &= strstr(details, "(the rules require v") != NULL;
+	e->below_required &= below_required(details);
 }
 
 void cf_bug_evidence_write(const cf_bug_evidence *e, cf_text *t)

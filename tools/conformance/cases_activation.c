@@ -22,8 +22,8 @@
  * drawn, wide enough to hold most outputs and narrow enough that some
  * saturate.  HARD_SWISH's inputs of rank 3 and 4 are wider (scales 0.3 to
  * 1).  int16 tensors are symmetric.  RELU, RELU6, RELU_N1_TO_1,
- * RELU_0_TO_1 and LEAKY_RELU end with hard variants (cases_hard.h): each
- * quantized type at every spot.
+ * RELU_0_TO_1, LEAKY_RELU and HARD_SWISH end with hard variants
+ * (cases_hard.h): each quantized type at every spot.
  */
 #include "cases_hard.h"
 
@@ -153,12 +153,13 @@ static void set_extremes(cf_case *c, int32_t t)
 }
 
 /* The ops with hard variants: the clamps and LEAKY_RELU, whose outputs
- * are one rescale (two for LEAKY_RELU) of the input. */
+ * are one rescale (two for LEAKY_RELU) of the input, and HARD_SWISH, whose
+ * input and output scales both enter its fixed point. */
 static bool has_hard(int32_t op)
 {
 	return op == OPVER_OP_RELU || op == OPVER_OP_RELU6 ||
 	       op == OPVER_OP_RELU_N1_TO_1 || op == OPVER_OP_RELU_0_TO_1 ||
-	       op == OPVER_OP_LEAKY_RELU;
+	       op == OPVER_OP_LEAKY_RELU || op == OPVER_OP_HARD_SWISH;
 }
 
 static void draw_alpha(cf_case *c, cf_rng *rng)
@@ -328,4 +329,4 @@ ACTIVATION_CASES(cf_tanh_cases, TANH, 4 * MAX_RANK);
 ACTIVATION_CASES(cf_elu_cases, ELU, 2 * MAX_RANK);
 ACTIVATION_CASES(cf_gelu_cases, GELU, 3 * MAX_RANK * 2);
 ACTIVATION_CASES(cf_leaky_relu_cases, LEAKY_RELU, WITH_HARD(4));
-ACTIVATION_CASES(cf_hard_swish_cases, HARD_SWISH, 3 * MAX_RANK);
+ACTIVATION_CASES(cf_hard_swish_cases, HARD_SWISH, WITH_HARD(3));

@@ -8,7 +8,15 @@
  * dimensions (0-2 of them, 1-3 each); with it y has fewer, or 1 where x
  * has more.  M, K and N are 1-6.  The hybrid variants after them (float32
  * x, constant int8 y quantized symmetrically) cross
- * asymmetric_quantize_inputs with the same choices.  L2_NORMALIZATION's
+ * asymmetric_quantize_inputs with the same choices.  Then the hard
+ * variants (cases_hard.h), int8 and int16 at every spot, x [B, M, K] and y
+ * [B, K, N] (B 1-2): x's first row and y's first column at the type's
+ * lowest value and x's last row at its highest, so that the first and
+ * last outputs go past the clamps as far as the zero points let them; at
+ * the ties spot y's second column holds one odd multiple of half the
+ * rescale's step and multiples of it elsewhere, and x's first column odd
+ * deviations, which puts every output of that column on a tie.
+ * L2_NORMALIZATION's
  * variants are its types (float32, int8, uint8; the quantized outputs in
  * 1/128 as TFLite requires) over ranks 1-4; L2_POOL_2D's (float32 only)
  * the padding and the clamp activations, with pooling's shapes.
@@ -19,7 +27,7 @@
  */
 #include <math.h>
 
-#include "cases.h"
+#include "cases_hard.h"
 
 enum { FLOAT32, INT8, INT16, UINT8 };
 
@@ -120,10 +128,125 @@ static bool generate_batch_matmul(int32_t variant, cf_rng *rng, cf_case *c)
 	       cf_case_fill(c, y, rng, -127, 127, true);
 }
 
+/* Element (b, row, col) of a [B, rows, cols] tensor's values, as
+ * deviations from the zero point set to `deviation` within the type. */
+static void set_deviation(cf_case *c, int32_t t, size_t at,
+			  int32_t deviation)
+{
+	const cf_tensor_desc *d = &c->tensors[t];
+	const int32_t zero = (int32_t)d->zero_points[0];
+	const int32_t lo = d->type == OPVER_TYPE_INT16 ? INT16_MIN : INT8_MIN;
+	const int32_t hi = d->type == OPVER_TYPE_INT16 ? INT16_MAX : INT8_MAX;
+	int32_t v = zero + deviation;
+
+	v = v < lo ? lo : v > hi ? hi : v;
+	if (d->type == OPVER_TYPE_INT16)
+		((int16_t *)cf_case_values(c, t))[at] = (int16_t)v;
+	else
+		((int8_t *)cf_case_values(c, t))[at] = (int8_t)v;
+}
+
+/* The deviation from its zero point of element `at` of tensor t. */
+static int32_t deviation_at(cf_case *c, int32_t t, size_t at)
+{
+	const cf_tensor_desc *d = &c->tensors[t];
+	const void *values = cf_case_values(c, t);
+	const int32_t v = d->type == OPVER_TYPE_INT16 ?
+				  ((const int16_t *)values)[at] :
+				  ((const int8_t *)values)[at];
+
+	return v - (int32_t)d->zero_points[0];
+}
+
+/* The ties of the top of the file: y's column 1 and x's column 0. */
+static void plant_matmul_ties(cf_case *c, int32_t x, int32_t y, int32_t b,
+			      int32_t m, int32_t k, int32_t n, int32_t step)
+{
+	for (int32_t i = 0; i < b * k; i++) {
+		const size_t at = (size_t)i * (size_t)n + 1;
+		const int32_t d = deviation_at(c, y, at);
+
+		set_deviation(c, y, at,
+			      i % k == 0 ? (2 * (d / step) + 1) * (step / 2) :
+					   d / step * step);
+	}
+	for (int32_t i = 0; i < b * m; i++) {
+		const size_t at = (size_t)i * (size_t)k;
+
+		set_deviation(c, x, at, deviation_at(c, x, at) | 1);
+	}
+}
+
+/* Hard variant v (see the top of the file). */
+static bool generate_batch_matmul_hard(int32_t v, cf_rng *rng, cf_case *c)
+{
+	const opver_type type = v % 2 ? OPVER_TYPE_INT16 : OPVER_TYPE_INT8;
+	const int32_t b = cf_rng_int(rng, 1, 2), m = cf_rng_int(rng, 2, 5);
+	const int32_t k = cf_rng_int(rng, 1, 6), n = cf_rng_int(rng, 2, 5);
+	const int32_t x_dims[3] = { b, m, k }, y_dims[3] = { b, k, n };
+	const int32_t out_dims[3] = { b, m, n };
+	int32_t x, y, out, deviation, step;
+	cf_hard hard;
+	float xs, ys;
+
+	cf_hard_draw(&hard, v / 2, rng);
+	x = cf_case_tensor(c, type, 3, x_dims);
+	y = cf_case_tensor(c, type, 3, y_dims);
+	out = cf_case_tensor(c, type, 3, out_dims);
+	cf_case_input(c, x);
+	cf_case_input(c, y);
+	c->output = out;
+	c->has_params = true;
+	c->params.batch_matmul = (opver_batch_matmul_params){ 0, 0, 0 };
+	xs = cf_hard_input_scale(&hard, 0, 0x1p-6f);
+	ys = cf_hard_input_scale(&hard, 1, 0x1p-6f);
+	deviation = cf_hard_deviation(&hard, k, true, type);
+	if (!cf_case_quantize(c, x, xs,
+			      cf_hard_zero_point(&hard, CF_HARD_INPUT, type,
+						 rng)) ||
+	    !cf_case_quantize(c, y, ys,
+			      cf_hard_zero_point(&hard, CF_HARD_SECOND, type,
+						 rng)) ||
+	    !cf_case_quantize(c, out,
+			      cf_hard_output_scale(&hard, (double)xs * ys),
+			      cf_hard_zero_point(&hard, CF_HARD_OUTPUT, type,
+						 rng)) ||
+	    !cf_hard_fill(c, x, rng, deviation, false) ||
+	    !cf_hard_fill(c, y, rng, deviation, false))
+		return false;
+	/* Past the clamps: output (0, 0) sums lowest x lowest, the last
+	 * output's row the highest x. */
+	for (int32_t i = 0; i < k; i++) {
+		set_deviation(c, x, (size_t)i, -65536);
+		set_deviation(c, y, (size_t)i * (size_t)n, -65536);
+		set_deviation(c, x, (size_t)(b * m - 1) * (size_t)k + (size_t)i,
+			      65536);
+	}
+	step = (int32_t)lrint(1 / hard.multiplier);
+	if (hard.spot == CF_SPOT_TIES)
+		plant_matmul_ties(c, x, y, b, m, k, n, step);
+	cf_hard_param(c, &hard,
+		      (const int32_t[CF_HARD_ROLES]){ x, y, out });
+	cf_case_param(c, "adj_x=0 adj_y=0 broadcast=no m=%d k=%d n=%d", m, k,
+		      n);
+	return true;
+}
+
+static bool generate_batch_matmul_any(int32_t variant, cf_rng *rng,
+				      cf_case *c)
+{
+	if (variant >= BMM_TYPED_VARIANTS + BMM_HYBRID_VARIANTS)
+		return generate_batch_matmul_hard(
+			variant - BMM_TYPED_VARIANTS - BMM_HYBRID_VARIANTS,
+			rng, c);
+	return generate_batch_matmul(variant, rng, c);
+}
+
 const cf_generator cf_batch_matmul_cases = {
 	.op = OPVER_OP_BATCH_MATMUL,
-	.num_variants = BMM_TYPED_VARIANTS + BMM_HYBRID_VARIANTS,
-	.generate = generate_batch_matmul,
+	.num_variants = BMM_TYPED_VARIANTS + BMM_HYBRID_VARIANTS +
+			2 * CF_NUM_SPOTS,
+	.generate = generate_batch_matmul_any,
 };
 
 /* --------------------------------------------------- L2_NORMALIZATION */

@@ -21,7 +21,8 @@
  * in all), whether there is a bias, the quantization and the data.  Cases
  * with a float input reach past both bounds of every clamp activation.
  * The hard variants come last: the integer kinds, ungrouped with a bias
- * and three filters, each at every spot of cases_hard.h.
+ * and three filters, each at every spot of cases_hard.h; then int8 (per
+ * tensor and per channel) and 16x8 at the above-one spot (a left shift).
  */
 #include <math.h>
 
@@ -284,10 +285,30 @@ static const int32_t hard_kinds[] = {
 };
 #define NUM_HARD_KINDS ((int32_t)(sizeof(hard_kinds) / sizeof(hard_kinds[0])))
 
+/* Then the int8 and 16x8 kinds at the above-one spot: TFLite lets a
+ * convolution's rescale exceed 1, a left shift. */
+static const int32_t above_one_kinds[] = {
+	INT8_PER_TENSOR, INT8_PER_CHANNEL, INT16X8,
+};
+#define NUM_ABOVE_ONE_KINDS \
+	((int32_t)(sizeof(above_one_kinds) / sizeof(above_one_kinds[0])))
+/* Each twice, a window each. */
+#define ABOVE_ONE_VARIANTS (2 * NUM_ABOVE_ONE_KINDS)
+
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	int32_t kind, rest;
 
+	if (variant >= NUM_KINDS * VARIANTS_PER_KIND +
+			       NUM_HARD_KINDS * CF_NUM_SPOTS) {
+		const int32_t v = variant - NUM_KINDS * VARIANTS_PER_KIND -
+				  NUM_HARD_KINDS * CF_NUM_SPOTS;
+		cf_hard hard;
+
+		cf_hard_draw(&hard, CF_SPOT_ABOVE_ONE, rng);
+		return generate_kind(above_one_kinds[v % NUM_ABOVE_ONE_KINDS],
+				     4 * (v % NUM_WINDOWS), &hard, rng, c);
+	}
 	if (variant >= NUM_KINDS * VARIANTS_PER_KIND) {
 		const int32_t v = variant - NUM_KINDS * VARIANTS_PER_KIND;
 		const int32_t turn = v % NUM_HARD_KINDS + v / NUM_HARD_KINDS;
@@ -308,6 +329,6 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 const cf_generator cf_conv_2d_cases = {
 	.op = OPVER_OP_CONV_2D,
 	.num_variants = NUM_KINDS * VARIANTS_PER_KIND +
-			NUM_HARD_KINDS * CF_NUM_SPOTS,
+			NUM_HARD_KINDS * CF_NUM_SPOTS + ABOVE_ONE_VARIANTS,
 	.generate = generate,
 };

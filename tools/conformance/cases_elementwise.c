@@ -36,7 +36,9 @@
  * products, int32 squares, powers); divisors are never zero, POW's
  * float bases are positive and its int32 exponents are not negative.
  * ADD, MUL and SUB end with hard variants (cases_hard.h): int8 and uint8,
- * every pattern with every clamp activation, the spots taking turns.
+ * every pattern with every clamp activation, the spots taking turns; then
+ * ADD's and MUL's int16 ones (zero points 0; ADD's general scales), and
+ * MUL's int8 and uint8 ones at the above-one spot, a left shift.
  */
 #include "cases_hard.h"
 
@@ -410,6 +412,43 @@ static int32_t plain_variants(const op_kinds *o)
 /* The hard variants of ADD, MUL and SUB: two kinds, every pattern with every
  * clamp activation. */
 #define HARD_VARIANTS (2 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS)
+/* Then ADD's and MUL's int16 ones, every pattern with every activation
+ * (ADD's with general scales, pot_scale_int16 false)... */
+#define HARD16_VARIANTS (CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS)
+/* ...and MUL's int8 and uint8 ones above one (a left shift), every
+ * pattern, the activations taking turns.  int16 has none: the planted
+ * extremes' product, 2^30, would overflow TFLite's left shift. */
+#define ABOVE_ONE_VARIANTS (2 * CF_NUM_PATTERNS)
+
+/* Decodes hard variant v (counted from the first hard one) into its kind,
+ * pattern and activation, and draws its spot. */
+static void decode_hard(int32_t op, int32_t v, cf_rng *rng, kind *k,
+			int32_t *pattern, opver_activation *activation,
+			cf_hard *hard)
+{
+	int32_t spot;
+
+	if (v < HARD_VARIANTS) {
+		*k = v % 2 ? UINT8 : INT8;
+		*pattern = v / 2 % CF_NUM_PATTERNS;
+		spot = v / (2 * CF_NUM_PATTERNS);
+	} else if (v < HARD_VARIANTS + HARD16_VARIANTS) {
+		v -= HARD_VARIANTS;
+		*k = op == OPVER_OP_ADD ? INT16_GENERAL : INT16_QUANTIZED;
+		*pattern = v % CF_NUM_PATTERNS;
+		spot = v / CF_NUM_PATTERNS;
+	} else {
+		v -= HARD_VARIANTS + HARD16_VARIANTS;
+		*k = v % 2 ? UINT8 : INT8_RESCALE_1_OR_MORE;
+		*pattern = v / 2;
+		*activation = cf_activation(v % CF_NUM_ACTIVATIONS);
+		cf_hard_draw(hard, CF_SPOT_ABOVE_ONE, rng);
+		return;
+	}
+	/* spot: the activation's index, which the spot follows. */
+	*activation = cf_activation(spot);
+	cf_hard_draw(hard, (*pattern + spot) % CF_NUM_SPOTS, rng);
+}
 
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
@@ -429,14 +468,8 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	const cf_shape_limits limits = { max_rank(c->op), 5, 3, 4 };
 
 	if (is_hard) {
-		variant -= plain_variants(o);
-		k = variant % 2 ? UINT8 : INT8;
-		pattern = variant / 2 % CF_NUM_PATTERNS;
-		activation = cf_activation(variant / (2 * CF_NUM_PATTERNS));
-		cf_hard_draw(&hard,
-			     (pattern + variant / (2 * CF_NUM_PATTERNS)) %
-				     CF_NUM_SPOTS,
-			     rng);
+		decode_hard(c->op, variant - plain_variants(o), rng, &k,
+			    &pattern, &activation, &hard);
 	} else if (variant >= crossed_variants(o)) {
 		/* The variants of the later kinds follow all of the first
 		 * ones. */
@@ -510,7 +543,7 @@ const cf_generator cf_add_cases = {
 	.op = OPVER_OP_ADD,
 	.num_variants = 5 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS +
 			3 * CF_NUM_PATTERNS +
-			HARD_VARIANTS,
+			HARD_VARIANTS + HARD16_VARIANTS,
 	.generate = generate,
 };
 
@@ -518,7 +551,7 @@ const cf_generator cf_mul_cases = {
 	.op = OPVER_OP_MUL,
 	.num_variants = 5 * CF_NUM_PATTERNS * CF_NUM_ACTIVATIONS +
 			3 * CF_NUM_PATTERNS +
-			HARD_VARIANTS,
+			HARD_VARIANTS + HARD16_VARIANTS + ABOVE_ONE_VARIANTS,
 	.generate = generate,
 };
 

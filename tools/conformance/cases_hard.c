@@ -2,11 +2,12 @@
  * cases_hard.c - the hard spots of quantized cases (cases_hard.h).
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "cases_hard.h"
 
-const char *const cf_spot_names[CF_NUM_SPOTS] = {
-	"ties", "pot-edge", "half", "one", "spread",
+const char *const cf_spot_names[CF_NUM_SPOTS + 1] = {
+	"ties", "pot-edge", "half", "one", "spread", "above-one",
 };
 
 /* Output steps a typical value of an 8-bit case spans; int16 cases span
@@ -34,6 +35,9 @@ void cf_hard_draw(cf_hard *h, int32_t spot, cf_rng *rng)
 		break;
 	case CF_SPOT_ONE:
 		h->multiplier = 1 - 0x1p-20;
+		break;
+	case CF_SPOT_ABOVE_ONE:
+		h->multiplier = exp2((double)cf_rng_float(rng, 0.05f, 3));
 		break;
 	default:
 		h->multiplier = exp2(-(double)cf_rng_float(rng, 0, 20));
@@ -77,6 +81,37 @@ static int32_t widest(opver_type type)
 	return type == OPVER_TYPE_INT16 ? INT16_MAX : INT8_MAX;
 }
 
+/* The range of an int8, uint8 or int16 tensor's values. */
+static int32_t lowest_of(opver_type type)
+{
+	return type == OPVER_TYPE_UINT8 ? 0 : -widest(type) - 1;
+}
+
+static int32_t highest_of(opver_type type)
+{
+	return type == OPVER_TYPE_UINT8 ? UINT8_MAX : widest(type);
+}
+
+/* Value i of an int8, uint8 or int16 tensor, and setting it. */
+static int32_t value_at(const cf_tensor_desc *tensor, const void *values,
+			size_t i)
+{
+	return tensor->type == OPVER_TYPE_UINT8 ? ((const uint8_t *)values)[i] :
+	       tensor->type == OPVER_TYPE_INT16 ? ((const int16_t *)values)[i] :
+						  ((const int8_t *)values)[i];
+}
+
+static void set_value(const cf_tensor_desc *tensor, void *values, size_t i,
+		      int32_t v)
+{
+	if (tensor->type == OPVER_TYPE_UINT8)
+		((uint8_t *)values)[i] = (uint8_t)v;
+	else if (tensor->type == OPVER_TYPE_INT16)
+		((int16_t *)values)[i] = (int16_t)v;
+	else
+		((int8_t *)values)[i] = (int8_t)v;
+}
+
 static int32_t deviation_of(double wanted, opver_type type)
 {
 	return wanted < 1 ? 1 :
@@ -98,38 +133,43 @@ bool cf_hard_fill(cf_case *c, int32_t t, cf_rng *rng, int32_t deviation,
 {
 	cf_tensor_desc *tensor = &c->tensors[t];
 	const int32_t zero = (int32_t)tensor->zero_points[0];
-	const int32_t lo = tensor->type == OPVER_TYPE_UINT8 ? 0 :
-						-widest(tensor->type) - 1;
-	const int32_t hi = tensor->type == OPVER_TYPE_UINT8 ?
-				   UINT8_MAX :
-				   widest(tensor->type);
+	const int32_t lo = lowest_of(tensor->type), hi = highest_of(tensor->type);
 	const size_t n = cf_tensor_elements(tensor);
 
 	if (!cf_case_fill(c, t, rng, 0, 0, constant))
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		int32_t v = zero + cf_rng_int(rng, -deviation, deviation);
+		const int32_t v = zero + cf_rng_int(rng, -deviation, deviation);
 		void *values = cf_case_values(c, t);
 
-		v = v < lo ? lo : v > hi ? hi : v;
-		if (tensor->type == OPVER_TYPE_UINT8)
-			((uint8_t *)values)[i] = (uint8_t)v;
-		else if (tensor->type == OPVER_TYPE_INT16)
-			((int16_t *)values)[i] = (int16_t)v;
-		else
-			((int8_t *)values)[i] = (int8_t)v;
+		set_value(tensor, values, i, v < lo ? lo : v > hi ? hi : v);
 	}
 	return true;
 }
 
-void cf_hard_param(cf_case *c, const cf_hard *h)
+const char *cf_hard_side_name(const cf_hard *h, int32_t role)
 {
 	static const char *const sides[] = { "lowest", "middle", "highest" };
 
+	return sides[h->zero_side[role] + 1];
+}
+
+void cf_hard_param(cf_case *c, const cf_hard *h,
+		   const int32_t roles[CF_HARD_ROLES])
+{
+	char zero[CF_HARD_ROLES][24];
+
+	for (int32_t r = 0; r < CF_HARD_ROLES; r++) {
+		if (roles[r] < 0)
+			snprintf(zero[r], sizeof(zero[r]), "-");
+		else
+			snprintf(zero[r], sizeof(zero[r]), "%lld",
+				 (long long)c->tensors[roles[r]]
+					 .zero_points[0]);
+	}
 	cf_case_param(c, "spot=%s rescale=%.17g zero_points=%s,%s,%s",
-		      cf_spot_names[h->spot], h->multiplier,
-		      sides[h->zero_side[0] + 1], sides[h->zero_side[1] + 1],
-		      sides[h->zero_side[2] + 1]);
+		      cf_spot_names[h->spot], h->multiplier, zero[0], zero[1],
+		      zero[2]);
 }
 
 /* The range of a quantized type, as the number of steps in it. */
@@ -256,7 +296,8 @@ bool cf_hard_filter_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		plant_ties(c, h, rng, t, axis,
 			   h->multiplier * scales[per_channel ? 1 : 0] /
 				   scales[0]);
-	cf_hard_param(c, h);
+	cf_hard_param(c, h,
+		      (const int32_t[CF_HARD_ROLES]){ t[0], t[1], t[3] });
 	return true;
 }
 
@@ -286,13 +327,15 @@ bool cf_hard_unary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 	if (!cf_case_quantize(c, t[0], scale,
 			      cf_hard_zero_point(h, CF_HARD_INPUT, type, rng)) ||
 	    !cf_case_quantize(c, t[1], cf_hard_output_scale(h, scale),
-			      cf_hard_zero_point(h, CF_HARD_OUTPUT, type, rng)) ||
+			      cf_hard_zero_point(h, CF_HARD_OUTPUT,
+						 c->tensors[t[1]].type, rng)) ||
 	    !cf_hard_fill(c, t[0], rng,
 			  cf_hard_deviation(h, 1, false, type), false))
 		return false;
 	set_end(c, t[0], false, true);
 	set_end(c, t[0], true, false);
-	cf_hard_param(c, h);
+	cf_hard_param(c, h,
+		      (const int32_t[CF_HARD_ROLES]){ t[0], -1, t[1] });
 	return true;
 }
 
@@ -325,6 +368,78 @@ bool cf_hard_binary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		set_end(c, t[i], false, low_first);
 		set_end(c, t[i], true, !low_first);
 	}
-	cf_hard_param(c, h);
+	cf_hard_param(c, h, t);
 	return true;
+}
+
+/* Moves the values by `delta` in all, each within [lo, hi]; false when
+ * they cannot (and then nothing moved). */
+static bool spread_delta(const cf_tensor_desc *tensor, void *values,
+			 const size_t *elements, size_t n, int64_t delta,
+			 int32_t lo, int32_t hi)
+{
+	int64_t room = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const int32_t v = value_at(tensor, values, elements[i]);
+
+		room += delta > 0 ? hi - v : v - lo;
+	}
+	if ((delta > 0 ? delta : -delta) > room)
+		return false;
+	for (size_t i = 0; i < n && delta != 0; i++) {
+		const int32_t v = value_at(tensor, values, elements[i]);
+		const int64_t step = delta > 0 ?
+			(hi - v < delta ? hi - v : delta) :
+			(lo - v > delta ? lo - v : delta);
+
+		set_value(tensor, values, elements[i], v + (int32_t)step);
+		delta -= step;
+	}
+	return true;
+}
+
+void cf_hard_set_group(cf_case *c, int32_t t, const size_t *elements,
+		       size_t n, bool highest)
+{
+	const cf_tensor_desc *tensor = &c->tensors[t];
+	void *values = cf_case_values(c, t);
+
+	for (size_t i = 0; i < n; i++)
+		set_value(tensor, values, elements[i],
+			  highest ? highest_of(tensor->type) :
+				    lowest_of(tensor->type));
+}
+
+/* floor(a / b), b > 0. */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	return a / b - (a % b < 0);
+}
+
+bool cf_hard_plant_tie(cf_case *c, int32_t t, const size_t *elements,
+		       size_t n, int32_t base, int64_t modulus, int32_t sign)
+{
+	const cf_tensor_desc *tensor = &c->tensors[t];
+	void *values = cf_case_values(c, t);
+	const int32_t lo = lowest_of(tensor->type), hi = highest_of(tensor->type);
+	const int64_t half = modulus / 2;
+	int64_t sum = 0, tie;
+
+	for (size_t i = 0; i < n; i++)
+		sum += value_at(tensor, values, elements[i]) - base;
+	if (sign == 0)
+		sign = sum < 0 ? -1 : 1;
+	/* The tie (an odd multiple of `half`) nearest the sum, of `sign`. */
+	tie = floor_div(sum - half, modulus) * modulus + half;
+	if (sum - tie > half)
+		tie += modulus;
+	if (sign > 0 && tie < 0)
+		tie = half;
+	if (sign < 0 && tie > 0)
+		tie = -half;
+	return spread_delta(tensor, values, elements, n, tie - sum, lo, hi) ||
+	       spread_delta(tensor, values, elements, n,
+			    tie + (sign > 0 ? modulus : -modulus) - sum, lo,
+			    hi);
 }

@@ -16,6 +16,8 @@
  *   half      just above or below 1/2
  *   one       just below 1
  *   spread    log-uniform over [2^-20, 1), the rest of the allowed range
+ *   above-one log-uniform over (1, 8): the left shift TFLite allows MUL
+ *             (outside the rotation of the others, which old cases draw)
  *
  * and, per tensor, a zero point at the type's lowest or highest value or
  * in its middle.  Values deviate from the zero point by as much as keeps
@@ -29,8 +31,8 @@
 #include "cases.h"
 
 enum { CF_SPOT_TIES, CF_SPOT_POT_EDGE, CF_SPOT_HALF, CF_SPOT_ONE,
-       CF_SPOT_SPREAD, CF_NUM_SPOTS };
-extern const char *const cf_spot_names[CF_NUM_SPOTS];
+       CF_SPOT_SPREAD, CF_NUM_SPOTS, CF_SPOT_ABOVE_ONE = CF_NUM_SPOTS };
+extern const char *const cf_spot_names[CF_NUM_SPOTS + 1];
 
 /* The zero points' roles. */
 enum { CF_HARD_INPUT, CF_HARD_SECOND, CF_HARD_OUTPUT, CF_HARD_ROLES };
@@ -72,9 +74,16 @@ int32_t cf_hard_deviation(const cf_hard *h, int32_t terms, bool product,
 bool cf_hard_fill(cf_case *c, int32_t t, cf_rng *rng, int32_t deviation,
 		  bool constant);
 
+/* "lowest", "middle" or "highest": the side of role's zero point. */
+const char *cf_hard_side_name(const cf_hard *h, int32_t role);
+
 /* Appends "spot=... rescale=... zero_points=IN,SECOND,OUT" to the
- * case's parameters (the filter ops' and binary ops' helpers below do). */
-void cf_hard_param(cf_case *c, const cf_hard *h);
+ * case's parameters (the filter ops' and binary ops' helpers below do):
+ * the zero points of the tensors roles[CF_HARD_ROLES] name (-1 for a
+ * role the op lacks, written "-"), as quantized, and so 0 for int16
+ * whatever side was drawn. */
+void cf_hard_param(cf_case *c, const cf_hard *h,
+		   const int32_t roles[CF_HARD_ROLES]);
 
 /*
  * Quantizes and fills a filter op's tensors t = { input, filter, bias,
@@ -103,11 +112,32 @@ bool cf_hard_binary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 
 /*
  * Quantizes and fills a one-input op's tensors t = { input, output } (int8,
- * uint8 or int16) for `h`, the rescale being input scale / output scale,
+ * uint8 or int16, each its own) for `h`, the rescale being input scale /
+ * output scale,
  * the input's first element its type's lowest value and its last the
  * highest, past the clamps as far as the zero point lets them.
  */
 bool cf_hard_unary_op(cf_case *c, const cf_hard *h, cf_rng *rng,
 		      const int32_t *t);
+
+/* Sets the int8, uint8 or int16 values of tensor t at elements[0..n) to
+ * the type's highest value, or its lowest: a whole window or group past
+ * the clamps. */
+void cf_hard_set_group(cf_case *c, int32_t t, const size_t *elements,
+		       size_t n, bool highest);
+
+/*
+ * Puts an average on a tie: moves the int8, uint8 or int16 values of
+ * tensor t at elements[0..n) (each within its type, by as little as it
+ * takes) so that the sum of their deviations from `base` becomes an odd
+ * multiple of modulus / 2, positive for sign 1, negative for -1, of the
+ * sum's own sign for 0.  An average of n values rounded half away from
+ * zero (AVERAGE_POOL_2D's, with base 0 and modulus n; MEAN's after a
+ * rescale of 2^-k, with modulus n x 2^k) is then exactly halfway between
+ * two steps.  modulus must be even; false when the values cannot move
+ * that far (and then none moved).
+ */
+bool cf_hard_plant_tie(cf_case *c, int32_t t, const size_t *elements,
+		       size_t n, int32_t base, int64_t modulus, int32_t sign);
 
 #endif /* OPVER_CONFORMANCE_CASES_HARD_H */

@@ -10,6 +10,8 @@
  *   uint8, uint8 -> int8 and int8 -> uint8;
  *   TFLite Micro's int32 pairs: int8 -> int32, int16 -> int32 and int32 ->
  *   int8 (v1), int32 -> int16 (v2)
+ * then the hard variants (cases_hard.h): every requantizing pair of 8- and
+ * 16-bit types at every spot.
  * DEQUANTIZE variants cross int8 per tensor (v2), int16 (v3), int8 per
  * channel (v5), uint8 (v1) and float16 (v3, finite values) with the
  * rank.
@@ -19,7 +21,7 @@
  * always symmetric, as TFLite requires of int16; uint8 zero points around
  * 128) and the data.
  */
-#include "cases.h"
+#include "cases_hard.h"
 
 #define MAX_RANK 4
 
@@ -158,10 +160,44 @@ static bool generate_quantize(int32_t variant, cf_rng *rng, cf_case *c)
 	return true;
 }
 
+/* The requantizing pairs of 8- and 16-bit types, in hard variant order. */
+static const int32_t hard_conversions[] = {
+	I8_I8, I16_I8, I8_I16, I16_I16, U8_U8, U8_I8, I8_U8,
+};
+#define NUM_HARD_CONVERSIONS \
+	(int32_t)(sizeof(hard_conversions) / sizeof(hard_conversions[0]))
+
+/* Hard variant v: a pair at a spot; the rescale input scale / output
+ * scale, as cf_hard_unary_op() draws it. */
+static bool generate_quantize_hard(int32_t v, cf_rng *rng, cf_case *c)
+{
+	const int32_t k = hard_conversions[v % NUM_HARD_CONVERSIONS];
+	int32_t rank = cf_rng_int(rng, 1, MAX_RANK), dims[MAX_RANK], t[2];
+	cf_hard hard;
+
+	cf_hard_draw(&hard, v / NUM_HARD_CONVERSIONS, rng);
+	draw_shape(rng, rank, dims, NULL);
+	t[0] = cf_case_tensor(c, conversions[k].input, rank, dims);
+	t[1] = cf_case_tensor(c, conversions[k].output, rank, dims);
+	cf_case_input(c, t[0]);
+	c->output = t[1];
+	cf_case_param(c, "conversion=requantize");
+	return cf_hard_unary_op(c, &hard, rng, t);
+}
+
+static bool generate_quantize_any(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	if (variant >= NUM_CONVERSIONS * 2)
+		return generate_quantize_hard(variant - NUM_CONVERSIONS * 2,
+					      rng, c);
+	return generate_quantize(variant, rng, c);
+}
+
 const cf_generator cf_quantize_cases = {
 	.op = OPVER_OP_QUANTIZE,
-	.num_variants = NUM_CONVERSIONS * 2,
-	.generate = generate_quantize,
+	.num_variants = NUM_CONVERSIONS * 2 +
+			NUM_HARD_CONVERSIONS * CF_NUM_SPOTS,
+	.generate = generate_quantize_any,
 };
 
 /* ---------------------------------------------------------- DEQUANTIZE */

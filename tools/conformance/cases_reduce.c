@@ -11,7 +11,14 @@
  * rescaled ones).  Each case draws keep_dims, the shape (rank 1-4,
  * dimensions 1-4), the quantization and the data; products get an output
  * scale that holds the product of their reduced inputs.  The axis tensor
- * is constant.
+ * is constant.  MEAN ends with hard variants (cases_hard.h), int8 and
+ * uint8 at every spot, over axes [1, 2] of a 4-D input with keep_dims
+ * (TFLite's rescaling paths): the rescale input scale / output scale,
+ * extreme zero points, a power-of-two count of 2 to 16 per output, the
+ * first output's inputs at the type's lowest value and the last one's at
+ * its highest, and at the ties spot every other output on a tie of the
+ * rounding (int8: of the division by the count, after the rescale, signs
+ * taking turns; uint8: of the rescale by 1 / count).
  *
  * ARG_MAX and ARG_MIN: variants cross the input types with an int32 or
  * int64 axis, constant or a graph input, and an int32 or int64 output;
@@ -29,7 +36,7 @@
  */
 #include <math.h>
 
-#include "cases.h"
+#include "cases_hard.h"
 
 #define MAX_RANK 4
 
@@ -204,6 +211,71 @@ static const opver_type prod_types[] = {
 };
 #define NUM_PROD_TYPES 4
 
+/* MEAN's hard variant v (see the top of the file). */
+static bool generate_mean_hard(int32_t v, cf_rng *rng, cf_case *c)
+{
+	const opver_type type = v % 2 ? OPVER_TYPE_UINT8 : OPVER_TYPE_INT8;
+	static const int32_t axes[2] = { 1, 2 };
+	int32_t dims[4], t[2];
+	size_t elements[16], n;
+	cf_hard hard;
+
+	cf_hard_draw(&hard, v / 2, rng);
+	dims[0] = cf_rng_int(rng, 1, 2);
+	dims[1] = 1 << cf_rng_int(rng, 0, 2);
+	dims[2] = 1 << cf_rng_int(rng, 1, 2);
+	dims[3] = cf_rng_int(rng, 2, 4);
+	n = (size_t)dims[1] * (size_t)dims[2];
+	t[0] = cf_case_tensor(c, type, 4, dims);
+	dims[1] = dims[2] = 1;
+	t[1] = cf_case_tensor(c, type, 4, dims);
+	cf_case_input(c, t[0]);
+	c->output = t[1];
+	c->has_params = true;
+	c->params.reducer.keep_dims = true;
+	if (!add_axis(c, axes, 2) || !cf_hard_unary_op(c, &hard, rng, t))
+		return false;
+	for (int32_t b = 0; b < dims[0]; b++) {
+		for (int32_t ch = 0; ch < dims[3]; ch++) {
+			const size_t out = (size_t)b * (size_t)dims[3] +
+					   (size_t)ch;
+			const size_t last = (size_t)dims[0] * (size_t)dims[3];
+
+			for (size_t e = 0; e < n; e++)
+				elements[e] = (out - (size_t)ch) * n +
+					      e * (size_t)dims[3] + (size_t)ch;
+			if (out == 0 || out == last - 1)
+				cf_hard_set_group(c, t[0], elements, n,
+						  out != 0);
+			else if (hard.spot == CF_SPOT_TIES)
+				cf_hard_plant_tie(
+					c, t[0], elements, n,
+					type == OPVER_TYPE_UINT8 ?
+						0 :
+						(int32_t)c->tensors[t[0]]
+							.zero_points[0],
+					(int64_t)n * lrint(1 / hard.multiplier),
+					type == OPVER_TYPE_UINT8 ? 1 :
+					out % 2			 ? -1 :
+								   1);
+		}
+	}
+	cf_case_param(c, "axes=spatial keep_dims=1 output-quantization=own");
+	return true;
+}
+
+/* MEAN's plain variants, as many as every reduction's. */
+#define MEAN_PLAIN_VARIANTS (NUM_COMMON_TYPES * NUM_AXES * 2)
+
+static bool generate_mean(int32_t variant, cf_rng *rng, cf_case *c)
+{
+	if (variant >= MEAN_PLAIN_VARIANTS)
+		return generate_mean_hard(variant - MEAN_PLAIN_VARIANTS, rng,
+					  c);
+	return generate_reduction(common_types, NUM_COMMON_TYPES, variant, rng,
+				  c);
+}
+
 static bool generate_common(int32_t variant, cf_rng *rng, cf_case *c)
 {
 	return generate_reduction(common_types, NUM_COMMON_TYPES, variant, rng,
@@ -224,7 +296,12 @@ static bool generate_prod(int32_t variant, cf_rng *rng, cf_case *c)
 		.generate = fill,                                         \
 	}
 
-REDUCTION_CASES(cf_mean_cases, MEAN, NUM_COMMON_TYPES, 2, generate_common);
+/* Then the hard ones: int8 and uint8 at every spot. */
+const cf_generator cf_mean_cases = {
+	.op = OPVER_OP_MEAN,
+	.num_variants = MEAN_PLAIN_VARIANTS + 2 * CF_NUM_SPOTS,
+	.generate = generate_mean,
+};
 REDUCTION_CASES(cf_sum_cases, SUM, NUM_COMMON_TYPES, 2, generate_common);
 REDUCTION_CASES(cf_reduce_max_cases, REDUCE_MAX, NUM_COMMON_TYPES, 1,
 		generate_common);

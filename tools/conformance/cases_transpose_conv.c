@@ -10,11 +10,15 @@
  * (1-4 in, 1-4 out), the window (1-3), the strides (1-3) and the data.  The
  * output's size is the one a convolution of the same window would shrink
  * back to the input's: in x stride (SAME), (in - 1) x stride + filter
- * (VALID); output_shape is a constant input.
+ * (VALID); output_shape is a constant input.  Then the hard variants
+ * (cases_hard.h): int8, uint8 and 16x8 (int64 bias), with a bias, NONE
+ * or RELU, at every spot, the padding drawn, 3 or 4 output channels (the
+ * first's outputs past every clamp, the second's all on ties, the last's
+ * below the clamps).
  */
 #include <math.h>
 
-#include "cases.h"
+#include "cases_hard.h"
 
 enum { FLOAT32, INT8, INT16X8, UINT8, INT16X8_INT32, NUM_KINDS };
 
@@ -77,13 +81,23 @@ static bool quantize(cf_case *c, cf_rng *rng, bool int16, const int32_t *t,
 				int16 ? 0 : cf_rng_int(rng, -10, 10));
 }
 
+#define PLAIN_VARIANTS (NUM_KINDS * 2 * 2 * 2)
+/* The hard variants' kinds. */
+static const int32_t hard_kinds[] = { INT8, UINT8, INT16X8 };
+#define NUM_HARD_KINDS 3
+
 static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 {
-	int32_t kind = variant % NUM_KINDS;
+	const bool is_hard = variant >= PLAIN_VARIANTS;
+	const int32_t v = variant - PLAIN_VARIANTS;
+	int32_t kind = is_hard ? hard_kinds[v % NUM_HARD_KINDS] :
+				 variant % NUM_KINDS;
 	opver_padding padding = variant / NUM_KINDS % 2 ? OPVER_PADDING_VALID
 							: OPVER_PADDING_SAME;
-	bool has_bias = variant / (NUM_KINDS * 2) % 2;
-	bool relu = variant / (NUM_KINDS * 4) % 2;
+	bool has_bias = is_hard || variant / (NUM_KINDS * 2) % 2;
+	bool relu = is_hard ? v / NUM_HARD_KINDS % 2 :
+			      variant / (NUM_KINDS * 4) % 2;
+	cf_hard hard;
 	bool int16 = kind == INT16X8 || kind == INT16X8_INT32;
 	opver_type data = kind == FLOAT32   ? OPVER_TYPE_FLOAT32
 			  : kind == INT8    ? OPVER_TYPE_INT8
@@ -101,6 +115,11 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 
 	if (shape == NULL)
 		return false;
+	if (is_hard) {
+		cf_hard_draw(&hard, v / (NUM_HARD_KINDS * 2), rng);
+		padding = cf_rng_int(rng, 0, 1) ? OPVER_PADDING_VALID :
+						  OPVER_PADDING_SAME;
+	}
 	*p = (opver_transpose_conv_params){
 		.padding = padding,
 		.stride_width = cf_rng_int(rng, 1, 3),
@@ -116,7 +135,7 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	in_dims[1] = cf_rng_int(rng, 1, 5);
 	in_dims[2] = cf_rng_int(rng, 1, 5);
 	in_dims[3] = cf_rng_int(rng, 1, 4);
-	filter_dims[0] = cf_rng_int(rng, 1, 4);
+	filter_dims[0] = cf_rng_int(rng, is_hard ? 3 : 1, 4);
 	filter_dims[1] = cf_rng_int(rng, 1, 3);
 	filter_dims[2] = cf_rng_int(rng, 1, 3);
 	filter_dims[3] = in_dims[3];
@@ -142,6 +161,20 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 	if (has_bias)
 		cf_case_input(c, t[3]);
 	c->output = t[4];
+	if (is_hard) {
+		const int32_t filter_op[4] = { t[2], t[1], t[3], t[4] };
+
+		if (!cf_hard_filter_op(c, &hard, rng, filter_op, kind != UINT8,
+				       0, filter_dims[0],
+				       filter_dims[1] * filter_dims[2] *
+					       in_dims[3]))
+			return false;
+		cf_case_param(c, "kind=%s padding=%s stride=%dx%d activation=%s bias=yes",
+			      kind_names[kind], cf_padding_name(padding),
+			      p->stride_width, p->stride_height,
+			      cf_activation_name(p->activation));
+		return true;
+	}
 	if (kind == UINT8 &&
 	    !quantize_uint8(c, rng, t,
 			    filter_dims[1] * filter_dims[2] * in_dims[3]))
@@ -174,6 +207,6 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 
 const cf_generator cf_transpose_conv_cases = {
 	.op = OPVER_OP_TRANSPOSE_CONV,
-	.num_variants = NUM_KINDS * 2 * 2 * 2,
+	.num_variants = PLAIN_VARIANTS + NUM_HARD_KINDS * 2 * CF_NUM_SPOTS,
 	.generate = generate,
 };

@@ -326,12 +326,11 @@ static void write_counts(FILE *out, const size_t count[3])
 		count[CF_FAIL], count[CF_SKIP]);
 }
 
-/* Suite `index`'s likely bug classes (bug_class.h), indented. */
-static void write_bug_classes(const cf_report *report, size_t index,
-			      FILE *out)
+/* Suite `index`'s likely bug classes (bug_class.h) into t, a line each,
+ * or nothing when no failure shows a pattern.  Every writer names them. */
+static void bug_classes(const cf_report *report, size_t index, cf_text *t)
 {
 	cf_bug_evidence evidence;
-	cf_text text = { 0 };
 
 	cf_bug_evidence_init(&evidence);
 	for (size_t i = 0; i < report->num_results; i++) {
@@ -343,7 +342,16 @@ static void write_bug_classes(const cf_report *report, size_t index,
 					    result->details,
 					    result->outcome == CF_FAIL);
 	}
-	cf_bug_evidence_write(&evidence, &text);
+	cf_bug_evidence_write(&evidence, t);
+}
+
+/* Suite `index`'s likely bug classes, indented. */
+static void write_bug_classes(const cf_report *report, size_t index,
+			      FILE *out)
+{
+	cf_text text = { 0 };
+
+	bug_classes(report, index, &text);
 	for_each_line(cf_text_get(&text), out, "  ");
 	cf_text_free(&text);
 }
@@ -397,6 +405,29 @@ static void write_yaml(FILE *out, const char *details)
 	fputs("  ...\n", out);
 }
 
+/* Suite `index`'s likely bug classes as diagnostics after the tests,
+ * "# SUITE: likely bug class: ...", which TAP consumers show. */
+static void write_tap_bug_classes(const cf_report *report, size_t index,
+				  FILE *out)
+{
+	cf_text text = { 0 };
+	const char *line = NULL;
+
+	bug_classes(report, index, &text);
+	line = cf_text_get(&text);
+	while (*line != '\0') {
+		const size_t length = line_length(line);
+
+		fputs("# ", out);
+		put_string(out, report->suites[index].name, TEXT_LINE);
+		fputs(": ", out);
+		put_text(out, line, length, TEXT_LINE);
+		putc('\n', out);
+		line += length + (line[length] == '\n');
+	}
+	cf_text_free(&text);
+}
+
 void cf_report_write_tap(const cf_report *report, FILE *out)
 {
 	fprintf(out, "TAP version 13\n1..%zu\n", report->num_results);
@@ -421,6 +452,9 @@ void cf_report_write_tap(const cf_report *report, FILE *out)
 		if (has_details(result))
 			write_yaml(out, result->details);
 	}
+	for (size_t s = 0; s < report->num_suites; s++)
+		if (report->suites[s].count[CF_FAIL] > 0)
+			write_tap_bug_classes(report, s, out);
 }
 
 /* ---------------------------------------------------------------- JUnit */
@@ -472,6 +506,35 @@ static void write_testcase(FILE *out, const cf_result *result)
 	fputs("    </testcase>\n", out);
 }
 
+/* Suite `index`'s likely bug classes as the suite's properties (which
+ * JUnit puts before its testcases), one <property name="likely bug
+ * class" value="..."/> each. */
+static void write_junit_bug_classes(const cf_report *report, size_t index,
+				    FILE *out)
+{
+	static const char prefix[] = "likely bug class: ";
+	cf_text text = { 0 };
+	const char *line = NULL;
+
+	bug_classes(report, index, &text);
+	line = cf_text_get(&text);
+	if (*line != '\0')
+		fputs("    <properties>\n", out);
+	while (*line != '\0') {
+		const size_t length = line_length(line);
+		const size_t skip = strncmp(line, prefix, sizeof(prefix) - 1) ?
+					    0 : sizeof(prefix) - 1;
+
+		fputs("      <property name=\"likely bug class\"", out);
+		write_attribute(out, "value", line + skip, length - skip);
+		fputs("/>\n", out);
+		line += length + (line[length] == '\n');
+	}
+	if (*cf_text_get(&text) != '\0')
+		fputs("    </properties>\n", out);
+	cf_text_free(&text);
+}
+
 void cf_report_write_junit(const cf_report *report, FILE *out)
 {
 	size_t total[3] = { 0, 0, 0 };
@@ -500,6 +563,8 @@ void cf_report_write_junit(const cf_report *report, FILE *out)
 			suite->count[CF_FAIL], suite->count[CF_SKIP]);
 		write_time(out, suite->seconds);
 		fputs(">\n", out);
+		if (suite->count[CF_FAIL] > 0)
+			write_junit_bug_classes(report, s, out);
 		for (size_t i = 0; i < report->num_results; i++)
 			if (report->results[i].suite_index == s)
 				write_testcase(out, &report->results[i]);

@@ -71,13 +71,17 @@ size_t cf_report_count(const cf_report *report, cf_outcome outcome);
 void cf_report_write_human(const cf_report *report, FILE *out, bool verbose);
 
 /* TAP version 13: plan "1..N", "ok N - SUITE: NAME", "not ok ...", a
- * "# SKIP reason" directive on skips, details as a YAML block. */
+ * "# SKIP reason" directive on skips, details as a YAML block; after the
+ * tests, each failing suite's likely bug classes (bug_class.h) as
+ * diagnostics "# SUITE: likely bug class: ...". */
 void cf_report_write_tap(const cf_report *report, FILE *out);
 
 /* JUnit XML: <testsuites> holding a <testsuite> per suite (in the order
  * suites first appear), each holding its <testcase>s in recorded order;
  * <failure message="FIRST LINE">DETAILS</failure> or <skipped
- * message="REASON"/> inside a testcase that did not pass. */
+ * message="REASON"/> inside a testcase that did not pass; a failing
+ * suite's likely bug classes as its <properties>, each a <property
+ * name="likely bug class" value="CLASS"/>. */
 void cf_report_write_junit(const cf_report *report, FILE *out);
 
 #endif /* OPVER_CONFORMANCE_REPORT_H */

@@ -10,8 +10,9 @@
 #include "requant_report.h"
 
 /* TFLite's int8 and uint8 ADD and SUB shift their inputs left by 20
- * bits. */
+ * bits, int16 ones with general scales (pot_scale_int16 false) by 15. */
 #define ADD_LEFT_SHIFT 20
+#define ADD_INT16_LEFT_SHIFT 15
 
 /* Element i of an integer tensor of the case: a graph input's values or
  * a constant's data. */
@@ -194,6 +195,9 @@ static void clamp_of(const cf_case *c, int32_t *min, int32_t *max,
 	case OPVER_OP_SUB:
 		activation = c->params.sub.activation;
 		break;
+	case OPVER_OP_AVERAGE_POOL_2D:
+		activation = c->params.pool.activation;
+		break;
 	default:
 		break;
 	}
@@ -263,19 +267,17 @@ static int32_t output_at(const opver_tensor *t, size_t i)
 	}
 }
 
-/* The output stage: zero point, clamp, and the result against the
- * reference's. */
-static void add_output(cf_text *t, const cf_case *c, int32_t rescaled,
-		       int32_t zero, const opver_tensor *reference,
-		       size_t element)
+/* The clamp of `value`, and the result against the reference's. */
+static void add_clamped(cf_text *t, const cf_case *c, int32_t value,
+			const opver_tensor *reference, size_t element)
 {
 	int32_t min, max, result;
 	const char *activation;
 
 	clamp_of(c, &min, &max, &activation);
-	result = rq_clamp(rescaled + zero, min, max);
-	cf_text_add(t, "  + output zero point %" PRId32 " = %" PRId32 " before the clamp; clamp [%" PRId32 ", %" PRId32 "] (%s) -> %" PRId32 "\n",
-		    zero, rescaled + zero, min, max, activation, result);
+	result = rq_clamp(value, min, max);
+	cf_text_add(t, "clamp [%" PRId32 ", %" PRId32 "] (%s) -> %" PRId32 "\n",
+		    min, max, activation, result);
 	if (reference == NULL || element >= opver_tensor_elements(reference))
 		return;
 	cf_text_add(t, "  the reference's value: ");
@@ -284,6 +286,17 @@ static void add_output(cf_text *t, const cf_case *c, int32_t rescaled,
 		    output_at(reference, element) == result ?
 			    "" :
 			    " (not this derivation's: the reference computes it otherwise)");
+}
+
+/* The output stage: zero point, clamp, and the result against the
+ * reference's. */
+static void add_output(cf_text *t, const cf_case *c, int32_t rescaled,
+		       int32_t zero, const opver_tensor *reference,
+		       size_t element)
+{
+	cf_text_add(t, "  + output zero point %" PRId32 " = %" PRId32 " before the clamp; ",
+		    zero, rescaled + zero);
+	add_clamped(t, c, rescaled + zero, reference, element);
 }
 
 static bool describe_filter(cf_text *t, const cf_case *c, size_t element,
@@ -353,12 +366,20 @@ static bool describe_binary(cf_text *t, const cf_case *c, size_t element,
 	const cf_tensor_desc *in[2] = { &c->tensors[c->inputs[0]],
 					&c->tensors[c->inputs[1]] };
 	const cf_tensor_desc *out = &c->tensors[c->output];
+	const bool int16 = out->type == OPVER_TYPE_INT16;
+	const int left_shift = int16 ? ADD_INT16_LEFT_SHIFT : ADD_LEFT_SHIFT;
 	int64_t q[2];
 	int32_t multiplier, sum = 0;
 	int shift;
 
-	if (out->type == OPVER_TYPE_INT16 || !quantized(c, c->inputs[0]) ||
-	    !quantized(c, c->inputs[1]) || !quantized(c, c->output))
+	if (!quantized(c, c->inputs[0]) || !quantized(c, c->inputs[1]) ||
+	    !quantized(c, c->output))
+		return false;
+	/* int16 ADD and SUB with pot_scale_int16 take TFLite's power-of-two
+	 * path, not derived here. */
+	if (int16 &&
+	    ((c->op == OPVER_OP_ADD && c->params.add.pot_scale_int16) ||
+	     (c->op == OPVER_OP_SUB && c->params.sub.pot_scale_int16)))
 		return false;
 	for (int i = 0; i < 2; i++)
 		q[i] = value_at(c, c->inputs[i],
@@ -387,10 +408,10 @@ static bool describe_binary(cf_text *t, const cf_case *c, size_t element,
 					      scale_of(in[0], 0) :
 					      scale_of(in[1], 0);
 		const int32_t shifted =
-			(int32_t)(q[i] - zero_of(in[i], 0)) * (1 << ADD_LEFT_SHIFT);
+			(int32_t)(q[i] - zero_of(in[i], 0)) * (1 << left_shift);
 
 		cf_text_add(t, "  input %d: (%" PRId64 " - %" PRId32 ") << %d = %" PRId32 "; ",
-			    i + 1, q[i], zero_of(in[i], 0), ADD_LEFT_SHIFT,
+			    i + 1, q[i], zero_of(in[i], 0), left_shift,
 			    shifted);
 		add_rescale(t, "rescale (scale / 2 x the larger)",
 			    (double)scale_of(in[i], 0) / (2 * larger),
@@ -405,15 +426,79 @@ static bool describe_binary(cf_text *t, const cf_case *c, size_t element,
 	cf_text_add(t, c->op == OPVER_OP_SUB ? "  difference %" PRId32 "; " :
 					       "  sum %" PRId32 "; ",
 		    sum);
-	add_rescale(t, "output rescale (2 x the larger input scale / (2^20 x output scale))",
+	cf_text_add(t, "output rescale (2 x the larger input scale / (2^%d x output scale))",
+		    left_shift);
+	add_rescale(t, "",
 		    2.0 * (scale_of(in[0], 0) > scale_of(in[1], 0) ?
 				   (double)scale_of(in[0], 0) :
 				   (double)scale_of(in[1], 0)) /
-			    (1048576.0 * (double)scale_of(out, 0)),
+			    (ldexp(1, left_shift) * (double)scale_of(out, 0)),
 		    &multiplier, &shift);
 	cf_text_add(t, "  reference: ");
 	add_output(t, c, add_rounding(t, sum, multiplier, shift),
 		   zero_of(out, 0), reference, element);
+	return true;
+}
+
+/* One axis of a pooling window: the first input row (or column) an
+ * output's window covers inside the input, and the one after its last. */
+static void pool_span(int32_t out, int32_t in, int32_t filter,
+		      int32_t stride, opver_padding padding, int32_t *start,
+		      int32_t *end)
+{
+	const int32_t first = out * stride -
+			      cf_padding_before(in, filter, stride, 1, padding);
+
+	*start = first < 0 ? 0 : first;
+	*end = first + filter < in ? first + filter : in;
+}
+
+/* AVERAGE_POOL_2D's integer average: the window's raw values summed and
+ * divided by their count, rounded half away from zero, then clamped. */
+static bool describe_average_pool(cf_text *t, const cf_case *c,
+				  size_t element,
+				  const opver_tensor *reference)
+{
+	const cf_tensor_desc *in = &c->tensors[c->inputs[0]];
+	const cf_tensor_desc *out = &c->tensors[c->output];
+	const opver_pool_params *p = &c->params.pool;
+	const size_t channels = (size_t)out->dims[3];
+	const size_t ox = element / channels % (size_t)out->dims[2];
+	const size_t oy = element / channels / (size_t)out->dims[2] %
+			  (size_t)out->dims[1];
+	const size_t b = element / channels / (size_t)out->dims[2] /
+			 (size_t)out->dims[1];
+	int32_t y0, y1, x0, x1, count, average;
+	int64_t sum = 0;
+
+	if (!quantized(c, c->output) || out->rank != 4 || in->rank != 4)
+		return false;
+	pool_span((int32_t)oy, in->dims[1], p->filter_height,
+		  p->stride_height, p->padding, &y0, &y1);
+	pool_span((int32_t)ox, in->dims[2], p->filter_width, p->stride_width,
+		  p->padding, &x0, &x1);
+	count = (y1 - y0) * (x1 - x0);
+	if (count <= 0)
+		return false;
+	for (int32_t y = y0; y < y1; y++)
+		for (int32_t x = x0; x < x1; x++)
+			sum += value_at(c, c->inputs[0],
+					((b * (size_t)in->dims[1] + (size_t)y) *
+						 (size_t)in->dims[2] +
+					 (size_t)x) * channels +
+						element % channels);
+	average = (int32_t)(sum > 0 ? (sum + count / 2) / count :
+				      (sum - count / 2) / count);
+	cf_text_add(t, "average of element %zu: the sum of the %" PRId32 " input values in rows %" PRId32 "..%" PRId32 ", columns %" PRId32 "..%" PRId32 " (zero point %" PRId32 ") is %" PRId64 "\n",
+		    element, count, y0, y1 - 1, x0, x1 - 1, zero_of(in, 0),
+		    sum);
+	cf_text_add(t, "  reference: %" PRId64 " / %" PRId32 " = %.6f -> %" PRId32 "%s; ",
+		    sum, count, (double)sum / count, average,
+		    count % 2 == 0 && (sum % count == count / 2 ||
+				       sum % count == -(count / 2)) ?
+			    " (a tie, rounded away from zero)" :
+			    "");
+	add_clamped(t, c, average, reference, element);
 	return true;
 }
 
@@ -430,6 +515,8 @@ bool cf_describe_requantization(cf_text *t, const cf_case *c, size_t element,
 	case OPVER_OP_MUL:
 	case OPVER_OP_SUB:
 		return describe_binary(t, c, element, reference);
+	case OPVER_OP_AVERAGE_POOL_2D:
+		return describe_average_pool(t, c, element, reference);
 	default:
 		return false;
 	}

@@ -18,7 +18,9 @@
 
 /*
  * For FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D with an int8, uint8
- * or int16 output, and ADD, MUL and SUB with an int8 or uint8 one: appends
+ * or int16 output, and ADD, MUL and SUB with an int8, uint8 or int16 one
+ * (ADD's and SUB's int16 with general scales), and AVERAGE_POOL_2D with a
+ * quantized one (its window's sum, count and rounded average): appends
  * the lines that derive output element `element` of the case, computed
  * here from the case's tensors as TFLite's reference kernels compute it (for
  * int16 outputs the accumulator, rescale and exact value only), and says
