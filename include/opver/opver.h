@@ -625,7 +625,7 @@ OPVER_API opver_status opver_interpreter_reset_variables(
 	opver_interpreter *it);
 
 /*
- * Appended after ABI 2.2 (libopver -version-info 4).  Gives model input
+ * Appended in ABI 2.3 (libopver -version-info 4).  Gives model input
  * `input` the shape dims[0, rank) (copied), as TFLite's
  * ResizeInputTensor: usually a new batch size.  The input's rank, dims
  * and bytes change at once and its data becomes NULL; the shapes reach
@@ -645,7 +645,7 @@ OPVER_API opver_status opver_interpreter_resize_input(opver_interpreter *it,
 						      int32_t rank);
 
 /*
- * Appended after ABI 2.2 (libopver -version-info 4).  After
+ * Appended in ABI 2.3 (libopver -version-info 4).  After
  * opver_interpreter_resize_input(), as TFLite's AllocateTensors: frees
  * what every kernel's init and prepare made, runs init and prepare again
  * with the new input shapes (kernels give their outputs the shapes that

@@ -1,5 +1,9 @@
 /*
- * opver/plugin.h - plugin ABI 2.2.  The only header a plugin includes.
+ * opver/plugin.h - plugin ABI 2.3.  The only header a plugin includes.
+ * ABI 2.3 appended to the host API only (opver.h: input resizing, a
+ * chosen subgraph, a loop limit) and to ops.h (the parameters of
+ * UNIDIRECTIONAL_SEQUENCE_RNN and _LSTM, IF, WHILE, CALL_ONCE); this
+ * header's structs are as in 2.2.
  *
  * A plugin is a shared object exporting one function,
  * opver_plugin_negotiate(), that is told the host's ABI version and returns
@@ -272,8 +276,8 @@ typedef struct opver_host {
 	 * reads or writes (partitions are prepared first), and one already
 	 * known with its old shape (an input or another output of this
 	 * node, or a tensor of an earlier node), and with
-	 * OPVER_ERROR_NOMEM past the interpreter's max_tensor_bytes.  The
-	 * shape a tensor already has is always accepted, so a kernel may
+	 * OPVER_ERROR_NOMEM past the interpreter's max_tensor_bytes.  Since
+	 * ABI 2.3 the shape a tensor already has is always accepted, so a kernel may
 	 * give every output the shape its inputs imply: after
 	 * opver_interpreter_resize_input() (opver.h) prepare runs again, and
 	 * a node whose inputs were resized must shape each output this way
