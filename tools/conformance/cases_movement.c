@@ -14,10 +14,11 @@
  * axes, index tensors (constant, as converters store them) and data.
  * Quantized tensors share one scale and zero point, as converters keep
  * them through these ops; the zero point is what PAD fills with.
+ * CONCATENATION's requantizing then gets hard variants (cases_hard.h).
  */
 #include <string.h>
 
-#include "cases.h"
+#include "cases_hard.h"
 
 /* The inputs CONCATENATION and PACK draw: at most 4, as when their
  * goldens were recorded. */
@@ -264,10 +265,59 @@ static bool generate_concatenation(int32_t variant, cf_rng *rng, cf_case *c)
 	return ok;
 }
 
+/*
+ * Hard variant v: UINT8 at spot v (cases_hard.h).  The first input is
+ * requantized through the drawn rescale (TFLite computes q * scale + bias
+ * in float and rounds half away from zero: ties at the ties spot, values
+ * past 0 and 255 at every spot); the second shares the output's
+ * quantization and is copied.
+ */
+static bool generate_concatenation_hard(int32_t v, cf_rng *rng, cf_case *c)
+{
+	int32_t rank = cf_rng_int(rng, 1, 4), dims[CF_MAX_RANK];
+	int32_t axis = cf_rng_int(rng, 0, rank - 1), along, t[2], copied;
+	const cf_tensor_desc *out;
+	cf_hard hard;
+
+	cf_hard_draw(&hard, v, rng);
+	draw_shape(rng, rank, dims);
+	t[0] = cf_case_tensor(c, OPVER_TYPE_UINT8, rank, dims);
+	cf_case_input(c, t[0]);
+	along = dims[axis];
+	dims[axis] = cf_rng_int(rng, 1, 3);
+	along += dims[axis];
+	copied = cf_case_tensor(c, OPVER_TYPE_UINT8, rank, dims);
+	cf_case_input(c, copied);
+	dims[axis] = along;
+	t[1] = cf_case_tensor(c, OPVER_TYPE_UINT8, rank, dims);
+	c->output = t[1];
+	c->has_params = true;
+	c->params.concatenation.axis = axis;
+	cf_case_param(c, "inputs=2 axis=%d requantize=first", (int)axis);
+	if (!cf_hard_unary_op(c, &hard, rng, t))
+		return false;
+	out = &c->tensors[t[1]];
+	return cf_case_quantize(c, copied, out->scales[0],
+				(int32_t)out->zero_points[0]) &&
+	       cf_hard_fill(c, copied, rng,
+			    cf_hard_deviation(&hard, 1, false,
+					      OPVER_TYPE_UINT8),
+			    false);
+}
+
+static bool generate_concatenation_any(int32_t variant, cf_rng *rng,
+				       cf_case *c)
+{
+	if (variant > NUM_WIDE_TYPES)
+		return generate_concatenation_hard(variant - NUM_WIDE_TYPES - 1,
+						   rng, c);
+	return generate_concatenation(variant, rng, c);
+}
+
 const cf_generator cf_concatenation_cases = {
 	.op = OPVER_OP_CONCATENATION,
-	.num_variants = NUM_WIDE_TYPES + 1,
-	.generate = generate_concatenation,
+	.num_variants = NUM_WIDE_TYPES + 1 + CF_NUM_SPOTS,
+	.generate = generate_concatenation_any,
 };
 
 /* -------------------------------------- SPLIT, SPLIT_V, PACK, UNPACK */
