@@ -14,7 +14,8 @@
  * whether there is a bias, and the data.  Float cases reach past both
  * bounds of every clamp activation.  The hard variants come last: the
  * integer types at every spot of cases_hard.h, with a bias and 3 output
- * channels or more, dilation, padding and activation taking turns.
+ * channels or more, dilation, padding and activation taking turns; then
+ * the same at the above-one spot.
  */
 #include <math.h>
 
@@ -260,7 +261,9 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 
 const cf_generator cf_depthwise_conv_2d_cases = {
 	.op = OPVER_OP_DEPTHWISE_CONV_2D,
+	/* The hard variants' last spot is CF_SPOT_ABOVE_ONE: TFLite lets the
+	 * rescale exceed 1, a left shift. */
 	.num_variants = DW_NUM_TYPES * DW_VARIANTS_PER_TYPE +
-			DW_NUM_HARD_TYPES * CF_NUM_SPOTS,
+			DW_NUM_HARD_TYPES * (CF_NUM_SPOTS + 1),
 	.generate = generate,
 };

@@ -21,7 +21,8 @@
  * dimensions (rank 2 or 3, 1-4 rows), the quantization and the data.
  * Cases with a float input reach past both bounds of every clamp
  * activation.  The hard variants come last: the kinds with an integer
- * input and output of one type, each at every spot of cases_hard.h.
+ * input and output of one type, each at every spot of cases_hard.h, the
+ * above-one spot last.
  */
 #include <math.h>
 
@@ -287,7 +288,9 @@ static bool generate(int32_t variant, cf_rng *rng, cf_case *c)
 
 const cf_generator cf_fully_connected_cases = {
 	.op = OPVER_OP_FULLY_CONNECTED,
+	/* The hard variants' last spot is CF_SPOT_ABOVE_ONE: TFLite lets the
+	 * rescale exceed 1, a left shift. */
 	.num_variants = NUM_KINDS * VARIANTS_PER_KIND +
-			NUM_HARD_KINDS * CF_NUM_SPOTS,
+			NUM_HARD_KINDS * (CF_NUM_SPOTS + 1),
 	.generate = generate,
 };
