@@ -92,6 +92,34 @@ Test(control_flow, a_loop_value_changing_shape_is_refused_at_creation)
 }
 
 /* while_double from 1 to 10 makes 4 passes (2, 4, 8, 16). */
+/* if_cond_no_element and while_cond_no_element: the BOOL[1] condition the
+ * model states is made by LOGICAL_NOT of a BOOL[0], whose prepare shapes
+ * it [0]; invoke read the byte it does not have (a NULL data pointer). */
+Test(control_flow, a_condition_shaped_to_no_element_is_refused)
+{
+	static const struct {
+		const char *model, *what;
+	} cases[] = {
+		{ "if_cond_no_element", "node 1 (IF) of subgraph 0: the condition (input 0) has shape [0], 0 elements" },
+		{ "while_cond_no_element", "node 0 (WHILE) of subgraph 0: the cond subgraph's output has shape [0], 0 elements" },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		opver_model *model = fixture_model(runtime, cases[c].model);
+		opver_interpreter *it = NULL;
+
+		messages_clear(&captured);
+		cr_expect_eq(opver_interpreter_create(runtime, model, &it),
+			     OPVER_ERROR_INVALID_MODEL, "%s", cases[c].model);
+		cr_expect_null(it);
+		cr_expect(messages_line_has(&captured, cases[c].what,
+					    "it must hold one BOOL", NULL),
+			  "%s: %s", cases[c].model, captured.text);
+		opver_interpreter_destroy(it);
+		opver_model_close(model);
+	}
+}
+
 Test(control_flow, max_loop_iterations_stops_a_longer_loop)
 {
 	opver_model *model = fixture_model(runtime, "while_double");
