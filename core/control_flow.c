@@ -393,6 +393,16 @@ opver_status opver__control_invoke(opver__control *control, int32_t index,
 	}
 }
 
+void opver__control_reset_variables(opver__control *control)
+{
+	if (control == NULL || !control->owns_callees)
+		return;
+	for (int32_t i = 0; i < control->callees->count; i++)
+		if (control->callees->interpreters[i] != NULL)
+			opver_interpreter_reset_variables(
+				control->callees->interpreters[i]);
+}
+
 opver__callees *opver__control_callees(const opver__control *control)
 {
 	return control->callees;

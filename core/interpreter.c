@@ -689,5 +689,6 @@ OPVER_API opver_status opver_interpreter_reset_variables(opver_interpreter *it)
 		if (it->graph->tensors[t].is_variable &&
 		    it->tensors[t].data != NULL)
 			memset(it->tensors[t].data, 0, it->tensors[t].bytes);
+	opver__control_reset_variables(it->control);
 	return OPVER_OK;
 }

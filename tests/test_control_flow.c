@@ -227,6 +227,39 @@ Test(control_flow, a_subgraph_called_from_two_nodes_is_prepared_once)
 	opver_model_close(model);
 }
 
+/* if_svdf_state: the SVDF's state lives in subgraph 1's interpreter;
+ * reset_variables on the application's interpreter zeroes it too. */
+static float run_svdf(opver_interpreter *it)
+{
+	const uint8_t cond = 1;
+	const float x[2] = { 1.0f, 2.0f };
+
+	memcpy(opver_interpreter_input(it, 0)->data, &cond, 1);
+	memcpy(opver_interpreter_input(it, 1)->data, x, sizeof(x));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	return *(const float *)opver_interpreter_output(it, 0)->data;
+}
+
+Test(control_flow, reset_variables_reaches_the_called_subgraphs)
+{
+	opver_model *model = fixture_model(runtime, "if_svdf_state");
+	opver_interpreter *it;
+	float first, third, again;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	first = run_svdf(it);
+	run_svdf(it);
+	third = run_svdf(it);
+	cr_assert_neq(first, third, "the state should carry across invokes");
+	cr_assert_eq(opver_interpreter_reset_variables(it), OPVER_OK);
+	again = run_svdf(it);
+	cr_expect_eq(again, first, "after reset: %g, want %g", again, first);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
 /* call_once_count: subgraph 1's ADD_ONE runs on the first invoke only,
  * main's on every one. */
 Test(control_flow, call_once_runs_its_subgraph_on_the_first_invoke_only)
