@@ -264,7 +264,9 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 	for (size_t t = 0; t < tensors; t++) {
 		if (offsets[t] != SIZE_MAX)
 			it->tensors[t].data = it->arena + offsets[t];
-		if (graph->tensors[t].initial_data != NULL)
+		/* resize_input keeps such an input at the model's size. */
+		if (graph->tensors[t].initial_data != NULL &&
+		    it->tensors[t].bytes == graph->tensors[t].bytes)
 			memcpy(it->tensors[t].data,
 			       graph->tensors[t].initial_data,
 			       graph->tensors[t].bytes);

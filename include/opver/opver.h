@@ -635,7 +635,8 @@ OPVER_API opver_status opver_interpreter_reset_variables(
  * input first, then allocate, then write the inputs.  Every dimension
  * must be at least 1.  OPVER_ERROR_INVALID_ARGUMENT, reported, for an
  * index out of range, a dimension below 1, an inspect-only interpreter,
- * or (while a delegate runs partitions, which are built from the model's
+ * any shape but the model's for an input the model gives values (a
+ * buffer), or (while a delegate runs partitions, which are built from the model's
  * shapes) any shape but the model's, naming the delegates; OPVER_ERROR_NOMEM
  * past the interpreter's max_tensor_bytes.  Giving the shape the input
  * already has changes nothing.
