@@ -432,7 +432,8 @@ static opver_status create(opver_runtime *runtime, const opver_model *model,
 
 	*out = NULL;
 	if (opver__graph_subgraph(opver__model_graph(model),
-				  given.subgraph < INT32_MAX ?
+				  given.subgraph >= 0 &&
+					  given.subgraph < INT32_MAX ?
 				  (int32_t)given.subgraph : -1) == NULL) {
 		opver__error(&runtime->reporter,
 			     "subgraph %" PRId64 " asked for; the model has subgraphs 0 to %d",

@@ -320,6 +320,22 @@ Test(control_flow, the_subgraph_option_runs_a_signature_subgraph)
 	cr_expect(messages_line_has(&captured, "subgraph 2",
 				    "subgraphs 0 to 1", NULL),
 		  "%s", captured.text);
+	/* Negative values whose low 32 bits are 0 or 1 are out of range
+	 * too (they were truncated to subgraphs 0 and 1). */
+	for (int64_t low = 0; low < 2; low++) {
+		options.subgraph = INT64_MIN + low;
+		cr_expect_eq(opver_interpreter_create_with_options(
+				     runtime, model, &options, &it),
+			     OPVER_ERROR_INVALID_ARGUMENT, "%lld",
+			     (long long)options.subgraph);
+		opver_interpreter_destroy(it);
+		options.subgraph = -(INT64_C(1) << 32) + low;
+		cr_expect_eq(opver_interpreter_create_with_options(
+				     runtime, model, &options, &it),
+			     OPVER_ERROR_INVALID_ARGUMENT, "%lld",
+			     (long long)options.subgraph);
+		opver_interpreter_destroy(it);
+	}
 	opver_model_close(model);
 }
 
