@@ -198,6 +198,31 @@ static opver_status check_list(const opver__control *control,
 	return OPVER_OK;
 }
 
+/*
+ * A condition (IF's input 0, the output of WHILE's cond) holds one
+ * element, as TFLite requires: the reader checked the shapes the model
+ * states, but a kernel's prepare may have shaped the tensor since
+ * (resize_output), to no element at all, where invoke would read a byte
+ * past it.
+ */
+static opver_status check_condition(const opver__control *control,
+				    int32_t index, const char *what,
+				    const opver_tensor *cond)
+{
+	char shape[96];
+
+	if (opver_tensor_elements(cond) == 1)
+		return OPVER_OK;
+	opver__error(control->reporter,
+		     "node %d (%s) of subgraph %d: %s has shape %s, %zu elements; it must hold one BOOL",
+		     (int)index,
+		     opver_op_name(control->graph->nodes[index].op),
+		     (int)control->subgraph, what,
+		     shape_text(cond, shape, sizeof(shape)),
+		     opver_tensor_elements(cond));
+	return OPVER_ERROR_INVALID_MODEL;
+}
+
 opver_status opver__control_prepare(opver__control *control, int32_t index,
 				    const opver_node *node)
 {
@@ -205,6 +230,14 @@ opver_status opver__control_prepare(opver__control *control, int32_t index,
 	int32_t callees[OPVER__MAX_CALLEES];
 	int count = opver__node_callees(source, callees);
 
+	if (source->op == OPVER_OP_IF) {
+		opver_status status = check_condition(
+			control, index, "the condition (input 0)",
+			node->inputs[0]);
+
+		if (status != OPVER_OK)
+			return status;
+	}
 	for (int i = 0; i < count; i++) {
 		shape_check check = { node, index, callees[i],
 				      opver__callee_role(source->op, i) };
@@ -224,8 +257,15 @@ opver_status opver__control_prepare(opver__control *control, int32_t index,
 		} else if (source->op == OPVER_OP_WHILE) {
 			/* Each loop value: in, out, cond's and body's in,
 			 * body's out all of one shape. */
-			status = check_list(control, &check, node->inputs,
-					    node->num_inputs, it, false);
+			status = i == 0 ? check_condition(control, index,
+					"the cond subgraph's output",
+					opver_interpreter_output(it, 0))
+					: OPVER_OK;
+			if (status == OPVER_OK)
+				status = check_list(control, &check,
+						    node->inputs,
+						    node->num_inputs, it,
+						    false);
 			if (status == OPVER_OK)
 				status = check_list(control, &check,
 						    node->outputs,
@@ -351,6 +391,16 @@ opver_status opver__control_invoke(opver__control *control, int32_t index,
 		control->called[index] = status == OPVER_OK;
 		return status;
 	}
+}
+
+void opver__control_reset_variables(opver__control *control)
+{
+	if (control == NULL || !control->owns_callees)
+		return;
+	for (int32_t i = 0; i < control->callees->count; i++)
+		if (control->callees->interpreters[i] != NULL)
+			opver_interpreter_reset_variables(
+				control->callees->interpreters[i]);
 }
 
 opver__callees *opver__control_callees(const opver__control *control)

@@ -74,6 +74,11 @@ opver_status opver__control_prepare(opver__control *control, int32_t index,
 opver_status opver__control_invoke(opver__control *control, int32_t index,
 				   const opver_node *node);
 
+/* Zeroes the variable tensors of every callee interpreter, when `control`
+ * owns the table (the root's: one call covers the tree), as TFLite's
+ * ResetVariableTensors covers every subgraph. */
+void opver__control_reset_variables(opver__control *control);
+
 /* The table an interpreter's callees share (borrowed). */
 opver__callees *opver__control_callees(const opver__control *control);
 

@@ -264,7 +264,9 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 	for (size_t t = 0; t < tensors; t++) {
 		if (offsets[t] != SIZE_MAX)
 			it->tensors[t].data = it->arena + offsets[t];
-		if (graph->tensors[t].initial_data != NULL)
+		/* resize_input keeps such an input at the model's size. */
+		if (graph->tensors[t].initial_data != NULL &&
+		    it->tensors[t].bytes == graph->tensors[t].bytes)
 			memcpy(it->tensors[t].data,
 			       graph->tensors[t].initial_data,
 			       graph->tensors[t].bytes);
@@ -430,7 +432,8 @@ static opver_status create(opver_runtime *runtime, const opver_model *model,
 
 	*out = NULL;
 	if (opver__graph_subgraph(opver__model_graph(model),
-				  given.subgraph < INT32_MAX ?
+				  given.subgraph >= 0 &&
+					  given.subgraph < INT32_MAX ?
 				  (int32_t)given.subgraph : -1) == NULL) {
 		opver__error(&runtime->reporter,
 			     "subgraph %" PRId64 " asked for; the model has subgraphs 0 to %d",
@@ -689,5 +692,6 @@ OPVER_API opver_status opver_interpreter_reset_variables(opver_interpreter *it)
 		if (it->graph->tensors[t].is_variable &&
 		    it->tensors[t].data != NULL)
 			memset(it->tensors[t].data, 0, it->tensors[t].bytes);
+	opver__control_reset_variables(it->control);
 	return OPVER_OK;
 }

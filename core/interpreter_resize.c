@@ -105,6 +105,15 @@ OPVER_API opver_status opver_interpreter_resize_input(opver_interpreter *it,
 	if (it->delegation.count > 0 &&
 	    !opver__same_dims(rank, dims, model->rank, model->dims))
 		return refuse_for_delegates(it, input, tensor);
+	/* Its first values are the model's buffer, of the model's size (and
+	 * TFLite refuses to resize a tensor with a buffer too). */
+	if (model->initial_data != NULL &&
+	    !opver__same_dims(rank, dims, model->rank, model->dims)) {
+		opver__error(&it->runtime->reporter,
+			     "resize_input: input %zu ('%s') starts from the values of a buffer in the model, which fit the model's shape only, and keeps that shape",
+			     input, tensor->name);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
 	if (it->input_dims == NULL) {
 		it->input_dims = calloc((size_t)it->graph->num_inputs,
 					sizeof(*it->input_dims));

@@ -92,6 +92,34 @@ Test(control_flow, a_loop_value_changing_shape_is_refused_at_creation)
 }
 
 /* while_double from 1 to 10 makes 4 passes (2, 4, 8, 16). */
+/* if_cond_no_element and while_cond_no_element: the BOOL[1] condition the
+ * model states is made by LOGICAL_NOT of a BOOL[0], whose prepare shapes
+ * it [0]; invoke read the byte it does not have (a NULL data pointer). */
+Test(control_flow, a_condition_shaped_to_no_element_is_refused)
+{
+	static const struct {
+		const char *model, *what;
+	} cases[] = {
+		{ "if_cond_no_element", "node 1 (IF) of subgraph 0: the condition (input 0) has shape [0], 0 elements" },
+		{ "while_cond_no_element", "node 0 (WHILE) of subgraph 0: the cond subgraph's output has shape [0], 0 elements" },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		opver_model *model = fixture_model(runtime, cases[c].model);
+		opver_interpreter *it = NULL;
+
+		messages_clear(&captured);
+		cr_expect_eq(opver_interpreter_create(runtime, model, &it),
+			     OPVER_ERROR_INVALID_MODEL, "%s", cases[c].model);
+		cr_expect_null(it);
+		cr_expect(messages_line_has(&captured, cases[c].what,
+					    "it must hold one BOOL", NULL),
+			  "%s: %s", cases[c].model, captured.text);
+		opver_interpreter_destroy(it);
+		opver_model_close(model);
+	}
+}
+
 Test(control_flow, max_loop_iterations_stops_a_longer_loop)
 {
 	opver_model *model = fixture_model(runtime, "while_double");
@@ -199,6 +227,39 @@ Test(control_flow, a_subgraph_called_from_two_nodes_is_prepared_once)
 	opver_model_close(model);
 }
 
+/* if_svdf_state: the SVDF's state lives in subgraph 1's interpreter;
+ * reset_variables on the application's interpreter zeroes it too. */
+static float run_svdf(opver_interpreter *it)
+{
+	const uint8_t cond = 1;
+	const float x[2] = { 1.0f, 2.0f };
+
+	memcpy(opver_interpreter_input(it, 0)->data, &cond, 1);
+	memcpy(opver_interpreter_input(it, 1)->data, x, sizeof(x));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	return *(const float *)opver_interpreter_output(it, 0)->data;
+}
+
+Test(control_flow, reset_variables_reaches_the_called_subgraphs)
+{
+	opver_model *model = fixture_model(runtime, "if_svdf_state");
+	opver_interpreter *it;
+	float first, third, again;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	first = run_svdf(it);
+	run_svdf(it);
+	third = run_svdf(it);
+	cr_assert_neq(first, third, "the state should carry across invokes");
+	cr_assert_eq(opver_interpreter_reset_variables(it), OPVER_OK);
+	again = run_svdf(it);
+	cr_expect_eq(again, first, "after reset: %g, want %g", again, first);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
 /* call_once_count: subgraph 1's ADD_ONE runs on the first invoke only,
  * main's on every one. */
 Test(control_flow, call_once_runs_its_subgraph_on_the_first_invoke_only)
@@ -259,6 +320,22 @@ Test(control_flow, the_subgraph_option_runs_a_signature_subgraph)
 	cr_expect(messages_line_has(&captured, "subgraph 2",
 				    "subgraphs 0 to 1", NULL),
 		  "%s", captured.text);
+	/* Negative values whose low 32 bits are 0 or 1 are out of range
+	 * too (they were truncated to subgraphs 0 and 1). */
+	for (int64_t low = 0; low < 2; low++) {
+		options.subgraph = INT64_MIN + low;
+		cr_expect_eq(opver_interpreter_create_with_options(
+				     runtime, model, &options, &it),
+			     OPVER_ERROR_INVALID_ARGUMENT, "%lld",
+			     (long long)options.subgraph);
+		opver_interpreter_destroy(it);
+		options.subgraph = -(INT64_C(1) << 32) + low;
+		cr_expect_eq(opver_interpreter_create_with_options(
+				     runtime, model, &options, &it),
+			     OPVER_ERROR_INVALID_ARGUMENT, "%lld",
+			     (long long)options.subgraph);
+		opver_interpreter_destroy(it);
+	}
 	opver_model_close(model);
 }
 

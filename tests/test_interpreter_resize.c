@@ -496,3 +496,25 @@ Test(resize, a_value_passed_to_a_subgraph_keeps_its_shape)
 		     captured.text);
 	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
 }
+
+/* input_with_buffer_add: x [64] starts from buffer 1.  Shrunk to [1],
+ * allocate copied the buffer's 256 bytes into the 4 x got in the arena
+ * (a heap overflow past it); such an input keeps the model's shape. */
+Test(resize, an_input_the_model_gives_values_keeps_its_shape)
+{
+	const float *y;
+
+	open_test_model("input_with_buffer_add");
+	cr_expect_eq(opver_interpreter_resize_input(
+			     it, 0, (const int32_t[]){ 1 }, 1),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_expect(messages_line_has(&captured, "input 0 ('x')",
+				    "values of a buffer in the model", NULL),
+		  "%s", captured.text);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	y = opver_interpreter_output(it, 0)->data;
+	cr_expect_eq(y[63], 126.0f);
+}

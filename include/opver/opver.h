@@ -616,8 +616,9 @@ OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
 
 /*
  * Appended in ABI 2.2.  Sets every variable tensor (is_variable in the
- * model: the state of SVDF, LSTM and RNN layers) back to zeros, the state
- * a new interpreter starts from, as TFLite's ResetVariableTensors does.
+ * model: the state of SVDF, LSTM and RNN layers), those of the subgraphs
+ * IF, WHILE and CALL_ONCE call too, back to zeros, the state a new
+ * interpreter starts from, as TFLite's ResetVariableTensors does.
  * Variable tensors otherwise keep their values from one invoke to the
  * next.  OPVER_ERROR_INVALID_ARGUMENT for an inspect-only interpreter.
  */
@@ -634,7 +635,8 @@ OPVER_API opver_status opver_interpreter_reset_variables(
  * input first, then allocate, then write the inputs.  Every dimension
  * must be at least 1.  OPVER_ERROR_INVALID_ARGUMENT, reported, for an
  * index out of range, a dimension below 1, an inspect-only interpreter,
- * or (while a delegate runs partitions, which are built from the model's
+ * any shape but the model's for an input the model gives values (a
+ * buffer), or (while a delegate runs partitions, which are built from the model's
  * shapes) any shape but the model's, naming the delegates; OPVER_ERROR_NOMEM
  * past the interpreter's max_tensor_bytes.  Giving the shape the input
  * already has changes nothing.
