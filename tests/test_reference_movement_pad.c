@@ -59,6 +59,25 @@ Test(movement, padv2_fills_with_its_constant_and_takes_int64_paddings)
 	kh_expect_floats(out, want, COUNT(want));
 }
 
+/* An input with a dimension of 0 has no data: the arena gives it none
+ * (NULL), and every output element is the constant.  fuzz_invoke found
+ * the kernel forming addresses from that NULL (UBSan: applying zero
+ * offset to null pointer). */
+Test(movement, padv2_of_an_empty_input_is_all_constant)
+{
+	opver_tensor *in = floats("in", KH_DIMS(2, 0), NULL);
+	opver_tensor *pads = constant("paddings", KH_DIMS(2, 2),
+				      (const int32_t[]){ 0, 0, 1, 2 });
+	opver_tensor *value = floats("value", KH_DIMS(1), (const float[]){ 9 });
+	opver_tensor *out = floats("out", KH_DIMS(2, 3), NULL);
+	static const float want[] = { 9, 9, 9, 9, 9, 9 };
+
+	in->data = NULL;
+	run(node("padv2", 1, NULL, 0, KH_TENSORS(in, pads, value),
+		 KH_TENSORS(out)));
+	kh_expect_floats(out, want, COUNT(want));
+}
+
 /* Paddings computed at run time: the plan is made, and the output shape
  * checked, in invoke. */
 Test(movement, pad_with_run_time_paddings)

@@ -259,6 +259,14 @@ static unsigned char *gather_dim(const ref_gather_plan *plan, int32_t d,
 
 void ref_gather_run(const ref_gather_plan *plan, const void *input, void *output)
 {
+	/* An input of no elements has no data (NULL), and no address may be
+	 * formed from it: every output element is the pad value (only PAD
+	 * makes elements out of none; the other ops' outputs are empty). */
+	if (input == NULL) {
+		if (plan->outside == REF_GATHER_PAD)
+			gather_pad(plan, gather_block(plan, 0), output);
+		return;
+	}
 	if (plan->rank == 0)
 		memcpy(output, input, plan->element);
 	else
