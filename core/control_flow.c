@@ -26,6 +26,10 @@ struct opver__callees {
 	 * prepared. */
 	opver_interpreter **interpreters;
 	int32_t depth;          /* callee creations under way */
+	/* WHILE body passes in the root's invoke under way, every WHILE of
+	 * every subgraph counted against max_loop_iterations together:
+	 * nested loops cannot multiply the limit. */
+	uint64_t passes;
 };
 
 struct opver__control {
@@ -352,12 +356,14 @@ static opver_status run_while(opver__control *control, int32_t index,
 		if (*(const uint8_t *)opver_interpreter_output(cond, 0)->data ==
 		    0)
 			return OPVER_OK;
-		if (limit > 0 && pass == limit) {
+		if (limit > 0 && control->callees->passes == limit) {
 			opver__error(control->reporter,
-				     "node %d (WHILE) of subgraph %d: still looping after %" PRIu64 " passes, the most max_loop_iterations allows",
-				     (int)index, (int)control->subgraph, limit);
+				     "node %d (WHILE) of subgraph %d: still looping after %" PRIu64 " passes; WHILE bodies have passed %" PRIu64 " times in this invoke, the most max_loop_iterations allows",
+				     (int)index, (int)control->subgraph, pass,
+				     limit);
 			return OPVER_ERROR;
 		}
+		control->callees->passes++;
 		for (int32_t i = 0; i < count; i++)
 			copy_value(opver_interpreter_input(body, (size_t)i),
 				   node->outputs[i]);
@@ -391,6 +397,12 @@ opver_status opver__control_invoke(opver__control *control, int32_t index,
 		control->called[index] = status == OPVER_OK;
 		return status;
 	}
+}
+
+void opver__control_begin_invoke(opver__control *control)
+{
+	if (control != NULL && control->owns_callees)
+		control->callees->passes = 0;
 }
 
 void opver__control_reset_variables(opver__control *control)

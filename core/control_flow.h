@@ -74,6 +74,10 @@ opver_status opver__control_prepare(opver__control *control, int32_t index,
 opver_status opver__control_invoke(opver__control *control, int32_t index,
 				   const opver_node *node);
 
+/* Starts an invoke: for the root's control (it owns the table), the
+ * WHILE passes counted against max_loop_iterations start again. */
+void opver__control_begin_invoke(opver__control *control);
+
 /* Zeroes the variable tensors of every callee interpreter, when `control`
  * owns the table (the root's: one call covers the tree), as TFLite's
  * ResetVariableTensors covers every subgraph. */

@@ -673,6 +673,7 @@ OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 	status = opver__interpreter_check_allocated(it);
 	if (status != OPVER_OK)
 		return status;
+	opver__control_begin_invoke(it->control);
 	it->session.phase = OPVER__PHASE_INVOKE;
 	status = run_steps(it);
 	it->session.phase = OPVER__PHASE_IDLE;

@@ -91,7 +91,6 @@ Test(control_flow, a_loop_value_changing_shape_is_refused_at_creation)
 	opver_model_close(model);
 }
 
-/* while_double from 1 to 10 makes 4 passes (2, 4, 8, 16). */
 /* if_cond_no_element and while_cond_no_element: the BOOL[1] condition the
  * model states is made by LOGICAL_NOT of a BOOL[0], whose prepare shapes
  * it [0]; invoke read the byte it does not have (a NULL data pointer). */
@@ -120,6 +119,8 @@ Test(control_flow, a_condition_shaped_to_no_element_is_refused)
 	}
 }
 
+/* while_double from 1 to 10 makes 4 passes (2, 4, 8, 16); the count
+ * starts again with each invoke. */
 Test(control_flow, max_loop_iterations_stops_a_longer_loop)
 {
 	opver_model *model = fixture_model(runtime, "while_double");
@@ -132,6 +133,7 @@ Test(control_flow, max_loop_iterations_stops_a_longer_loop)
 							   &options, &it),
 		     OPVER_OK, "%s", captured.text);
 	cr_expect_eq(run_while(it, 1.0f, 10.0f), 16.0f);
+	cr_expect_eq(run_while(it, 1.0f, 10.0f), 16.0f, "%s", captured.text);
 	opver_interpreter_destroy(it);
 
 	options.max_loop_iterations = 3;

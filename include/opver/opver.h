@@ -463,9 +463,10 @@ typedef struct opver_interpreter_options {
 	int64_t subgraph;
 	/*
 	 * Appended in ABI 2.3.
-	 * The most passes a WHILE node's body may make in one invoke; a
-	 * WHILE whose cond still holds after that many fails the invoke
-	 * with OPVER_ERROR, naming the node.  For models from untrusted
+	 * The most passes WHILE bodies may make in one invoke, every WHILE
+	 * node of every subgraph counted together (nested loops do not
+	 * multiply it); a WHILE whose cond still holds when the count is
+	 * reached fails the invoke with OPVER_ERROR, naming the node.  For models from untrusted
 	 * sources, whose loops may never end.  0 (the default): no limit,
 	 * as in TFLite.
 	 */
