@@ -53,13 +53,15 @@ static void task_3d_tile_2d(void *context, size_t i, size_t j, size_t k,
 	cover(i, j, k, 1, size_j, size_k);
 }
 
-/* The host: tasks in order, on the thread numbers the pool has. */
-static uint32_t host_threads;
+/* The host: tasks in order, on the thread numbers the pool has; the
+ * last parallel_for's task count. */
+static uint32_t host_threads, host_tasks;
 
 static void serial_parallel_for(const opver_context *ctx, opver_task_fn fn,
 				void *arg, uint32_t count)
 {
 	(void)ctx;
+	host_tasks = count;
 	for (uint32_t task = 0; task < count; task++)
 		fn(arg, task, task % host_threads);
 }
@@ -162,4 +164,33 @@ Test(xnnpack_tiles, every_item_of_a_3d_grid_is_covered_once_across_rows)
 					    planes, rows, MAX_K, 3, 4, 0);
 				assert_covered_once();
 			}
+}
+
+/* Each thread is asked for 4 tasks (or one per tile when fewer), the
+ * tiles per task rounding down: 10 row tiles on two threads are 10 tasks
+ * of one, which two threads split 5 to 5 (rounded up, 5 tasks of 2 split
+ * 3 to 2: 6 tiles against 5 on resnet_float's largest convolutions). */
+Test(xnnpack_tiles, an_operator_is_cut_into_four_tasks_a_thread_or_more)
+{
+	void (*parallelize)(pthreadpool_t, pthreadpool_task_2d_tile_2d_t,
+			    void *, size_t, size_t, size_t, size_t, uint32_t) =
+		(void (*)(pthreadpool_t, pthreadpool_task_2d_tile_2d_t, void *,
+			  size_t, size_t, size_t, size_t, uint32_t))
+			plugin_function("pthreadpool_parallelize_2d_tile_2d");
+	opver_context ctx;
+	opver_host host;
+
+	for (size_t tiles = 2; tiles <= MAX_I / 7; tiles++) {
+		struct pthreadpool pool = start(2, (size_t[]){ 7 * tiles, 16, 1 },
+						(size_t[]){ 7, 16, 1 }, &ctx,
+						&host);
+
+		host_tasks = 0;
+		parallelize(&pool, task_2d_tile_2d, NULL, 7 * tiles, 16, 7, 16,
+			    0);
+		assert_covered_once();
+		cr_expect_geq(host_tasks, tiles < 8 ? tiles : 8,
+			      "%zu tiles on two threads: %u tasks", tiles,
+			      host_tasks);
+	}
 }
