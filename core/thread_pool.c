@@ -18,6 +18,11 @@
  * while every thread has work of its own, and uneven tasks still balance.
  * When the interpreter traces (opver_interpreter_options.trace), a
  * parallel_for also times each thread's span of tasks and traces it.
+ *
+ * Creating the pool returns once every worker has run and sleeps.  A new
+ * thread may start queued on its creator's CPU, where a caller busy with
+ * jobs keeps it from running for milliseconds; asleep, the first job's
+ * wake-up puts it on an idle CPU instead.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -42,6 +47,7 @@ struct opver__pool {
 	uint32_t threads;               /* workers + the caller */
 	pthread_t *workers;             /* threads - 1 */
 	uint32_t started;               /* workers running */
+	uint32_t checked_in;            /* workers that slept once; lock */
 	pthread_mutex_t lock;           /* for sleeping only */
 	pthread_cond_t wake;            /* a job or stop for the workers */
 	pthread_cond_t done;            /* the last worker left the job */
@@ -103,17 +109,24 @@ static void run_tasks(opver__pool *pool, uint32_t thread)
 
 /* Waits until the state moves past `seen` or the pool stops (spinning,
  * then sleeping on wake), and returns the state. */
-static uint64_t await_change(opver__pool *pool, uint64_t seen)
+static uint64_t await_change(opver__pool *pool, uint64_t seen, bool first)
 {
 	uint64_t state;
 
-	for (int poll = 0; poll < SPIN_POLLS; poll++) {
+	for (int poll = 0; !first && poll < SPIN_POLLS; poll++) {
 		state = atomic_load(&pool->state);
 		if (state != seen || atomic_load(&pool->stopping))
 			return state;
 		cpu_relax();
 	}
 	pthread_mutex_lock(&pool->lock);
+	if (first) {
+		/* opver__pool_create goes on once the lock is free, inside
+		 * the wait below: the worker asleep, so the first job wakes
+		 * it onto an idle CPU. */
+		pool->checked_in++;
+		pthread_cond_signal(&pool->done);
+	}
 	for (;;) {
 		/* Announced before each look: the waker clears it. */
 		atomic_store(&pool->sleeping, true);
@@ -139,8 +152,8 @@ static void *worker_main(void *argument)
 	uint64_t seen = 0;
 
 	free(start);
-	for (;;) {
-		seen = await_change(pool, seen);
+	for (bool first = true;; first = false) {
+		seen = await_change(pool, seen, first);
 		if (atomic_load(&pool->stopping))
 			return NULL;
 		if (seen % 2 == 0)
@@ -201,6 +214,10 @@ opver_status opver__pool_create(uint32_t threads, opver__pool **out)
 		}
 		pool->started++;
 	}
+	pthread_mutex_lock(&pool->lock);
+	while (pool->checked_in < pool->started)
+		pthread_cond_wait(&pool->done, &pool->lock);
+	pthread_mutex_unlock(&pool->lock);
 	*out = pool;
 	return OPVER_OK;
 fail:
