@@ -74,6 +74,11 @@ opver_status opver__control_prepare(opver__control *control, int32_t index,
 opver_status opver__control_invoke(opver__control *control, int32_t index,
 				   const opver_node *node);
 
+/* For the root's control (it owns the table), the arena bytes of every
+ * callee interpreter, which the root's own arena shares max_arena_bytes
+ * with; 0 for any other (each callee is checked when created). */
+uint64_t opver__control_callee_arena_bytes(const opver__control *control);
+
 /* Starts an invoke: for the root's control (it owns the table), the
  * WHILE passes counted against max_loop_iterations start again. */
 void opver__control_begin_invoke(opver__control *control);

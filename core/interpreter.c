@@ -214,6 +214,7 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 	size_t count = tensors + session->num_scratch;
 	opver__lifetime *lifetimes = calloc(count ? count : 1,
 					    sizeof(*lifetimes));
+	uint64_t callee_bytes;
 	size_t *offsets = calloc(count ? count : 1, sizeof(*offsets));
 	opver_status status = OPVER_ERROR_NOMEM;
 
@@ -241,10 +242,20 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 		it->nomem_reported = true;
 		goto out;
 	}
-	if ((uint64_t)it->arena_bytes > it->max_arena_bytes) {
-		opver__error(&it->runtime->reporter,
-			     "the model's activation tensors and scratch need an arena of %zu bytes; at most %" PRIu64 " bytes are allowed (max_arena_bytes in the config, opver-run --max-arena)",
-			     it->arena_bytes, it->max_arena_bytes);
+	/* The subgraphs control flow calls have arenas of their own, within
+	 * the same limit (the root's check; each callee's in control_flow.c). */
+	callee_bytes = opver__control_callee_arena_bytes(it->control);
+	if ((uint64_t)it->arena_bytes > it->max_arena_bytes ||
+	    callee_bytes > it->max_arena_bytes - it->arena_bytes) {
+		if (callee_bytes == 0)
+			opver__error(&it->runtime->reporter,
+				     "the model's activation tensors and scratch need an arena of %zu bytes; at most %" PRIu64 " bytes are allowed (max_arena_bytes in the config, opver-run --max-arena)",
+				     it->arena_bytes, it->max_arena_bytes);
+		else
+			opver__error(&it->runtime->reporter,
+				     "the model's activation tensors and scratch need an arena of %zu bytes, and the subgraphs it calls %" PRIu64 " more; at most %" PRIu64 " bytes are allowed (max_arena_bytes in the config, opver-run --max-arena)",
+				     it->arena_bytes, callee_bytes,
+				     it->max_arena_bytes);
 		it->nomem_reported = true;
 		status = OPVER_ERROR_NOMEM;
 		goto out;
@@ -476,6 +487,8 @@ static opver_status create(opver_runtime *runtime, const opver_model *model,
 	if (status == OPVER_OK && pool == NULL)
 		status = opver__pool_create(pool_threads(it, &given), &it->pool);
 	it->session.pool = it->pool;
+	/* Called subgraphs share this interpreter's arena limit. */
+	given.max_arena_bytes = it->max_arena_bytes;
 	if (status == OPVER_OK)
 		status = opver__control_create(runtime, model, &given,
 					       it->graph, it->subgraph,

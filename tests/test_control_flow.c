@@ -385,3 +385,44 @@ Test(control_flow, a_body_changing_a_value_type_is_refused)
 	expect_refused("bad_while_body_type", "subgraph 2 (body)",
 		       "loop value 0 is FLOAT32, but the subgraph's output 0 is INT32");
 }
+
+/* The subgraphs IF calls have arenas of their own, within the model's
+ * max_arena_bytes: a limit the main subgraph's arena alone fills leaves
+ * the called ones nothing (each alone would fit it), and the smallest
+ * limit that works is larger than the main arena. */
+Test(control_flow, called_subgraphs_share_the_arena_limit)
+{
+	opver_model *model = fixture_model(runtime, "if_add_mul");
+	opver_interpreter_options options;
+	opver_interpreter *it = NULL;
+	size_t own = 0;
+	uint64_t limit;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	opver_interpreter_memory(it, &own, NULL);
+	opver_interpreter_destroy(it);
+	cr_assert_gt(own, 0);
+
+	opver_interpreter_options_init(&options);
+	options.max_arena_bytes = own;
+	messages_clear(&captured);
+	cr_expect_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_ERROR_NOMEM, "%s", captured.text);
+	cr_expect(messages_line_has(&captured, "share", "max_arena_bytes",
+				    NULL),
+		  "%s", captured.text);
+
+	for (limit = own + 1; limit < own + 4096; limit++) {
+		options.max_arena_bytes = limit;
+		if (opver_interpreter_create_with_options(runtime, model,
+							  &options,
+							  &it) == OPVER_OK)
+			break;
+	}
+	cr_expect_lt(limit, own + 4096, "no limit up to %zu bytes more works",
+		     (size_t)4096);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}

@@ -410,10 +410,10 @@ typedef struct opver_interpreter_options {
 	 */
 	int32_t prepare_only;
 	/*
-	 * The most bytes the
-	 * activation arena (tensors and scratch) may take; creation fails
-	 * with OPVER_ERROR_NOMEM, naming the bytes needed and allowed, when
-	 * the plan needs more.  0 takes the runtime's (config key
+	 * The most bytes the activation arena (tensors and scratch) may
+	 * take, together with the arenas of the subgraphs IF, WHILE and
+	 * CALL_ONCE call; creation fails with OPVER_ERROR_NOMEM, naming the
+	 * bytes needed and allowed, when the plan needs more.  0 takes the runtime's (config key
 	 * max_arena_bytes), else OPVER_DEFAULT_MAX_ARENA_BYTES.
 	 */
 	uint64_t max_arena_bytes;
