@@ -90,17 +90,25 @@ Test(opver_run, explain_lists_the_signatures)
 	spawn_free(&r);
 }
 
-Test(opver_run, while_runs_and_explain_names_the_core)
+/* while_double and its inputs x = 3, limit = 100 written to the work
+ * directory: 6 passes of doubling, to 192. */
+static void while_double_inputs(char model[512], char xs[64], char ls[64])
 {
 	const float x = 3.0f, limit = 100.0f;
+
+	model_path(model, 512, "while_double");
+	in_workdir(xs, 64, "x.raw");
+	in_workdir(ls, 64, "limit.raw");
+	write_file(xs, &x, sizeof(x));
+	write_file(ls, &limit, sizeof(limit));
+}
+
+Test(opver_run, while_runs_and_explain_names_the_core)
+{
 	char model[512], xs[64], ls[64];
 	spawn_result r;
 
-	model_path(model, sizeof(model), "while_double");
-	in_workdir(xs, sizeof(xs), "x.raw");
-	in_workdir(ls, sizeof(ls), "limit.raw");
-	write_file(xs, &x, sizeof(x));
-	write_file(ls, &limit, sizeof(limit));
+	while_double_inputs(model, xs, ls);
 	run_tool(&r, "--config", config, "--explain", "-i", xs, "-i", ls,
 		 model, NULL);
 	assert_status(&r, 0);
@@ -113,15 +121,10 @@ Test(opver_run, while_runs_and_explain_names_the_core)
 
 Test(opver_run, max_loop_iterations_fails_a_longer_loop)
 {
-	const float x = 3.0f, limit = 100.0f;
 	char model[512], xs[64], ls[64];
 	spawn_result r;
 
-	model_path(model, sizeof(model), "while_double");
-	in_workdir(xs, sizeof(xs), "x.raw");
-	in_workdir(ls, sizeof(ls), "limit.raw");
-	write_file(xs, &x, sizeof(x));
-	write_file(ls, &limit, sizeof(limit));
+	while_double_inputs(model, xs, ls);
 	/* 3 to 192 takes 6 passes. */
 	run_tool(&r, "--config", config, "--max-loop-iterations", "6", "-i",
 		 xs, "-i", ls, model, NULL);
