@@ -9,8 +9,7 @@
 int opver__node_callees(const opver__graph_node *node,
 			int32_t callees[OPVER__MAX_CALLEES])
 {
-	if (node->params == NULL)
-		return 0;
+	/* op_params.c gives IF, WHILE and CALL_ONCE a parameter struct always. */
 	switch (node->op) {
 	case OPVER_OP_IF: {
 		const opver_if_params *p = node->params;
