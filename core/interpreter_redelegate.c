@@ -84,6 +84,17 @@ static opver_status plan(opver_interpreter *it, size_t num_plugins)
 void opver__interpreter_free_kept_shapes(opver_interpreter *it)
 {
 	for (int32_t t = 0; it->kept_dims != NULL &&
+			    t < it->graph->num_tensors; t++)
+		free(it->kept_dims[t]);
+	free(it->kept_dims);
+	it->kept_dims = NULL;
+}
+
+/* The tensors whose shapes were kept back to the model's shapes (unprepare
+ * resets only those kernels may reshape), and the kept shapes freed. */
+static void reset_kept_shapes(opver_interpreter *it)
+{
+	for (int32_t t = 0; it->kept_dims != NULL &&
 			    t < it->graph->num_tensors; t++) {
 		const opver__graph_tensor *model = &it->graph->tensors[t];
 
@@ -92,10 +103,8 @@ void opver__interpreter_free_kept_shapes(opver_interpreter *it)
 		it->tensors[t].rank = model->rank;
 		it->tensors[t].dims = model->dims;
 		it->tensors[t].bytes = model->bytes;
-		free(it->kept_dims[t]);
 	}
-	free(it->kept_dims);
-	it->kept_dims = NULL;
+	opver__interpreter_free_kept_shapes(it);
 }
 
 /* Copies every shape a kernel's prepare gave (resize_output's, in the
@@ -138,7 +147,7 @@ opver_status opver__interpreter_redelegate(opver_interpreter *it)
 		status = check_kernels(it);
 	if (status != OPVER_OK)
 		return status;
-	opver__interpreter_free_kept_shapes(it);
+	reset_kept_shapes(it);
 	if (it->session.inputs_resized) {
 		status = plan(it, 0);
 		if (status == OPVER_OK)

@@ -113,8 +113,7 @@ opver_status opver__interpreter_resolve_nodes(opver_interpreter *it,
  * A delegated node no kernel handles is refused, naming its delegate.
  */
 opver_status opver__interpreter_redelegate(opver_interpreter *it);
-/* Gives the tensors kept_dims shaped back the model's shapes, and frees
- * kept_dims. */
+/* Frees kept_dims (the tensors may still point into it: for destroy). */
 void opver__interpreter_free_kept_shapes(opver_interpreter *it);
 
 /* interpreter_resize.c: frees input_dims and kept_dims. */

@@ -127,6 +127,26 @@ Test(delegate_resize, partitions_are_rebuilt_for_the_new_shapes)
 	opver_runtime_destroy(runtime);
 }
 
+/* Destroyed while resized: the new partitions are freed, and the shapes
+ * kept for them too (AddressSanitizer's build checks the order). */
+Test(delegate_resize, a_resized_interpreter_is_destroyed_cleanly)
+{
+	opver_runtime *runtime = fixture_runtime(TEST_NPU KERNELS, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	test_counters *npu = fixture_stats("delegate");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(resize_batch(it, 2), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	opver_interpreter_destroy(it);
+	cr_assert_eq(npu->partition_inits, 4);
+	cr_assert_eq(npu->partition_frees, 4);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 /* delegate_branches' ADD_PAIR runs on the holding delegate and no kernel
  * handles it, so nothing can give it its new shapes: allocate refuses,
  * naming the node and the delegate, and the model's shape works again. */
