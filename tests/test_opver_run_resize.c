@@ -98,7 +98,8 @@ Test(opver_run, input_shape_runs_a_batch_row_for_row)
  * directory, its fragment plugins/xnnpack/xnnpack.ini in opver.d, no
  * section of its own in the config): a batch of 3 runs on its
  * partitions, rebuilt for the new shape (the benchmark's per-node table
- * shows the partition's inner operators), row for row as batch 1 does.
+ * shows the partition's inner operators, and the setup line the time the
+ * re-allocation took), row for row as batch 1 does.
  */
 Test(opver_run, input_shape_runs_a_batch_on_the_xnnpack_drop_in)
 {
@@ -133,6 +134,9 @@ Test(opver_run, input_shape_runs_a_batch_on_the_xnnpack_drop_in)
 		 "--benchmark", "1", model, NULL);
 	assert_status(&r, 0);
 	cr_assert(strstr(r.out, "      node 14 FULLY_CONNECTED") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "ms, allocate_tensors after --input-shape ") !=
+			  NULL,
 		  "%s", r.out);
 	spawn_free(&r);
 	unlink(plugin);
