@@ -3,8 +3,9 @@
  * re-runs the claims and re-creates the partitions for the new shapes.
  * The test delegates (tests/plugins) cover the core path on any machine:
  * old partitions are freed, new ones built for the new sizes compute the
- * right values, and a delegated node no kernel can shape is refused
- * naming its delegate.  On corpus models ($OPVER_MODEL_CORPUS):
+ * right values, a delegated node no kernel can shape and a delegate that
+ * refuses the new shapes are refused naming the delegate, and the model's
+ * shapes work again after.  On corpus models ($OPVER_MODEL_CORPUS):
  * mlperf_ic_resnet_float and _int8 at batch 3 through the XNNPACK plugin
  * and through oneDNN ahead of XNNPACK, and mlperf_kws_ref_model_float32
  * (kernels between XNNPACK partitions) through XNNPACK, give row for row
@@ -145,6 +146,38 @@ Test(delegate_resize, a_resized_interpreter_is_destroyed_cleanly)
 	opver_interpreter_destroy(it);
 	cr_assert_eq(npu->partition_inits, 4);
 	cr_assert_eq(npu->partition_frees, 4);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+/* A delegate whose prepare refuses the new shapes (built for the model's,
+ * as a device may be) fails the allocation naming its partition and
+ * delegate; the model's shape then works again. */
+Test(delegate_resize, a_delegate_refusing_the_new_shapes_fails_cleanly)
+{
+	opver_runtime *runtime = fixture_runtime(
+		TEST_NPU "fail = new_shapes\n" KERNELS, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	opver_interpreter *it;
+	const float x[4] = { 1, 2, 3, 4 };
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(resize_batch(it, 2), OPVER_ERROR_INVALID_ARGUMENT, "%s", captured.text);
+	cr_assert(messages_line_has(&captured, "delegate 'test_npu' of plugin 'npu'",
+				    "input 0 has 32 bytes; this device runs 16 only",
+				    NULL),
+		  "%s", captured.text);
+	cr_assert_eq(opver_interpreter_invoke(it),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_assert_eq(resize_batch(it, 1), OPVER_OK, "%s", captured.text);
+	memcpy(opver_interpreter_input(it, 0)->data, x, sizeof(x));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	for (int i = 0; i < 4; i++)
+		cr_expect_float_eq(((const float *)opver_interpreter_output(
+					    it, 0)->data)[i],
+				   x[i] + 4.0f, 0, "element %d", i);
+	opver_interpreter_destroy(it);
 	opver_model_close(model);
 	opver_runtime_destroy(runtime);
 }
