@@ -37,7 +37,9 @@ static opver_status check_kernels(const opver_interpreter *it)
 	const opver_runtime *runtime = it->runtime;
 	const opver__reporter quiet = { .log = discard };
 
-	for (int32_t n = 0; n < it->graph->num_nodes; n++) {
+	/* None after a build that ran out of memory. */
+	for (int32_t n = 0; it->delegation.node_partition != NULL &&
+			    n < it->graph->num_nodes; n++) {
 		int32_t p = it->delegation.node_partition[n];
 		const opver__partition *partition;
 		opver__binding binding;
@@ -63,6 +65,7 @@ static opver_status check_kernels(const opver_interpreter *it)
 static opver_status plan(opver_interpreter *it, size_t num_plugins)
 {
 	const opver_runtime *runtime = it->runtime;
+	uint8_t *resizable;
 	opver_status status;
 
 	opver__delegation_free(&it->delegation);
@@ -72,12 +75,14 @@ static opver_status plan(opver_interpreter *it, size_t num_plugins)
 					 &runtime->reporter, &it->delegation);
 	if (status != OPVER_OK)
 		return status;
-	free(it->resizable);
-	it->resizable = opver__resizable_tensors(it->graph, it->tensors,
-						 it->delegation.node_partition);
-	it->session.resizable = it->resizable;
-	if (it->resizable == NULL)
+	/* unprepare reads the old flags until there are new ones. */
+	resizable = opver__resizable_tensors(it->graph, it->tensors,
+					     it->delegation.node_partition);
+	if (resizable == NULL)
 		return OPVER_ERROR_NOMEM;
+	free(it->resizable);
+	it->resizable = resizable;
+	it->session.resizable = resizable;
 	return opver__interpreter_resolve_nodes(it, OPVER_LOG_ERROR);
 }
 
