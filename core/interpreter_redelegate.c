@@ -69,6 +69,9 @@ static opver_status plan(opver_interpreter *it, size_t num_plugins)
 	opver_status status;
 
 	opver__delegation_free(&it->delegation);
+	/* Queries must not reach the freed partitions if the build fails. */
+	for (int32_t n = 0; n < it->graph->num_nodes; n++)
+		it->nodes[n].partition = -1;
 	status = opver__delegation_build(runtime->registry.plugins,
 					 num_plugins, it->graph, &it->view,
 					 runtime->strict_versions, &it->session,
