@@ -109,8 +109,8 @@ static opver_status build_nodes(opver_interpreter *it)
  * grouped by need at `unhandled_level`.  An unresolved node keeps a NULL
  * binding.
  */
-static opver_status resolve_nodes(opver_interpreter *it,
-				  opver_log_level unhandled_level)
+opver_status opver__interpreter_resolve_nodes(opver_interpreter *it,
+					      opver_log_level unhandled_level)
 {
 	const opver_runtime *runtime = it->runtime;
 	opver_status result = OPVER_OK;
@@ -426,8 +426,8 @@ static opver_status bind(opver_interpreter *it, bool inspect_only)
 			it->graph, &it->view, it->runtime->strict_versions,
 			&it->session, &it->runtime->reporter, &it->delegation);
 	if (status == OPVER_OK)
-		status = resolve_nodes(it, inspect_only ? OPVER_LOG_INFO
-							: OPVER_LOG_ERROR);
+		status = opver__interpreter_resolve_nodes(
+			it, inspect_only ? OPVER_LOG_INFO : OPVER_LOG_ERROR);
 	return status;
 }
 

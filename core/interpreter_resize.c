@@ -3,9 +3,8 @@
  * as TFLite's ResizeInputTensor and AllocateTensors.  Kernels give their
  * outputs the shapes that follow through resize_output (resize.c), which
  * also refuses nodes whose kernel kept the model's output shapes.
- * Delegate partitions are built from the model's shapes and are not
- * re-created: while a delegate runs partitions, only the model's shapes
- * are accepted.
+ * Delegate partitions are built for the shapes at hand, so allocating
+ * re-creates them (interpreter_redelegate.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -13,7 +12,6 @@
 
 #include "interpreter_state.h"
 #include "runtime.h"
-#include "text.h"
 
 /* Checks every dimension and the tensor's size; reports what is wrong. */
 static opver_status check_dims(const opver_interpreter *it, size_t input,
@@ -42,34 +40,6 @@ static opver_status check_dims(const opver_interpreter *it, size_t input,
 	}
 	*bytes = (size_t)elements * type_size;
 	return OPVER_OK;
-}
-
-/* Partitions keep the shapes they were built with: refuses, naming the
- * delegates that run partitions. */
-static opver_status refuse_for_delegates(const opver_interpreter *it,
-					 size_t input,
-					 const opver_tensor *tensor)
-{
-	char names[256];
-	opver__text text;
-
-	opver__text_init(&text, names, sizeof(names));
-	for (size_t p = 0; p < it->delegation.count; p++) {
-		const char *name = it->delegation.partitions[p].call.runner;
-
-		/* Each delegate once; partitions of one delegate are
-		 * usually next to each other. */
-		if (p > 0 && strcmp(name, it->delegation.partitions[p - 1]
-						  .call.runner) == 0)
-			continue;
-		opver__text_append(&text, "%s'%s' (plugin '%s')",
-				   p > 0 ? ", " : "", name,
-				   it->delegation.partitions[p].call.plugin);
-	}
-	opver__error(&it->runtime->reporter,
-		     "resize_input: input %zu ('%s') keeps the model's shape: delegate %s runs partitions built from the model's shapes, and resizing does not re-create them; to resize, use a config that leaves its plugin out",
-		     input, tensor->name, names);
-	return OPVER_ERROR_INVALID_ARGUMENT;
 }
 
 OPVER_API opver_status opver_interpreter_resize_input(opver_interpreter *it,
@@ -102,9 +72,6 @@ OPVER_API opver_status opver_interpreter_resize_input(opver_interpreter *it,
 	status = check_dims(it, input, tensor, dims, rank, &bytes);
 	if (status != OPVER_OK)
 		return status;
-	if (it->delegation.count > 0 &&
-	    !opver__same_dims(rank, dims, model->rank, model->dims))
-		return refuse_for_delegates(it, input, tensor);
 	/* Its first values are the model's buffer, of the model's size (and
 	 * TFLite refuses to resize a tensor with a buffer too). */
 	if (model->initial_data != NULL &&
@@ -189,10 +156,14 @@ OPVER_API opver_status opver_interpreter_allocate_tensors(
 		return OPVER_OK;
 	unprepare(it);
 	it->session.inputs_resized = inputs_resized(it);
-	status = opver__interpreter_prepare_all(it);
+	status = opver__interpreter_redelegate(it);
+	if (status == OPVER_OK)
+		status = opver__interpreter_prepare_all(it);
 	if (status == OPVER_OK)
 		status = opver__interpreter_plan_arena(
 			it, true, it->preserve_intermediates);
+	if (status == OPVER_OK)
+		status = opver__delegation_bind_memory(&it->delegation);
 	if (status == OPVER_OK) {
 		it->needs_allocate = false;
 		return OPVER_OK;
@@ -215,6 +186,7 @@ opver_status opver__interpreter_check_allocated(const opver_interpreter *it)
 
 void opver__interpreter_free_resized(opver_interpreter *it)
 {
+	opver__interpreter_free_kept_shapes(it);
 	for (int32_t i = 0; it->input_dims != NULL &&
 			    i < it->graph->num_inputs; i++)
 		free(it->input_dims[i]);

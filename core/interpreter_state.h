@@ -2,7 +2,7 @@
  * interpreter_state.h - the state of an opver_interpreter, shared by the
  * files that create and run it (interpreter.c), answer queries about it
  * (interpreter_query.c) and resize its inputs and re-prepare
- * (interpreter_resize.c).  Internal to the core.
+ * (interpreter_resize.c, interpreter_redelegate.c).  Internal to the core.
  */
 #ifndef OPVER_CORE_INTERPRETER_STATE_H
 #define OPVER_CORE_INTERPRETER_STATE_H
@@ -82,6 +82,10 @@ struct opver_interpreter {
 	/* Per model input, the dims resize_input gave it, or NULL (owned;
 	 * NULL until an input is resized). */
 	int32_t **input_dims;
+	/* Per tensor, the shape kernels gave it for the delegates'
+	 * partitions after a resize (interpreter_redelegate.c), or NULL
+	 * (owned; NULL until then). */
+	int32_t **kept_dims;
 	/* An input was resized since the last prepare: invoke refuses
 	 * until opver_interpreter_allocate_tensors() re-prepares. */
 	bool needs_allocate;
@@ -94,8 +98,25 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 					   bool preserve_intermediates);
 /* Frees what init and prepare gave each node, leaving it unprepared. */
 void opver__interpreter_release_nodes(opver_interpreter *it);
+/* Binds every node no partition takes to its kernel and gives it its
+ * call record; reports the nodes no kernel handles at `unhandled_level`
+ * and returns the first failure. */
+opver_status opver__interpreter_resolve_nodes(opver_interpreter *it,
+					      opver_log_level unhandled_level);
 
-/* interpreter_resize.c: frees input_dims. */
+/*
+ * interpreter_redelegate.c: after an input resize (with the nodes
+ * unprepared), frees the delegates' partitions and, when inputs have new
+ * shapes, gives every tensor the shape its kernel's prepare gives; then
+ * runs the claims again and builds new partitions, to be prepared by
+ * opver__interpreter_prepare_all().  Nothing to do without delegates.
+ * A delegated node no kernel handles is refused, naming its delegate.
+ */
+opver_status opver__interpreter_redelegate(opver_interpreter *it);
+/* Frees kept_dims (the tensors may still point into it: for destroy). */
+void opver__interpreter_free_kept_shapes(opver_interpreter *it);
+
+/* interpreter_resize.c: frees input_dims and kept_dims. */
 void opver__interpreter_free_resized(opver_interpreter *it);
 /* OPVER_OK when invoke may run; otherwise reports why not. */
 opver_status opver__interpreter_check_allocated(const opver_interpreter *it);

@@ -6,14 +6,13 @@
  * (run first, an independent reference) and meets the corpus golden of
  * each row's case; resizing back to 1 works; invalid shapes are refused
  * with a message naming what refused them, and leave the interpreter
- * usable; a delegate's partitions refuse any shape but the model's.
+ * usable.  Delegates under resizing: test_delegate_resize.c.
  */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "runtime_fixture.h"
 
@@ -400,30 +399,6 @@ Test(resize, a_tensor_past_max_tensor_bytes_is_refused)
 	cr_assert(messages_line_has(&captured, "input 0 ('input') would take more than",
 				    NULL),
 		  "%s", captured.text);
-	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
-}
-
-/* XNNPACK's partitions are built from the model's shapes: a new shape is
- * refused naming the delegate, the model's own is accepted.  Skipped
- * when the plugin was not built. */
-Test(resize, a_delegates_partitions_keep_the_models_shapes)
-{
-	if (access(XNNPACK_PLUGIN, R_OK) != 0)
-		cr_skip_test("the XNNPACK plugin was not built");
-	open_model("[plugin.reference]\nlibrary = " REFERENCE_PLUGIN "\n"
-		   "[plugin.xnnpack]\nlibrary = " XNNPACK_PLUGIN "\n",
-		   "mlperf_ic_resnet_float");
-	cr_assert_eq(opver_interpreter_resize_input(
-			     it, 0, (const int32_t[]){ 2, 32, 32, 3 }, 4),
-		     OPVER_ERROR_INVALID_ARGUMENT);
-	cr_assert(messages_line_has(&captured, "input 0 ('input_1') keeps the model's shape",
-				    "delegate 'xnnpack' (plugin 'xnnpack') runs partitions built from the model's shapes",
-				    NULL),
-		  "%s", captured.text);
-	cr_assert_eq(opver_interpreter_resize_input(
-			     it, 0, (const int32_t[]){ 1, 32, 32, 3 }, 4),
-		     OPVER_OK);
-	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK);
 	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
 }
 

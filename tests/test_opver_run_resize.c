@@ -1,13 +1,16 @@
 /*
  * test_opver_run_resize.c - opver-run --input-shape end to end on corpus
  * models (skipped without $OPVER_MODEL_CORPUS): a batch of 3 in one -i
- * file gives, row for row, what three batch-1 runs of the same rows give;
- * shapes the library or a kernel refuses exit 2 with one line naming why.
+ * file gives, row for row, what three batch-1 runs of the same rows give,
+ * on the reference plugin and on the XNNPACK plugin as a drop-in; shapes
+ * the library or a kernel refuses exit 2 with one line naming why.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "opver_run_tool.h"
 
@@ -30,10 +33,11 @@ static unsigned char *resnet_row(const char *name)
 	return row;
 }
 
-/* Runs the resnet on `input` with the extra arguments, output 0 to
- * out.raw; returns its bytes (caller frees) and their count. */
-static unsigned char *run_resnet(const char *shape, const char *input,
-				 size_t *size)
+/* Runs the resnet under `with` (a config path) on `input`, resized to
+ * `shape` unless NULL, output 0 to out.raw; returns its bytes (caller
+ * frees) and their count. */
+static unsigned char *run_resnet(const char *with, const char *shape,
+				      const char *input, size_t *size)
 {
 	char model[512], output[128];
 	spawn_result r;
@@ -41,17 +45,19 @@ static unsigned char *run_resnet(const char *shape, const char *input,
 	corpus_file(model, sizeof(model), RESNET);
 	in_workdir(output, sizeof(output), "out.raw");
 	if (shape != NULL)
-		run_tool(&r, "--config", config, "--input-shape", shape,
+		run_tool(&r, "--config", with, "--input-shape", shape,
 			 model, "-i", input, "-o", output, NULL);
 	else
-		run_tool(&r, "--config", config, model, "-i", input, "-o",
+		run_tool(&r, "--config", with, model, "-i", input, "-o",
 			 output, NULL);
 	assert_status(&r, 0);
 	spawn_free(&r);
 	return read_file(output, size);
 }
 
-Test(opver_run, input_shape_runs_a_batch_row_for_row)
+/* A batch of rows `cases` under config `with` gives, row for row, what
+ * batch-1 runs of the rows give. */
+static void batch_row_for_row(const char *with)
 {
 	const char *cases[3] = { "random_seed1", "ic_input_u8f32",
 				 "random_seed1" };
@@ -65,13 +71,13 @@ Test(opver_run, input_shape_runs_a_batch_row_for_row)
 		memcpy(batch + r * ROW_BYTES, row, ROW_BYTES);
 		in_workdir(path, sizeof(path), "row.raw");
 		write_file(path, row, ROW_BYTES);
-		alone[r] = run_resnet(NULL, path, &size);
+		alone[r] = run_resnet(with, NULL, path, &size);
 		cr_assert_eq(size, OUT_BYTES);
 		free(row);
 	}
 	in_workdir(path, sizeof(path), "batch.raw");
 	write_file(path, batch, 3 * ROW_BYTES);
-	got = run_resnet("0=3,32,32,3", path, &size);
+	got = run_resnet(with, "0=3,32,32,3", path, &size);
 	cr_assert_eq(size, 3 * OUT_BYTES, "output of %zu bytes", size);
 	for (int r = 0; r < 3; r++) {
 		cr_expect(memcmp(got + r * OUT_BYTES, alone[r], OUT_BYTES) == 0,
@@ -80,6 +86,65 @@ Test(opver_run, input_shape_runs_a_batch_row_for_row)
 	}
 	free(got);
 	free(batch);
+}
+
+Test(opver_run, input_shape_runs_a_batch_row_for_row)
+{
+	batch_row_for_row(config);
+}
+
+/*
+ * The XNNPACK plugin installed as a drop-in (its library in the plugin
+ * directory, its fragment plugins/xnnpack/xnnpack.ini in opver.d, no
+ * section of its own in the config): a batch of 3 runs on its
+ * partitions, rebuilt for the new shape (the benchmark's per-node table
+ * shows the partition's inner operators, and the setup line the time the
+ * re-allocation took), row for row as batch 1 does.
+ */
+Test(opver_run, input_shape_runs_a_batch_on_the_xnnpack_drop_in)
+{
+	char dropin[128], dir[128], plugin[160], fragment[160], model[512];
+	unsigned char *text;
+	spawn_result r;
+	size_t size;
+	FILE *file;
+
+	if (access(XNNPACK_PLUGIN, R_OK) != 0)
+		cr_skip_test("the XNNPACK plugin was not built");
+	corpus_file(model, sizeof(model), RESNET);
+	in_workdir(dir, sizeof(dir), "plugins");
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	snprintf(plugin, sizeof(plugin), "%s/xnnpack.so", dir);
+	cr_assert_eq(symlink(XNNPACK_PLUGIN, plugin), 0);
+	in_workdir(dir, sizeof(dir), "opver.d");
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	snprintf(fragment, sizeof(fragment), "%s/xnnpack.ini", dir);
+	text = read_file(XNNPACK_FRAGMENT, &size);
+	write_file(fragment, text, size);
+	free(text);
+	in_workdir(dropin, sizeof(dropin), "dropin.ini");
+	file = fopen(dropin, "w");
+	cr_assert_not_null(file);
+	fprintf(file, "[opver]\nplugin_path = plugins\nfragment_dir = opver.d\n"
+		      "[plugin.reference]\nlibrary = %s\n", REFERENCE_PLUGIN);
+	cr_assert_eq(fclose(file), 0);
+
+	batch_row_for_row(dropin);
+	run_tool(&r, "--config", dropin, "--input-shape", "0=3,32,32,3",
+		 "--benchmark", "1", model, NULL);
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, "      node 14 FULLY_CONNECTED") != NULL,
+		  "%s", r.out);
+	cr_assert(strstr(r.out, "ms, allocate_tensors after --input-shape ") !=
+			  NULL,
+		  "%s", r.out);
+	spawn_free(&r);
+	unlink(plugin);
+	unlink(fragment);
+	rmdir(dir);
+	in_workdir(dir, sizeof(dir), "plugins");
+	rmdir(dir);
+	unlink(dropin);
 }
 
 /* -i takes the resized input's size, and the output is shown with its

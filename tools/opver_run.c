@@ -313,7 +313,7 @@ static int run_command(struct session *s)
 
 int main(int argc, char **argv)
 {
-	struct session s = { 0 };
+	struct session s = { .allocate_ms = -1 };
 	int status;
 
 	status = run_parse_command(argc, argv, &s.cmd);

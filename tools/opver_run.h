@@ -97,6 +97,10 @@ struct session {
 	/* How long creating the interpreter took (delegates' prepare
 	 * included), for --benchmark. */
 	double create_ms;
+	/* How long --input-shape's allocate_tensors took (kernels and
+	 * delegate partitions prepared again), for --benchmark; negative
+	 * without --input-shape. */
+	double allocate_ms;
 };
 
 /* opver_run_options.c */

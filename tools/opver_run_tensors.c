@@ -37,8 +37,11 @@ static int resize_inputs(struct session *s)
 							shape->rank);
 	}
 	if (status == OPVER_OK) {
+		double start = run_now_ms();
+
 		snprintf(subject, sizeof(subject), "--input-shape");
 		status = opver_interpreter_allocate_tensors(s->interpreter);
+		s->allocate_ms = run_now_ms() - start;
 	}
 	if (status == OPVER_OK)
 		return EXIT_SUCCESS;

@@ -636,11 +636,9 @@ OPVER_API opver_status opver_interpreter_reset_variables(
  * input first, then allocate, then write the inputs.  Every dimension
  * must be at least 1.  OPVER_ERROR_INVALID_ARGUMENT, reported, for an
  * index out of range, a dimension below 1, an inspect-only interpreter,
- * any shape but the model's for an input the model gives values (a
- * buffer), or (while a delegate runs partitions, which are built from the model's
- * shapes) any shape but the model's, naming the delegates; OPVER_ERROR_NOMEM
- * past the interpreter's max_tensor_bytes.  Giving the shape the input
- * already has changes nothing.
+ * or any shape but the model's for an input the model gives values (a
+ * buffer); OPVER_ERROR_NOMEM past the interpreter's max_tensor_bytes.
+ * Giving the shape the input already has changes nothing.
  */
 OPVER_API opver_status opver_interpreter_resize_input(opver_interpreter *it,
 						      size_t input,
@@ -653,11 +651,17 @@ OPVER_API opver_status opver_interpreter_resize_input(opver_interpreter *it,
  * what every kernel's init and prepare made, runs init and prepare again
  * with the new input shapes (kernels give their outputs the shapes that
  * follow through resize_output), plans a new arena and points every
- * tensor into it.  Tensor dims (outputs' too) then have the new shapes;
+ * tensor into it.  With delegates, their partitions are freed, the
+ * claims run again on the new shapes (which nodes a delegate takes may
+ * change) and new partitions are built for them (plugin.h, "Resized
+ * inputs"): a node a delegate runs must have a kernel too, which gives
+ * its outputs their shapes, or the resize is refused naming the node and
+ * the delegate.  Tensor dims (outputs' too) then have the new shapes;
  * data and dims pointers from before are invalid, inputs hold zeros and
  * variable tensors are reset.  OPVER_OK and nothing done when no input
- * was resized since the last allocation.  A kernel that refuses the new
- * shapes is reported naming its node and kernel and gives
+ * was resized since the last allocation.  A kernel or delegate partition
+ * that refuses the new shapes is reported naming its node and kernel (or
+ * delegate) and gives
  * OPVER_ERROR_INVALID_ARGUMENT (OPVER_ERROR_NOMEM past the memory
  * limits); the interpreter then stays unallocated, invoke refuses, and
  * resizing the inputs back and allocating again makes it usable.

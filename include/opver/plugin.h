@@ -509,6 +509,22 @@ OPVER_ABI_ENDS_AT(opver_delegate_op, signatures);
  * Hardware-delegate hooks.  The core checks each claim against `ops` at
  * the version the resolver uses for the node, rejects (and reports) a claim
  * outside them, and runs such nodes on kernels.
+ *
+ * Resized inputs (opver_interpreter_resize_input(), opver.h), as TFLite
+ * undoes and re-applies its delegates: the next allocate_tensors frees
+ * every partition (free), prepares every node on a kernel so that the
+ * new shapes follow through resize_output, then calls claim again with
+ * the graph at those shapes and builds new partitions (init, prepare,
+ * bind_memory) as at creation; resizing back to the model's shapes does
+ * the same.  So a partition lives through one set of shapes, and a
+ * delegate that builds its graph or device buffers from the tensors'
+ * dims in init or prepare needs nothing more (ABI 2.0's callbacks); it
+ * must not keep anything sized by a shape beyond a partition's free.  A
+ * claim may refuse a node for its shapes (the node then runs on its
+ * kernel).  A delegated node that no kernel handles cannot get its new
+ * shapes, and allocate_tensors refuses, naming the node and the
+ * delegate; a prepare that refuses the new shapes fails allocate_tensors
+ * the same way as at creation.
  */
 typedef struct opver_delegate {
 	uint32_t struct_size;
@@ -516,11 +532,13 @@ typedef struct opver_delegate {
 	const char *name;
 	/* num_ops pointers, each to a typed claim. */
 	const opver_delegate_op *const *ops;
-	/* Required.  Sets claimed[i] to 1 for each node i it will run. */
+	/* Required.  Sets claimed[i] to 1 for each node i it will run.
+	 * Called at creation and again after inputs were resized, with
+	 * the tensors at their new shapes. */
 	opver_status (*claim)(const opver_context *ctx,
 			      const opver_graph_view *graph, uint8_t *claimed);
 	/* Required.  Per partition: init once, prepare once, invoke per run,
-	 * free once. */
+	 * free once (after a resize the core builds new partitions). */
 	opver_status (*init)(const opver_context *ctx,
 			     const opver_partition *partition,
 			     void **partition_data);

@@ -32,13 +32,25 @@ static void counting_free(const opver_context *ctx, void *kernel_data)
 	test_stats.kernel_frees++;
 }
 
-/* Shapes and sizes only: activations have no data before invoke. */
+/* Shapes and sizes only: activations have no data before invoke.  The
+ * output takes the input's shape (resize_output, ABI 2.2), so a resized
+ * input reaches it. */
 static opver_status same_shape_prepare(const opver_context *ctx,
 				       opver_node *node)
 {
 	test_stats.prepares++;
-	if (node->num_inputs != 1 || node->num_outputs != 1 ||
-	    node->inputs[0]->bytes != node->outputs[0]->bytes) {
+	if (node->num_inputs != 1 || node->num_outputs != 1) {
+		OPVER_REPORT(ctx, "expects one input and one output");
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	if (OPVER_HOST_HAS(ctx->host, resize_output)) {
+		opver_status status = ctx->host->resize_output(
+			ctx, 0, node->inputs[0]->dims, node->inputs[0]->rank);
+
+		if (status != OPVER_OK)
+			return status;
+	}
+	if (node->inputs[0]->bytes != node->outputs[0]->bytes) {
 		OPVER_REPORT(ctx, "expects one input and one output of equal size");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}

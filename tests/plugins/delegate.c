@@ -12,7 +12,10 @@
  * test_stats; stats.h's copies_from_device counts copy_from_handle, 2.0's
  * successor of 1.0's copy_from_device.  bind_memory records where the
  * partition's tensors are, and invoke checks they are still there; the
- * option `fail = bind_memory` makes bind_memory fail.  Not thread-safe:
+ * option `fail = bind_memory` makes bind_memory fail, and `fail =
+ * new_shapes` makes prepare refuse an input of another size than the
+ * first prepare saw, as a delegate built for fixed shapes would.  Not
+ * thread-safe:
  * the partitions alive are one list for the whole plugin.
  */
 #include <stdbool.h>
@@ -114,12 +117,26 @@ static opver_status partition_init(const opver_context *ctx,
 	return OPVER_OK;
 }
 
+/* Whether prepare refuses new shapes (`fail = new_shapes`), and the
+ * size of input 0 at the first prepare since the plugin's init (0:
+ * none yet). */
+static bool fail_new_shapes;
+static size_t first_input_bytes;
+
 /* Keeps every output on the device. */
 static opver_status partition_prepare(const opver_context *ctx,
 				      void *partition_data,
 				      const opver_partition *partition)
 {
 	npu_partition *p = partition_data;
+
+	if (first_input_bytes == 0)
+		first_input_bytes = partition->inputs[0]->bytes;
+	if (fail_new_shapes && partition->inputs[0]->bytes != first_input_bytes) {
+		OPVER_REPORT(ctx, "input 0 has %zu bytes; this device runs %zu only",
+			     partition->inputs[0]->bytes, first_input_bytes);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
 
 	for (int32_t o = 0; o < partition->num_outputs; o++) {
 		opver_status status = ctx->host->set_buffer_handle(
@@ -218,14 +235,21 @@ static opver_status plugin_init(const opver_context *ctx,
 				uint32_t num_options, void **plugin_data)
 {
 	fail_bind_memory = false;
+	fail_new_shapes = false;
+	first_input_bytes = 0;
 	for (uint32_t i = 0; i < num_options; i++) {
+		bool bind = strcmp(options[i].value, "bind_memory") == 0;
+
 		if (strcmp(options[i].key, "fail") != 0 ||
-		    strcmp(options[i].value, "bind_memory") != 0) {
+		    (!bind && strcmp(options[i].value, "new_shapes") != 0)) {
 			OPVER_REPORT(ctx, "unknown option %s = %s",
 				     options[i].key, options[i].value);
 			return OPVER_ERROR_INVALID_ARGUMENT;
 		}
-		fail_bind_memory = true;
+		if (bind)
+			fail_bind_memory = true;
+		else
+			fail_new_shapes = true;
 	}
 	*plugin_data = &fail_bind_memory;
 	return OPVER_OK;
