@@ -144,7 +144,8 @@ static void node(graph *g, int code, const int32_t *inputs,
 		g->node_inputs[n][i] = inputs[i];
 	g->node_outputs[n][0] = output;
 	g->nodes[n] = (cf_operator_desc){ code, g->node_inputs[n], num_inputs,
-					  g->node_outputs[n], 1, params };
+					  g->node_outputs[n], 1, params,
+					  NULL, 0 };
 }
 
 /* A SAME convolution (or depthwise one), RELU6, of `input` [1, h, w, c]

@@ -126,7 +126,9 @@ static bool build_layer(int32_t side, int32_t in, int32_t out,
 {
 	static const float in_scale[1] = { 0.02f }, out_scale[1] = { 0.05f };
 	static const int64_t in_zero[1] = { -3 }, out_zero[1] = { -128 };
-	static const cf_opcode_desc opcodes[] = { { OPVER_OP_CONV_2D, 3 } };
+	static const cf_opcode_desc opcodes[] = {
+		{ OPVER_OP_CONV_2D, 3, NULL },
+	};
 	opver_conv_params conv = OPVER_CONV_PARAMS_DEFAULTS;
 
 	conv.stride_width = conv.stride_height = 1;
@@ -172,7 +174,7 @@ static bool build_layer(int32_t side, int32_t in, int32_t out,
 		const int32_t node_inputs[] = { 0, 1, 2 }, node_outputs[] = { 3 };
 		const int32_t graph_inputs[] = { 0 }, graph_outputs[] = { 3 };
 		const cf_operator_desc node = { 0, node_inputs, 3, node_outputs,
-						1, &conv };
+						1, &conv, NULL, 0 };
 		const cf_model_desc desc = { tensors, 4, opcodes, 1, &node, 1,
 					     graph_inputs, 1, graph_outputs, 1 };
 

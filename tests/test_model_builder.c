@@ -51,11 +51,11 @@ Test(model_builder, writes_an_add_that_the_reference_computes)
 		  .data = b, .data_size = sizeof(b) },
 		{ .type = OPVER_TYPE_FLOAT32, .rank = 2, .dims = { 2, 2 } },
 	};
-	const cf_opcode_desc code = { OPVER_OP_ADD, 1 };
+	const cf_opcode_desc code = { OPVER_OP_ADD, 1, NULL };
 	const opver_add_params params = { .activation = OPVER_ACTIVATION_RELU,
 					  .pot_scale_int16 = true };
 	const int32_t in[2] = { 0, 1 }, out[1] = { 2 };
-	const cf_operator_desc op = { 0, in, 2, out, 1, &params };
+	const cf_operator_desc op = { 0, in, 2, out, 1, &params, NULL, 0 };
 	const cf_model_desc desc = { tensors, 3, &code, 1, &op, 1,
 				     in, 1, out, 1 };
 	opver_model *model = open_built(runtime, &desc);
@@ -94,14 +94,14 @@ Test(model_builder, writes_a_dilated_depthwise_conv_at_version_2)
 		  .data = bias, .data_size = sizeof(bias) },
 		{ .type = OPVER_TYPE_FLOAT32, .rank = 4, .dims = { 1, 1, 1, 1 } },
 	};
-	const cf_opcode_desc code = { OPVER_OP_DEPTHWISE_CONV_2D, 2 };
+	const cf_opcode_desc code = { OPVER_OP_DEPTHWISE_CONV_2D, 2, NULL };
 	const opver_depthwise_conv_params params = {
 		.padding = OPVER_PADDING_VALID, .stride_width = 1,
 		.stride_height = 1, .depth_multiplier = 1,
 		.dilation_width = 2, .dilation_height = 2,
 	};
 	const int32_t in[3] = { 0, 1, 2 }, out[1] = { 3 };
-	const cf_operator_desc op = { 0, in, 3, out, 1, &params };
+	const cf_operator_desc op = { 0, in, 3, out, 1, &params, NULL, 0 };
 	const cf_model_desc desc = { tensors, 4, &code, 1, &op, 1,
 				     in, 1, out, 1 };
 	opver_model *model = open_built(runtime, &desc);
@@ -145,8 +145,8 @@ Test(model_builder, every_field_decodes_as_described)
 		  .quantized = true },
 		{ .type = OPVER_TYPE_FLOAT32, .rank = 2, .dims = { 1, 3 } },
 	};
-	const cf_opcode_desc codes[2] = { { OPVER_OP_FULLY_CONNECTED, 5 },
-					  { OPVER_OP_GELU, 2 } };
+	const cf_opcode_desc codes[2] = { { OPVER_OP_FULLY_CONNECTED, 5, NULL },
+					  { OPVER_OP_GELU, 2, NULL } };
 	const opver_fully_connected_params params = {
 		.activation = OPVER_ACTIVATION_RELU6, .keep_num_dims = true,
 		.quantized_bias_type = OPVER_TYPE_INT32,
@@ -154,8 +154,8 @@ Test(model_builder, every_field_decodes_as_described)
 	const int32_t fc_in[3] = { 0, 1, -1 }, fc_out[1] = { 2 };
 	const int32_t gelu_in[1] = { 2 }, gelu_out[1] = { 3 };
 	const cf_operator_desc ops[2] = {
-		{ 0, fc_in, 3, fc_out, 1, &params },
-		{ 1, gelu_in, 1, gelu_out, 1, NULL },
+		{ 0, fc_in, 3, fc_out, 1, &params, NULL, 0 },
+		{ 1, gelu_in, 1, gelu_out, 1, NULL, NULL, 0 },
 	};
 	const cf_model_desc desc = { tensors, 4, codes, 2, ops, 2,
 				     fc_in, 1, gelu_out, 1 };
@@ -204,8 +204,10 @@ Test(model_builder, gather_family_options_decode_as_described)
 		{ .type = OPVER_TYPE_INT64, .rank = 1, .dims = { 4 } },
 	};
 	const cf_opcode_desc codes[4] = {
-		{ OPVER_OP_GATHER, 5 }, { OPVER_OP_SHAPE, 1 },
-		{ OPVER_OP_SPACE_TO_DEPTH, 1 }, { OPVER_OP_DEPTH_TO_SPACE, 1 },
+		{ OPVER_OP_GATHER, 5, NULL },
+		{ OPVER_OP_SHAPE, 1, NULL },
+		{ OPVER_OP_SPACE_TO_DEPTH, 1, NULL },
+		{ OPVER_OP_DEPTH_TO_SPACE, 1, NULL },
 	};
 	const opver_gather_params gather = { .axis = -1, .batch_dims = 1 };
 	const opver_shape_params shape = { .out_type = OPVER_TYPE_INT64 };
@@ -214,10 +216,10 @@ Test(model_builder, gather_family_options_decode_as_described)
 	const int32_t gather_in[2] = { 0, 1 }, one[1] = { 2 }, zero[1] = { 0 };
 	const int32_t shape_out[1] = { 3 };
 	const cf_operator_desc ops[4] = {
-		{ 0, gather_in, 2, one, 1, &gather },
-		{ 1, zero, 1, shape_out, 1, &shape },
-		{ 2, zero, 1, one, 1, &to_depth },
-		{ 3, zero, 1, one, 1, &to_space },
+		{ 0, gather_in, 2, one, 1, &gather, NULL, 0 },
+		{ 1, zero, 1, shape_out, 1, &shape, NULL, 0 },
+		{ 2, zero, 1, one, 1, &to_depth, NULL, 0 },
+		{ 3, zero, 1, one, 1, &to_space, NULL, 0 },
 	};
 	const cf_model_desc desc = { tensors, 4, codes, 4, ops, 4,
 				     gather_in, 2, shape_out, 1 };
@@ -238,6 +240,31 @@ Test(model_builder, gather_family_options_decode_as_described)
 	opver_runtime_destroy(runtime);
 }
 
+/* A custom op's name and its options bytes decode as written. */
+Test(model_builder, custom_op_name_and_options_decode_as_described)
+{
+	opver_runtime *runtime = fixture_runtime("[opver]\n", &captured);
+	static const uint8_t options[5] = { 1, 2, 3, 4, 5 };
+	const cf_tensor_desc tensors[2] = {
+		{ .type = OPVER_TYPE_FLOAT32, .rank = 1, .dims = { 2 } },
+		{ .type = OPVER_TYPE_FLOAT32, .rank = 1, .dims = { 2 } },
+	};
+	const cf_opcode_desc code = { OPVER_OP_CUSTOM, 1, "MyOp" };
+	const int32_t in[1] = { 0 }, out[1] = { 1 };
+	const cf_operator_desc op = { 0, in, 1, out, 1, NULL, options, 5 };
+	const cf_model_desc desc = { tensors, 2, &code, 1, &op, 1,
+				     in, 1, out, 1 };
+	opver_model *model = open_built(runtime, &desc);
+	const opver__graph *graph = opver__model_graph(model);
+
+	cr_assert_eq(graph->nodes[0].op, OPVER_OP_CUSTOM);
+	cr_assert_str_eq(graph->nodes[0].custom_name, "MyOp");
+	cr_assert_eq(graph->nodes[0].custom_options_size, 5);
+	cr_assert_arr_eq(graph->nodes[0].custom_options, options, 5);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 /* One broken description per rule; each is refused with its reason. */
 Test(model_builder, refuses_malformed_descriptions)
 {
@@ -247,9 +274,9 @@ Test(model_builder, refuses_malformed_descriptions)
 		{ .type = OPVER_TYPE_FLOAT32, .rank = 1, .dims = { 2 } },
 		{ .type = OPVER_TYPE_FLOAT32, .rank = 1, .dims = { 2 } },
 	};
-	cf_opcode_desc code = { OPVER_OP_RELU, 1 };
+	cf_opcode_desc code = { OPVER_OP_RELU, 1, NULL };
 	int32_t in[1] = { 0 }, out[1] = { 1 };
-	cf_operator_desc op = { 0, in, 1, out, 1, NULL };
+	cf_operator_desc op = { 0, in, 1, out, 1, NULL, NULL, 0 };
 	cf_model_desc desc = { tensors, 2, &code, 1, &op, 1, in, 1, out, 1 };
 	const opver_add_params params = { 0 };
 	uint8_t *bytes = (uint8_t *)&desc;
@@ -310,7 +337,19 @@ Test(model_builder, refuses_malformed_descriptions)
 	REFUSED("version 0");
 	code.version = 1;
 	code.op = OPVER_OP_CUSTOM;
-	REFUSED("not a builtin op");
+	REFUSED("operator code 0: a custom op without a name");
+	code.custom_code = "Mine";
+	op.custom_options_size = 4;
+	REFUSED("operator 0: custom options of no bytes");
+	op.custom_options_size = 0;
+	code.op = OPVER_OP_RELU;
+	REFUSED("operator code 0: builtin RELU with a custom name");
+	code.custom_code = NULL;
+	op.custom_options = (const uint8_t *)data;
+	op.custom_options_size = 4;
+	REFUSED("operator 0: custom options of a builtin op");
+	op.custom_options = NULL;
+	op.custom_options_size = 0;
 	code.op = 208;
 	REFUSED("208 is not a builtin op");
 	code.op = OPVER_OP_RELU;

@@ -454,9 +454,10 @@ static void build(const layer_case *lc, uint8_t **bytes, size_t *size,
 	{
 		const int32_t inputs[] = { 0, 1, lc->bias ? 2 : -1 };
 		const int32_t outputs[] = { 3 };
-		const cf_opcode_desc opcodes[] = { { lc->op, version } };
+		const cf_opcode_desc opcodes[] = { { lc->op, version, NULL } };
 		const cf_operator_desc ops[] = {
-			{ 0, inputs, lc->bias ? 3 : 2, outputs, 1, &params },
+			{ 0, inputs, lc->bias ? 3 : 2, outputs, 1, &params,
+			  NULL, 0 },
 		};
 		const int32_t model_inputs[] = { 0 };
 		const cf_model_desc desc = {

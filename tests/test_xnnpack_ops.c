@@ -203,13 +203,13 @@ static void resize(int32_t version, bool align_corners, bool half_pixel,
 		  .data_size = size_is_input ? 0 : sizeof(size) },
 		F32_TENSOR(4, DIMS(1, oh, ow, 1), NULL, 0),
 	};
-	const cf_opcode_desc code = { OPVER_OP_RESIZE_BILINEAR, version };
+	const cf_opcode_desc code = { OPVER_OP_RESIZE_BILINEAR, version, NULL };
 	const opver_resize_bilinear_params p = {
 		.align_corners = align_corners,
 		.half_pixel_centers = half_pixel,
 	};
 	const int32_t in[2] = { 0, 1 }, out[1] = { 2 };
-	const cf_operator_desc op = { 0, in, 2, out, 1, &p };
+	const cf_operator_desc op = { 0, in, 2, out, 1, &p, NULL, 0 };
 	const cf_model_desc desc = { tensors, 3, &code, 1, &op, 1,
 				     in, size_is_input ? 2 : 1, out, 1 };
 
@@ -307,10 +307,10 @@ static void depth_to_space(int32_t block, uint32_t claimed,
 		F32_TENSOR(4, DIMS(2, 3, 2, 3 * block * block), NULL, 0),
 		F32_TENSOR(4, DIMS(2, 3 * block, 2 * block, 3), NULL, 0),
 	};
-	const cf_opcode_desc code = { OPVER_OP_DEPTH_TO_SPACE, 1 };
+	const cf_opcode_desc code = { OPVER_OP_DEPTH_TO_SPACE, 1, NULL };
 	const opver_space_depth_params p = { .block_size = block };
 	const int32_t in[1] = { 0 }, out[1] = { 1 };
-	const cf_operator_desc op = { 0, in, 1, out, 1, &p };
+	const cf_operator_desc op = { 0, in, 1, out, 1, &p, NULL, 0 };
 	const cf_model_desc desc = { tensors, 2, &code, 1, &op, 1,
 				     in, 1, out, 1 };
 
@@ -338,9 +338,9 @@ static void prelu(int32_t rank, const int32_t alpha_dims[4],
 		F32_TENSOR(rank, DIMS(0), NULL, 0),
 		F32_TENSOR(4, DIMS(2, 3, 4, 5), NULL, 0),
 	};
-	const cf_opcode_desc code = { OPVER_OP_PRELU, 1 };
+	const cf_opcode_desc code = { OPVER_OP_PRELU, 1, NULL };
 	const int32_t in[2] = { 0, 1 }, out[1] = { 2 };
-	const cf_operator_desc op = { 0, in, 2, out, 1, NULL };
+	const cf_operator_desc op = { 0, in, 2, out, 1, NULL, NULL, 0 };
 	const cf_model_desc desc = { tensors, 3, &code, 1, &op, 1,
 				     in, alpha_is_input ? 2 : 1, out, 1 };
 	size_t count = 1;
@@ -388,9 +388,9 @@ Test(xnnpack_ops, elu_is_expm1_below_zero)
 		F32_TENSOR(3, DIMS(4, 7, 9), NULL, 0),
 		F32_TENSOR(3, DIMS(4, 7, 9), NULL, 0),
 	};
-	const cf_opcode_desc code = { OPVER_OP_ELU, 1 };
+	const cf_opcode_desc code = { OPVER_OP_ELU, 1, NULL };
 	const int32_t in[1] = { 0 }, out[1] = { 1 };
-	const cf_operator_desc op = { 0, in, 1, out, 1, NULL };
+	const cf_operator_desc op = { 0, in, 1, out, 1, NULL, NULL, 0 };
 	const cf_model_desc desc = { tensors, 2, &code, 1, &op, 1,
 				     in, 1, out, 1 };
 	float got[4 * 7 * 9], x[4 * 7 * 9];
@@ -443,7 +443,8 @@ static void transpose_conv(const tconv_case *c, uint32_t claimed,
 		F32_TENSOR(1, DIMS(4), bias, sizeof(bias)),
 		F32_TENSOR(4, DIMS(2, c->out_h, c->out_w, 4), NULL, 0),
 	};
-	const cf_opcode_desc code = { OPVER_OP_TRANSPOSE_CONV, c->version };
+	const cf_opcode_desc code = { OPVER_OP_TRANSPOSE_CONV, c->version,
+				      NULL };
 	const opver_transpose_conv_params p = {
 		.padding = c->padding, .stride_width = c->stride_w,
 		.stride_height = c->stride_h, .activation = c->activation,
@@ -453,7 +454,7 @@ static void transpose_conv(const tconv_case *c, uint32_t claimed,
 	/* Model inputs: the input, then what the case makes non-constant
 	 * (at most one). */
 	const int32_t model_in[2] = { 2, shape_is_input ? 0 : 1 };
-	const cf_operator_desc op = { 0, in, 4, out, 1, &p };
+	const cf_operator_desc op = { 0, in, 4, out, 1, &p, NULL, 0 };
 	const cf_model_desc desc = {
 		tensors, 5, &code, 1, &op, 1, model_in,
 		shape_is_input || filter_is_input ? 2 : 1, out, 1
@@ -568,9 +569,10 @@ Test(xnnpack_ops, the_new_ops_chain_in_one_partition)
 		F32_TENSOR(4, DIMS(1, 5, 7, 1), NULL, 0),
 	};
 	const cf_opcode_desc codes[5] = {
-		{ OPVER_OP_TRANSPOSE_CONV, 1 }, { OPVER_OP_PRELU, 1 },
-		{ OPVER_OP_DEPTH_TO_SPACE, 1 }, { OPVER_OP_ELU, 1 },
-		{ OPVER_OP_RESIZE_BILINEAR, 3 },
+		{ OPVER_OP_TRANSPOSE_CONV, 1, NULL },
+		{ OPVER_OP_PRELU, 1, NULL },
+		{ OPVER_OP_DEPTH_TO_SPACE, 1, NULL }, { OPVER_OP_ELU, 1, NULL },
+		{ OPVER_OP_RESIZE_BILINEAR, 3, NULL },
 	};
 	const opver_transpose_conv_params tc = {
 		.padding = OPVER_PADDING_SAME, .stride_width = 2,
@@ -584,11 +586,11 @@ Test(xnnpack_ops, the_new_ops_chain_in_one_partition)
 	const int32_t el_in[1] = { 6 }, el_out[1] = { 7 };
 	const int32_t rs_in[2] = { 7, 8 }, rs_out[1] = { 9 };
 	const cf_operator_desc ops[5] = {
-		{ 0, tc_in, 3, tc_out, 1, &tc },
-		{ 1, pr_in, 2, pr_out, 1, NULL },
-		{ 2, ds_in, 1, ds_out, 1, &d2s },
-		{ 3, el_in, 1, el_out, 1, NULL },
-		{ 4, rs_in, 2, rs_out, 1, &rs },
+		{ 0, tc_in, 3, tc_out, 1, &tc, NULL, 0 },
+		{ 1, pr_in, 2, pr_out, 1, NULL, NULL, 0 },
+		{ 2, ds_in, 1, ds_out, 1, &d2s, NULL, 0 },
+		{ 3, el_in, 1, el_out, 1, NULL, NULL, 0 },
+		{ 4, rs_in, 2, rs_out, 1, &rs, NULL, 0 },
 	};
 	const int32_t inputs[1] = { 0 }, outputs[1] = { 9 };
 	const cf_model_desc desc = { tensors, 10, codes, 5, ops, 5,

@@ -162,7 +162,8 @@ static void pad_then_conv(int64_t zero, int32_t op)
 		  .quantized = true, .num_scales = 1, .scales = out_scale,
 		  .zero_points = out_zero },
 	};
-	const cf_opcode_desc codes[2] = { { OPVER_OP_PAD, 2 }, { op, 3 } };
+	const cf_opcode_desc codes[2] = { { OPVER_OP_PAD, 2, NULL },
+					  { op, 3, NULL } };
 	const opver_conv_params conv = {
 		.padding = OPVER_PADDING_SAME, .stride_width = 2,
 		.stride_height = 2, .dilation_width = 1,
@@ -176,9 +177,9 @@ static void pad_then_conv(int64_t zero, int32_t op)
 	const int32_t pad_in[2] = { 0, 1 }, pad_out[1] = { 2 };
 	const int32_t conv_in[3] = { 2, 3, -1 }, conv_out[1] = { 4 };
 	const cf_operator_desc ops[2] = {
-		{ 0, pad_in, 2, pad_out, 1, NULL },
+		{ 0, pad_in, 2, pad_out, 1, NULL, NULL, 0 },
 		{ 1, conv_in, 3, conv_out, 1,
-		  dw ? (const void *)&depthwise : (const void *)&conv },
+		  dw ? (const void *)&depthwise : (const void *)&conv, NULL, 0 },
 	};
 	const int32_t inputs[1] = { 0 }, outputs[1] = { 4 };
 	const cf_model_desc desc = { tensors, 5, codes, 2, ops, 2,
@@ -224,13 +225,14 @@ static size_t average_pool(opver_type type, int32_t version, int32_t h,
 		  .quantized = true, .num_scales = 1, .scales = scale,
 		  .zero_points = zero },
 	};
-	const cf_opcode_desc code = { OPVER_OP_AVERAGE_POOL_2D, version };
+	const cf_opcode_desc code = { OPVER_OP_AVERAGE_POOL_2D, version,
+				      NULL };
 	const opver_pool_params pool = {
 		.padding = OPVER_PADDING_VALID, .stride_width = 1,
 		.stride_height = 1, .filter_width = fw, .filter_height = fh,
 	};
 	const int32_t in[1] = { 0 }, out[1] = { 1 };
-	const cf_operator_desc op = { 0, in, 1, out, 1, &pool };
+	const cf_operator_desc op = { 0, in, 1, out, 1, &pool, NULL, 0 };
 	const cf_model_desc desc = { tensors, 2, &code, 1, &op, 1,
 				     in, 1, out, 1 };
 
@@ -292,15 +294,15 @@ Test(xnnpack_quant, partitions_around_a_kernel_share_tensors_without_copies)
 		{ .type = OPVER_TYPE_INT32, .rank = 1, .dims = { 2 },
 		  .data = shape, .data_size = sizeof(shape) },
 	};
-	const cf_opcode_desc code = { OPVER_OP_RESHAPE, 1 };
+	const cf_opcode_desc code = { OPVER_OP_RESHAPE, 1, NULL };
 	const opver_reshape_params reshape = { .num_dims = 2,
 					       .dims = { 6, 5 } };
 	const int32_t in0[2] = { 0, 4 }, in1[2] = { 1, 4 }, in2[2] = { 2, 4 };
 	const int32_t out0[1] = { 1 }, out1[1] = { 2 }, out2[1] = { 3 };
 	const cf_operator_desc nodes[3] = {
-		{ 0, in0, 2, out0, 1, &reshape },
-		{ 0, in1, 2, out1, 1, &reshape },
-		{ 0, in2, 2, out2, 1, &reshape },
+		{ 0, in0, 2, out0, 1, &reshape, NULL, 0 },
+		{ 0, in1, 2, out1, 1, &reshape, NULL, 0 },
+		{ 0, in2, 2, out2, 1, &reshape, NULL, 0 },
 	};
 	const cf_model_desc desc = { tensors, 5, &code, 1, nodes, 3,
 				     in0, 1, out2, 1 };
@@ -348,7 +350,7 @@ static void rescaled(int32_t op, float in, float out, uint32_t claimed)
 		{ .type = OPVER_TYPE_INT32, .rank = 1, .dims = { 2 },
 		  .data = shape, .data_size = sizeof(shape) },
 	};
-	const cf_opcode_desc code = { op, mul ? 2 : 1 };
+	const cf_opcode_desc code = { op, mul ? 2 : 1, NULL };
 	const opver_reshape_params reshape = { .num_dims = 2,
 					       .dims = { 6, 5 } };
 	const opver_mul_params product = { .activation = 0 };
@@ -356,6 +358,7 @@ static void rescaled(int32_t op, float in, float out, uint32_t claimed)
 	const cf_operator_desc node = {
 		0, in_ids, 2, out_ids, 1,
 		mul ? (const void *)&product : (const void *)&reshape,
+		NULL, 0,
 	};
 	const cf_model_desc desc = { tensors, 3, &code, 1, &node, 1,
 				     in_ids, 1, out_ids, 1 };

@@ -91,10 +91,10 @@ bool cf_case_model(const cf_case *c, int32_t version, uint8_t **bytes,
 	int32_t graph_inputs[CF_MAX_NODE_INPUTS], outputs[CF_MAX_NODE_OUTPUTS];
 	const int32_t num_graph_inputs = cf_case_graph_inputs(c, graph_inputs);
 	const int32_t num_outputs = cf_case_outputs(c, outputs);
-	const cf_opcode_desc code = { c->op, version };
+	const cf_opcode_desc code = { c->op, version, NULL };
 	const cf_operator_desc node = {
 		0, c->inputs, c->num_inputs, outputs, num_outputs,
-		c->has_params ? &c->params : NULL,
+		c->has_params ? &c->params : NULL, NULL, 0,
 	};
 	const cf_model_desc desc = {
 		c->tensors, c->num_tensors, &code, 1, &node, 1,

@@ -284,6 +284,11 @@ static bool check_operator(const checker *c, const cf_model_desc *desc,
 				 desc->num_tensors, false))
 			return false;
 	code = desc->opcodes[op->opcode_index].op;
+	if (op->custom_options_size > 0 &&
+	    (code != OPVER_OP_CUSTOM || op->custom_options == NULL))
+		return refuse(c, "operator %d: custom options of %s",
+			      index, op->custom_options == NULL ?
+					     "no bytes" : "a builtin op");
 	if (op->params != NULL && !cf_has_options(code))
 		return refuse(c, "operator %d: cannot write options of %s",
 			      index, opver_op_name(code));
@@ -320,10 +325,17 @@ static bool check_model(const checker *c, const cf_model_desc *desc)
 	for (int32_t i = 0; i < desc->num_opcodes; i++) {
 		const cf_opcode_desc *code = &desc->opcodes[i];
 
-		if (code->op == OPVER_OP_CUSTOM ||
-		    strcmp(opver_op_name(code->op), "UNKNOWN") == 0)
+		if (code->op == OPVER_OP_CUSTOM) {
+			if (code->custom_code == NULL)
+				return refuse(c, "operator code %d: a custom op without a name",
+					      i);
+		} else if (strcmp(opver_op_name(code->op), "UNKNOWN") == 0) {
 			return refuse(c, "operator code %d: %d is not a builtin op",
 				      i, code->op);
+		} else if (code->custom_code != NULL) {
+			return refuse(c, "operator code %d: builtin %s with a custom name",
+				      i, opver_op_name(code->op));
+		}
 		if (code->version < 1)
 			return refuse(c, "operator code %d: version %d", i,
 				      code->version);
@@ -347,6 +359,7 @@ static bool check_model(const checker *c, const cf_model_desc *desc)
 static void write_operator_code(writer *w, size_t slot,
 				const cf_opcode_desc *code)
 {
+	size_t pos[MAX_FIELDS];
 	cf_table t = { 0 };
 
 	/* The deprecated byte holds codes up to 127; larger ones say 127
@@ -355,7 +368,12 @@ static void write_operator_code(writer *w, size_t slot,
 		  (uint32_t)(code->op < 127 ? code->op : 127));
 	cf_set_field(&t, CODE_VERSION, 4, (uint32_t)code->version);
 	cf_set_field(&t, CODE_BUILTIN_CODE, 4, (uint32_t)code->op);
-	patch(w, slot, write_table(w, &t, NULL));
+	if (code->custom_code != NULL)
+		cf_set_field(&t, CODE_CUSTOM_CODE, 4, 0);
+	patch(w, slot, write_table(w, &t, pos));
+	if (code->custom_code != NULL)
+		patch(w, pos[CODE_CUSTOM_CODE],
+		      write_string(w, code->custom_code));
 }
 
 static void write_quantization(writer *w, size_t field,
@@ -430,11 +448,22 @@ static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
 		cf_set_field(&t, OPERATOR_BUILTIN_OPTIONS_TYPE, 1, type);
 		cf_set_field(&t, OPERATOR_BUILTIN_OPTIONS, 4, 0);
 	}
+	/* custom_options_format left out: FLEXBUFFERS, the default. */
+	if (op->custom_options_size > 0)
+		cf_set_field(&t, OPERATOR_CUSTOM_OPTIONS, 4, 0);
 	patch(w, slot, write_table(w, &t, pos));
 	int32s_field(w, pos[OPERATOR_INPUTS], op->inputs,
 		     (size_t)op->num_inputs);
 	int32s_field(w, pos[OPERATOR_OUTPUTS], op->outputs,
 		     (size_t)op->num_outputs);
+	if (op->custom_options_size > 0) {
+		size_t vector = write_vector(w, op->custom_options_size, 1, 4);
+
+		if (!w->no_memory)
+			memcpy(w->data + vector + 4, op->custom_options,
+			       op->custom_options_size);
+		patch(w, pos[OPERATOR_CUSTOM_OPTIONS], vector);
+	}
 	if (type == 0)
 		return;
 	patch(w, pos[OPERATOR_BUILTIN_OPTIONS],

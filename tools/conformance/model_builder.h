@@ -57,10 +57,13 @@ typedef struct cf_tensor_desc {
 } cf_tensor_desc;
 
 typedef struct cf_opcode_desc {
-	/* A builtin opver_op; OPVER_OP_CUSTOM is not supported. */
+	/* A builtin opver_op, or OPVER_OP_CUSTOM with custom_code. */
 	int32_t op;
 	/* >= 1 */
 	int32_t version;
+	/* The custom op's name (borrowed) with OPVER_OP_CUSTOM, else
+	 * NULL. */
+	const char *custom_code;
 } cf_opcode_desc;
 
 typedef struct cf_operator_desc {
@@ -90,6 +93,10 @@ typedef struct cf_operator_desc {
 	 * it written.  Other ops take NULL.
 	 */
 	const void *params;
+	/* A custom op's options (custom_options, FlexBuffers), borrowed;
+	 * NULL and 0 for none. */
+	const uint8_t *custom_options;
+	size_t custom_options_size;
 } cf_operator_desc;
 
 typedef struct cf_model_desc {
