@@ -355,7 +355,7 @@ static void check_plugin(const char *plugin, bool builtin)
 				if (!oracle_case_make(runtime, gen, v, r, &k,
 						      error, sizeof(error))) {
 					cr_log_error("%s case %d-%d: %s",
-						     opver_op_name(gen->op),
+						     cf_generator_name(gen),
 						     (int)v, (int)r, error);
 					failed++;
 					oracle_case_free(&k);
@@ -363,21 +363,22 @@ static void check_plugin(const char *plugin, bool builtin)
 				}
 				snprintf(what, sizeof(what),
 					 "%s v%d case %s (%s)",
-					 opver_op_name(gen->op),
+					 cf_generator_name(gen),
 					 (int)k.version, k.name,
 					 k.c.params_text);
 				snprintf(path, sizeof(path), "%s/%s/%s.golden",
-					 GOLDENS, opver_op_name(gen->op),
+					 GOLDENS, cf_generator_name(gen),
 					 k.name);
 				if (!oracle_golden_read(path, &g, error,
 							sizeof(error))) {
 					cr_log_error("%s: %s: run tests/oracle/record --op %s",
 						     what, error,
-						     opver_op_name(gen->op));
+						     cf_generator_name(gen));
 					failed++;
 				} else if (g.fingerprint != k.fingerprint) {
 					cr_log_error("%s: the golden was recorded for another model or inputs (the generator changed): run tests/oracle/record --op %s",
-						     what, opver_op_name(gen->op));
+						     what,
+						     cf_generator_name(gen));
 					failed++;
 				} else if (g.refused) {
 					cr_log_info("%s: not compared, TFLite refused it: %s",

@@ -40,10 +40,7 @@ bool oracle_case_make(opver_runtime *runtime, const cf_generator *g,
 		      char *error, size_t error_size)
 {
 	int32_t graph_inputs[CF_MAX_NODE_INPUTS], num_graph_inputs;
-	uint64_t seed = cf_seed_mix(cf_seed_mix(cf_seed_mix(ORACLE_SEED,
-							    (uint64_t)g->op),
-						(uint64_t)variant),
-				    (uint64_t)repetition);
+	uint64_t seed = cf_case_seed(ORACLE_SEED, g, variant, repetition);
 	cf_rng rng;
 
 	memset(k, 0, sizeof(*k));

@@ -40,11 +40,12 @@ static bool join(char *out, const char *dir, const char *name)
 	return false;
 }
 
-/* Whether op `op` is among the command line's OP names (all when none). */
-static bool wanted(int32_t op, char **names, int count)
+/* Whether g's op is among the command line's OP names (all when
+ * none). */
+static bool wanted(const cf_generator *g, char **names, int count)
 {
 	for (int i = 0; i < count; i++)
-		if (strcmp(names[i], opver_op_name(op)) == 0)
+		if (strcmp(names[i], cf_generator_name(g)) == 0)
 			return true;
 	return count == 0;
 }
@@ -111,9 +112,9 @@ static int write_cases(const char *reference, const char *out, char **names,
 	     i++) {
 		char dir[PATH_SIZE];
 
-		if (!wanted(g->op, names, count))
+		if (!wanted(g, names, count))
 			continue;
-		if (!join(dir, out, opver_op_name(g->op)) || !make_dir(dir))
+		if (!join(dir, out, cf_generator_name(g)) || !make_dir(dir))
 			status = 1;
 		for (int32_t v = 0; status == 0 && v < g->num_variants; v++) {
 			for (int32_t r = 0; status == 0 && r < ORACLE_REPETITIONS;
@@ -125,7 +126,7 @@ static int write_cases(const char *reference, const char *out, char **names,
 						      sizeof(error))) {
 					fprintf(stderr,
 						"oracle_cases: %s case %d-%d: %s\n",
-						opver_op_name(g->op), (int)v,
+						cf_generator_name(g), (int)v,
 						(int)r, error);
 					status = 1;
 				} else if (!join(case_dir, dir, k.name) ||
@@ -251,10 +252,10 @@ static int pack_cases(const char *in, const char *goldens, char **names,
 	const cf_generator *g;
 
 	for (size_t i = 0; (g = cf_generator_at(i)) != NULL; i++) {
-		const char *op = opver_op_name(g->op);
+		const char *op = cf_generator_name(g);
 		char dir[PATH_SIZE], op_dir[PATH_SIZE];
 
-		if (!wanted(g->op, names, count))
+		if (!wanted(g, names, count))
 			continue;
 		if (!join(dir, goldens, op) || !make_dir(dir) ||
 		    !join(op_dir, in, op))

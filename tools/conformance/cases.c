@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cases.h"
 
@@ -91,10 +92,11 @@ bool cf_case_model(const cf_case *c, int32_t version, uint8_t **bytes,
 	int32_t graph_inputs[CF_MAX_NODE_INPUTS], outputs[CF_MAX_NODE_OUTPUTS];
 	const int32_t num_graph_inputs = cf_case_graph_inputs(c, graph_inputs);
 	const int32_t num_outputs = cf_case_outputs(c, outputs);
-	const cf_opcode_desc code = { c->op, version, NULL };
+	const cf_opcode_desc code = { c->op, version, c->custom_name };
 	const cf_operator_desc node = {
 		0, c->inputs, c->num_inputs, outputs, num_outputs,
-		c->has_params ? &c->params : NULL, NULL, 0,
+		c->has_params ? &c->params : NULL,
+		c->custom_options, c->custom_options_size,
 	};
 	const cf_model_desc desc = {
 		c->tensors, c->num_tensors, &code, 1, &node, 1,
@@ -596,7 +598,43 @@ const cf_generator *cf_generator_at(size_t index)
 const cf_generator *cf_generator_for(int32_t op)
 {
 	for (size_t i = 0; i < sizeof(generators) / sizeof(generators[0]); i++)
-		if (generators[i]->op == op)
+		if (generators[i]->op == op &&
+		    generators[i]->custom_name == NULL)
 			return generators[i];
 	return NULL;
+}
+
+const char *cf_generator_name(const cf_generator *g)
+{
+	return g->custom_name != NULL ? g->custom_name : opver_op_name(g->op);
+}
+
+const cf_generator *cf_generator_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof(generators) / sizeof(generators[0]); i++)
+		if (strcasecmp(cf_generator_name(generators[i]), name) == 0)
+			return generators[i];
+	return NULL;
+}
+
+/* FNV-1a of a custom op's name, which stands for the op code (shared by
+ * every custom op) in its seeds. */
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (; *name != '\0'; name++)
+		h = (h ^ (uint8_t)*name) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+uint64_t cf_case_seed(uint64_t seed, const cf_generator *g, int32_t variant,
+		      int32_t repetition)
+{
+	const uint64_t op = g->custom_name != NULL ? name_hash(g->custom_name)
+						   : (uint64_t)g->op;
+
+	return cf_seed_mix(cf_seed_mix(cf_seed_mix(seed, op),
+				       (uint64_t)variant),
+			   (uint64_t)repetition);
 }

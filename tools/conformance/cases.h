@@ -112,6 +112,12 @@ typedef struct cf_case {
 	void *values[CF_MAX_TENSORS];
 	/* The parameters in one line, "padding=SAME stride=2x1 ...". */
 	char params_text[192];
+	/* A custom op's name (borrowed, static) and its options, the
+	 * FlexBuffers map written as the node's custom_options (pointing
+	 * into `blocks`); NULL and 0 for a builtin op. */
+	const char *custom_name;
+	const uint8_t *custom_options;
+	size_t custom_options_size;
 	/* What the case owns; cf_case_free() releases it. */
 	void *blocks[CF_MAX_BLOCKS];
 	int num_blocks;
@@ -304,13 +310,33 @@ typedef struct cf_generator {
 	/* Fills the initialized case *c with variant 0..num_variants-1, its
 	 * random choices drawn from rng.  False only when out of memory. */
 	bool (*generate)(int32_t variant, cf_rng *rng, cf_case *c);
+	/* With op OPVER_OP_CUSTOM, the custom op's name (static), which its
+	 * cases carry too; NULL for a builtin op.  Custom ops have no
+	 * TFLite release table: their cases are version 1, the version
+	 * TFLite registers them at. */
+	const char *custom_name;
 } cf_generator;
+
+/* The generator's op as cases, goldens and reports name it: the custom
+ * op's name, or the builtin op's. */
+const char *cf_generator_name(const cf_generator *g);
+
+/* The generator whose cf_generator_name() is `name` (any case), or
+ * NULL. */
+const cf_generator *cf_generator_named(const char *name);
+
+/* The seed of case (variant, repetition) of g in the run of `seed`: the
+ * same whatever the version, and other generators' seeds stay as they
+ * are when one is added. */
+uint64_t cf_case_seed(uint64_t seed, const cf_generator *g, int32_t variant,
+		      int32_t repetition);
 
 /* Generator `index` of them all, in no particular order, or NULL past the
  * last: for walking every op that has cases. */
 const cf_generator *cf_generator_at(size_t index);
 
-/* The generator of `op`, or NULL when there are no cases for it. */
+/* The generator of builtin `op`, or NULL when there are no cases for
+ * it. */
 const cf_generator *cf_generator_for(int32_t op);
 
 /* One per op, defined in cases_<family>.c. */

@@ -27,6 +27,7 @@
 
 #include <opver/opver.h>
 
+#include "cases.h"
 #include "isolate.h"
 #include "report.h"
 #include "runner.h"
@@ -40,7 +41,8 @@ static const char usage_text[] =
 	"Check a plugin's kernels and delegate against the reference plugin.\n"
 	"\n"
 	"  --reference PATH  the reference plugin (default " OPVER_PLUGIN_DIR "/reference.so)\n"
-	"  --op NAME         only the op NAME (e.g. DEPTHWISE_CONV_2D)\n"
+	"  --op NAME         only the op NAME (e.g. DEPTHWISE_CONV_2D, or a custom op\n"
+	"                    with cases: TFLite_Detection_PostProcess)\n"
 	"  --case ID         only the case ID (OP:vVERSION:VARIANT.REPETITION, as\n"
 	"                    failure reports name it) of the run seed; with\n"
 	"                    --verbose, print its inputs and both outputs\n"
@@ -75,14 +77,20 @@ static int usage_error(const char *format, ...)
 	return CF_EXIT_USAGE;
 }
 
-/* The builtin op spelt `name` (any case), or -1. */
-static int32_t parse_op(const char *name)
+/* The builtin op spelt `name` (any case), or OPVER_OP_CUSTOM with
+ * *custom the name of a custom op that has cases; -1 for neither. */
+static int32_t parse_op(const char *name, const char **custom)
 {
+	const cf_generator *g = cf_generator_named(name);
+
 	for (int32_t op = 0; op <= OPVER_OP_COMPLEX; op++)
 		if (op != OPVER_OP_CUSTOM &&
 		    strcasecmp(opver_op_name(op), name) == 0)
 			return op;
-	return -1;
+	if (g == NULL || g->custom_name == NULL)
+		return -1;
+	*custom = g->custom_name;
+	return g->op;
 }
 
 static bool parse_seed(const char *text, uint64_t *seed)
@@ -200,6 +208,7 @@ int main(int argc, char **argv)
 	};
 	destination tap = { 0 }, xml = { 0 };
 	const char *case_id = NULL;
+	const char *custom = NULL;
 	int32_t op = -1;
 	char why[256];
 	bool verbose = false;
@@ -219,9 +228,9 @@ int main(int argc, char **argv)
 			options.reference_given = true;
 			break;
 		case OPT_OP:
-			op = parse_op(optarg);
+			op = parse_op(optarg, &custom);
 			if (op < 0)
-				return usage_error("--op: '%s' is not a builtin op name such as DEPTHWISE_CONV_2D",
+				return usage_error("--op: '%s' is not a builtin op name such as DEPTHWISE_CONV_2D, nor a custom op with cases",
 						   optarg);
 			break;
 		case OPT_CASE:
@@ -281,13 +290,19 @@ int main(int argc, char **argv)
 		return usage_error("--tap and --xml cannot both write to stdout");
 	options.plugin = argv[optind];
 	options.op = op;
+	options.custom_name = custom;
 	if (case_id != NULL) {
 		if (!cf_parse_case_id(case_id, &options, why, sizeof(why)))
 			return usage_error("--case: %s", why);
-		if (op >= 0 && op != options.op)
+		if (op >= 0 &&
+		    (op != options.op || custom != options.custom_name))
 			return usage_error("--case %s is a case of %s, not of --op %s",
-					   case_id, opver_op_name(options.op),
-					   opver_op_name(op));
+					   case_id,
+					   options.custom_name != NULL ?
+						   options.custom_name :
+						   opver_op_name(options.op),
+					   custom != NULL ? custom :
+							    opver_op_name(op));
 	}
 	/* A machine format on stdout moves the summary to stderr. */
 	summary = to_stdout(&tap) || to_stdout(&xml) ? stderr : stdout;

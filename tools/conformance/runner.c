@@ -152,6 +152,23 @@ void cf_add_result(cf_runner *r, const char *suite, const char *name,
 		r->out_of_memory = true;
 }
 
+bool cf_kernel_is(const opver_kernel_info *info, int32_t op,
+		  const char *custom_name)
+{
+	return info->op == op &&
+	       (op != OPVER_OP_CUSTOM || custom_name == NULL ||
+		(info->custom_name != NULL &&
+		 strcmp(info->custom_name, custom_name) == 0));
+}
+
+/* The op of --op or --case, by name. */
+static const char *options_op_name(const cf_run_options *o)
+{
+	return o->op == OPVER_OP_CUSTOM && o->custom_name != NULL ?
+		       o->custom_name :
+		       opver_op_name(o->op);
+}
+
 /* --case: the one case, when the vendor declares its version (lo to
  * hi); r->case_ran says whether the vendor ran it. */
 static bool run_one_case(cf_runner *r, const cf_generator *g, int32_t lo,
@@ -162,25 +179,25 @@ static bool run_one_case(cf_runner *r, const cf_generator *g, int32_t lo,
 
 	if (o->case_version < lo || o->case_version > hi) {
 		fprintf(stderr, "opver-conformance: --case: %s declares no version %" PRId32 " of %s\n",
-			o->plugin, o->case_version, opver_op_name(o->op));
+			o->plugin, o->case_version, options_op_name(o));
 		return true;
 	}
 	result = cf_run_case(r, g, o->case_version, o->case_variant,
 			     o->case_repetition);
 	if (result == CF_CASE_NOT_A_VERSION)
 		fprintf(stderr, "opver-conformance: --case: version %" PRId32 " is not a TFLite version of %s\n",
-			o->case_version, opver_op_name(o->op));
+			o->case_version, options_op_name(o));
 	else if (result == CF_CASE_DONE && !r->case_ran)
 		fprintf(stderr, "opver-conformance: --case: %s does not run this case (another plugin's kernel binds it, or none does)\n",
 			o->plugin);
 	return result != CF_CASE_NO_MEMORY && !r->out_of_memory;
 }
 
-void cf_add_case_id(cf_text *t, int32_t op, int32_t version, int32_t variant,
-		    int32_t repetition)
+void cf_add_case_id(cf_text *t, const char *op_name, int32_t version,
+		    int32_t variant, int32_t repetition)
 {
-	cf_text_add(t, "%s:v%" PRId32 ":%" PRId32 ".%" PRId32,
-		    opver_op_name(op), version, variant, repetition);
+	cf_text_add(t, "%s:v%" PRId32 ":%" PRId32 ".%" PRId32, op_name,
+		    version, variant, repetition);
 }
 
 /* A decimal number from 0 to INT32_MAX at *p, which it moves past. */
@@ -205,6 +222,7 @@ bool cf_parse_case_id(const char *text, cf_run_options *options, char *why,
 	const char *colon = strchr(text, ':');
 	const cf_generator *g = NULL;
 	const char *p;
+	char name[128];
 	int32_t op = -1;
 
 	for (int32_t o = 0; colon != NULL && o <= OPVER_OP_COMPLEX; o++)
@@ -212,6 +230,13 @@ bool cf_parse_case_id(const char *text, cf_run_options *options, char *why,
 		    strlen(opver_op_name(o)) == (size_t)(colon - text) &&
 		    strncasecmp(opver_op_name(o), text, (size_t)(colon - text)) == 0)
 			op = o;
+	/* Or a custom op that has cases, by its name. */
+	if (op < 0 && colon != NULL && (size_t)(colon - text) < sizeof(name)) {
+		memcpy(name, text, (size_t)(colon - text));
+		name[colon - text] = '\0';
+		g = cf_generator_named(name);
+		op = g != NULL ? g->op : -1;
+	}
 	p = colon != NULL ? colon + 1 : NULL;
 	if (op < 0 || *p++ != 'v' ||
 	    !parse_number(&p, &options->case_version) || *p++ != ':' ||
@@ -222,7 +247,8 @@ bool cf_parse_case_id(const char *text, cf_run_options *options, char *why,
 			 text);
 		return false;
 	}
-	g = cf_generator_for(op);
+	if (g == NULL)
+		g = cf_generator_for(op);
 	if (g == NULL) {
 		snprintf(why, size, "'%s': opver-conformance has no cases for %s",
 			 text, opver_op_name(op));
@@ -231,33 +257,38 @@ bool cf_parse_case_id(const char *text, cf_run_options *options, char *why,
 	if (options->case_variant >= g->num_variants ||
 	    options->case_repetition >= CF_REPETITIONS) {
 		snprintf(why, size, "'%s': no such case: %s has variants 0 to %" PRId32 " and repetitions 0 to %d",
-			 text, opver_op_name(op), g->num_variants - 1,
+			 text, cf_generator_name(g), g->num_variants - 1,
 			 CF_REPETITIONS - 1);
 		return false;
 	}
 	options->op = op;
+	options->custom_name = g->custom_name;
 	options->one_case = true;
 	return true;
 }
 
-/* Every case of one op at every version the vendor declares for it. */
-static bool run_op(cf_runner *r, int32_t op)
+/* Every case of one op (with OPVER_OP_CUSTOM, of the custom op
+ * `custom_name`) at every version the vendor declares for it. */
+static bool run_op(cf_runner *r, int32_t op, const char *custom_name)
 {
-	const cf_generator *g = cf_generator_for(op);
+	const cf_generator *g = custom_name != NULL ?
+					cf_generator_named(custom_name) :
+					cf_generator_for(op);
 	int32_t lo = INT32_MAX, hi = 0, claims_lo, claims_hi;
 	int32_t first_invalid = 0;
 
 	for (size_t k = 0; k < r->vendor_info.num_kernels; k++) {
 		const opver_kernel_info *info = &r->kernels[k].info;
 
-		if (info->op != op)
+		if (!cf_kernel_is(info, op, custom_name))
 			continue;
 		if (info->min_version < lo)
 			lo = info->min_version;
 		if (info->max_version > hi)
 			hi = info->max_version;
 	}
-	if (cf_delegate_range(r, op, &claims_lo, &claims_hi)) {
+	if (custom_name == NULL &&
+	    cf_delegate_range(r, op, &claims_lo, &claims_hi)) {
 		/* From version 1, and one above the claims' maximum: the
 		 * versions outside its claims, which it must leave alone. */
 		lo = 1;
@@ -283,39 +314,66 @@ static bool run_op(cf_runner *r, int32_t op)
 				}
 			}
 	if (!r->options->list)
-		cf_report_coverage(r, op, g != NULL, first_invalid);
+		cf_report_coverage(r, op, custom_name, g != NULL,
+				   first_invalid);
 	return !r->out_of_memory;
 }
 
-/* Whether `op` is one the vendor declares (builtin ops only). */
-static bool declares(const cf_runner *r, int32_t op)
+/* Whether `op` (with OPVER_OP_CUSTOM, the custom op `custom_name`) is
+ * one the vendor declares; delegates claim builtin ops only. */
+static bool declares(const cf_runner *r, int32_t op, const char *custom_name)
 {
 	int32_t lo, hi;
 
-	if (op == OPVER_OP_CUSTOM)
-		return false;
 	for (size_t k = 0; k < r->vendor_info.num_kernels; k++)
-		if (r->kernels[k].info.op == op)
+		if (cf_kernel_is(&r->kernels[k].info, op, custom_name))
 			return true;
-	return cf_delegate_range(r, op, &lo, &hi);
+	return op != OPVER_OP_CUSTOM && cf_delegate_range(r, op, &lo, &hi);
 }
 
-/* Custom-op kernels: nothing can be generated for them. */
-static void skip_custom(cf_runner *r)
+/* Whether kernel k is the first of the vendor's for its custom op. */
+static bool first_of_custom_op(const cf_runner *r, size_t k)
 {
+	const opver_kernel_info *info = &r->kernels[k].info;
+
+	for (size_t j = 0; j < k; j++)
+		if (cf_kernel_is(&r->kernels[j].info, OPVER_OP_CUSTOM,
+				 info->custom_name))
+			return false;
+	return true;
+}
+
+/* Custom-op kernels: the cases of those that have a generator, a skip
+ * for each of the others.  False when out of memory. */
+static bool run_custom(cf_runner *r)
+{
+	const cf_run_options *o = r->options;
+
 	for (size_t k = 0; k < r->vendor_info.num_kernels; k++) {
 		const opver_kernel_info *info = &r->kernels[k].info;
+		const cf_generator *g;
 		cf_text suite = { 0 };
 
-		if (info->op != OPVER_OP_CUSTOM || r->options->op >= 0)
+		if (info->op != OPVER_OP_CUSTOM || info->custom_name == NULL ||
+		    (o->op >= 0 && !cf_kernel_is(info, o->op, o->custom_name)))
+			continue;
+		g = cf_generator_named(info->custom_name);
+		if (g != NULL && g->custom_name != NULL) {
+			if (first_of_custom_op(r, k) &&
+			    !run_op(r, OPVER_OP_CUSTOM, g->custom_name))
+				return false;
+			continue;
+		}
+		if (o->list || o->op >= 0)
 			continue;
 		cf_text_add(&suite, "CUSTOM/%s", info->name);
 		cf_skip(r, cf_text_get(&suite),
-			info->custom_name ? info->custom_name : "?",
-			"custom op %s: opver-conformance has no cases for custom ops",
-			info->custom_name ? info->custom_name : "?");
+			info->custom_name,
+			"custom op %s: opver-conformance has no cases for it",
+			info->custom_name);
 		cf_text_free(&suite);
 	}
+	return !r->out_of_memory;
 }
 
 int cf_run(const cf_run_options *options, cf_report *report)
@@ -331,19 +389,21 @@ int cf_run(const cf_run_options *options, cf_report *report)
 	status = CF_EXIT_FAIL;
 	if (!survey(&r))
 		goto nomem;
-	if (options->op >= 0 && !declares(&r, options->op))
+	if (options->op >= 0 &&
+	    !declares(&r, options->op, options->custom_name))
 		fprintf(stderr, "opver-conformance: %s declares no kernel or delegate op for %s: no cases\n",
-			options->plugin, opver_op_name(options->op));
-	/* Ops in code order, so runs are ordered the same whatever the
-	 * manifest's order. */
+			options->plugin, options_op_name(options));
+	/* Builtin ops in code order, so runs are ordered the same whatever
+	 * the manifest's order; custom ops after them. */
 	for (int32_t op = 0; op <= OPVER_OP_COMPLEX; op++) {
-		if (options->op >= 0 && op != options->op)
+		if (op == OPVER_OP_CUSTOM ||
+		    (options->op >= 0 && op != options->op))
 			continue;
-		if (declares(&r, op) && !run_op(&r, op))
+		if (declares(&r, op, NULL) && !run_op(&r, op, NULL))
 			goto nomem;
 	}
-	if (!options->list)
-		skip_custom(&r);
+	if (!run_custom(&r))
+		goto nomem;
 	if (r.out_of_memory)
 		goto nomem;
 	status = options->one_case && !r.case_ran ? CF_EXIT_USAGE :

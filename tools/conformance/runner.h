@@ -85,8 +85,10 @@ typedef struct cf_run_options {
 	const char *reference;
 	/* --reference was given: reproduce lines repeat it. */
 	bool reference_given;
-	/* Only this op; -1 for every op. */
+	/* Only this op; -1 for every op.  With OPVER_OP_CUSTOM, only the
+	 * custom op named custom_name (borrowed). */
 	int32_t op;
+	const char *custom_name;
 	uint64_t seed;
 	/* Floats agree when |out - ref| <= rtol * max(1, max |ref|) over the
 	 * output tensor.  rtol_given: reproduce lines repeat it. */
@@ -122,8 +124,8 @@ typedef struct cf_run_options {
  * case of any generator (an op without cases, a variant or repetition
  * past the generator's).
  */
-void cf_add_case_id(cf_text *t, int32_t op, int32_t version, int32_t variant,
-		    int32_t repetition);
+void cf_add_case_id(cf_text *t, const char *op_name, int32_t version,
+		    int32_t variant, int32_t repetition);
 bool cf_parse_case_id(const char *text, cf_run_options *options, char *why,
 		      size_t size);
 

@@ -24,6 +24,7 @@
 /* A case being run: its generated content, model and description. */
 typedef struct running {
 	int32_t op;
+	const char *op_name;    /* cf_generator_name() */
 	int32_t version;
 	int32_t variant;
 	int32_t repetition;
@@ -53,7 +54,7 @@ static double seconds_since(const struct timespec *start)
 static void add_case_seed(cf_text *t, const cf_runner *r, const running *k)
 {
 	cf_text_add(t, "case: ");
-	cf_add_case_id(t, k->op, k->version, k->variant, k->repetition);
+	cf_add_case_id(t, k->op_name, k->version, k->variant, k->repetition);
 	cf_text_add(t, "\ncase seed: 0x%016" PRIx64 " (run seed %" PRIu64 ")\n",
 		    k->seed, r->options->seed);
 }
@@ -66,7 +67,7 @@ static void add_case_details(cf_text *t, const cf_runner *r, const running *k)
 	const cf_case *c = &k->c;
 
 	cf_text_add(t, "op: %s version %" PRId32 " (the rules require v%" PRId32 ": %s)\n",
-		    opver_op_name(k->op), k->version, k->node.required_version,
+		    k->op_name, k->version, k->node.required_version,
 		    k->node.version_reason ? k->node.version_reason : "");
 	if (k->node.delegate != NULL)
 		cf_text_add(t, "run by: delegate '%s' of %s\n", k->node.delegate,
@@ -90,7 +91,7 @@ static void add_reproduce(cf_text *t, const cf_runner *r, const running *k)
 	const cf_run_options *o = r->options;
 
 	cf_text_add(t, "reproduce: opver-conformance --case ");
-	cf_add_case_id(t, k->op, k->version, k->variant, k->repetition);
+	cf_add_case_id(t, k->op_name, k->version, k->variant, k->repetition);
 	cf_text_add(t, " --seed %" PRIu64, o->seed);
 	if (o->reference_given)
 		cf_text_add(t, " --reference %s", o->reference);
@@ -350,7 +351,7 @@ static bool delegate_declares(const cf_runner *r, const running *k)
 static void describe_rejection(cf_text *details, const cf_runner *r,
 			       const running *k)
 {
-	const char *op = opver_op_name(k->op);
+	const char *op = k->op_name;
 	int32_t lo, hi;
 
 	if (!cf_delegate_range(r, k->op, &lo, &hi))
@@ -386,7 +387,7 @@ static void check_claims(cf_runner *r, running *k)
 	if (r->vendor_info.delegate_name == NULL)
 		return;
 	declared = cf_delegate_range(r, k->op, &lo, &hi);
-	cf_text_add(&suite, "%s/delegate:%s", opver_op_name(k->op),
+	cf_text_add(&suite, "%s/delegate:%s", k->op_name,
 		    r->vendor_info.delegate_name);
 	if (rejected != NULL) {
 		describe_rejection(&details, r, k);
@@ -414,7 +415,7 @@ static void internal_error(cf_runner *r, running *k, const char *what)
 {
 	cf_text suite = { 0 }, details = { 0 };
 
-	cf_text_add(&suite, "%s/generator", opver_op_name(k->op));
+	cf_text_add(&suite, "%s/generator", k->op_name);
 	cf_text_add(&details, "internal error in opver-conformance: %s\n%s", what,
 		    cf_text_get(&r->vendor.log));
 	add_case_details(&details, r, k);
@@ -446,7 +447,7 @@ static void record_crash(cf_runner *r, running *k, const cf_crash *crash)
 		add_case_details(&details, r, k);
 	} else {
 		cf_text_add(&details, "op: %s version %" PRId32 ", while the delegate's claims bound it\n",
-			    opver_op_name(k->op), k->version);
+			    k->op_name, k->version);
 		add_case_seed(&details, r, k);
 	}
 	add_reproduce(&details, r, k);
@@ -483,7 +484,8 @@ cf_case_result cf_run_case(cf_runner *r, const cf_generator *g, int32_t version,
 	opver_interpreter *it = NULL;
 	opver_model *model = NULL;
 	cf_case_result result = CF_CASE_DONE;
-	running k = { .op = g->op, .version = version, .variant = variant,
+	running k = { .op = g->op, .op_name = cf_generator_name(g),
+		      .version = version, .variant = variant,
 		      .repetition = repetition };
 	char error[256];
 	cf_rng rng;
@@ -498,9 +500,7 @@ cf_case_result cf_run_case(cf_runner *r, const cf_generator *g, int32_t version,
 	clock_gettime(CLOCK_MONOTONIC, &k.start);
 	/* Not the version: a case is the same at every version it is
 	 * written at, and --op leaves other ops' seeds alone. */
-	k.seed = cf_seed_mix(cf_seed_mix(cf_seed_mix(o->seed, (uint64_t)g->op),
-					 (uint64_t)variant),
-			     (uint64_t)repetition);
+	k.seed = cf_case_seed(o->seed, g, variant, repetition);
 	cf_rng_seed(&rng, k.seed);
 	cf_case_init(&k.c, g->op);
 	if (!g->generate(variant, &rng, &k.c)) {
@@ -523,14 +523,16 @@ cf_case_result cf_run_case(cf_runner *r, const cf_generator *g, int32_t version,
 		internal_error(r, &k, "the case's model does not open");
 		goto out;
 	}
-	if (opver_model_computed_runtime_version(model) == NULL) {
-		/* Not in TFLite's table of (op, version) releases. */
+	if (g->custom_name != NULL ? version > 1 :
+	    opver_model_computed_runtime_version(model) == NULL) {
+		/* Not in TFLite's table of (op, version) releases (custom
+		 * ops: not version 1, the one TFLite registers them at). */
 		result = CF_CASE_NOT_A_VERSION;
 		goto out;
 	}
 	if (r->replaying_crash && !crashed_before(r, ordinal)->bound) {
 		/* Its binding crashed: it runs nothing again. */
-		cf_text_add(&k.suite, "%s/binding", opver_op_name(g->op));
+		cf_text_add(&k.suite, "%s/binding", k.op_name);
 		if (crash != NULL)
 			record_crash(r, &k, crash);
 		goto out;
@@ -551,13 +553,13 @@ cf_case_result cf_run_case(cf_runner *r, const cf_generator *g, int32_t version,
 	if (k.node.plugin == NULL || strcmp(k.node.plugin, VENDOR) != 0)
 		goto out;
 	if (k.node.delegate != NULL) {
-		cf_text_add(&k.suite, "%s/delegate:%s", opver_op_name(g->op),
+		cf_text_add(&k.suite, "%s/delegate:%s", k.op_name,
 			    k.node.delegate);
 	} else {
 		k.kernel = find_kernel(r, g->op, k.node.kernel);
 		if (k.kernel == NULL)
 			goto out;
-		cf_text_add(&k.suite, "%s/%s", opver_op_name(g->op),
+		cf_text_add(&k.suite, "%s/%s", k.op_name,
 			    k.node.kernel);
 	}
 	r->case_ran = true;

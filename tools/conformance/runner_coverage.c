@@ -124,7 +124,8 @@ void cf_skip(cf_runner *r, const char *suite, const char *name,
  * one skip together.  Versions below `lowest_required` (when not 0) are
  * below what the rules require of every case it took.
  */
-static void skip_unexercised(cf_runner *r, const char *suite, int32_t op,
+static void skip_unexercised(cf_runner *r, const char *suite,
+			     const char *op_name,
 			     int32_t min, int32_t max, const bool *exercised,
 			     int32_t first_invalid, int32_t lowest_required,
 			     const char *why)
@@ -136,7 +137,7 @@ static void skip_unexercised(cf_runner *r, const char *suite, int32_t op,
 			snprintf(name, sizeof(name), "v%" PRId32 "-v%" PRId32,
 				 v, max);
 			cf_skip(r, suite, name, "versions %" PRId32 " to %" PRId32 " are not TFLite versions of %s%s: nothing to check",
-				v, max, opver_op_name(op),
+				v, max, op_name,
 				v > VERSION_LIMIT ? " (above any op's versions)" : "");
 			return;
 		}
@@ -173,9 +174,11 @@ static void skip_untyped(cf_runner *r, const char *suite, uint32_t accepted,
 }
 
 /* Skips for what the cases of `op` left unexercised. */
-void cf_report_coverage(cf_runner *r, int32_t op, bool has_cases,
-			int32_t first_invalid)
+void cf_report_coverage(cf_runner *r, int32_t op, const char *custom_name,
+			bool has_cases, int32_t first_invalid)
 {
+	const char *op_name = custom_name != NULL ? custom_name :
+						    opver_op_name(op);
 	const char *why = has_cases ?
 		"no generated case at this version has tensor types it accepts" :
 		"opver-conformance has no cases for this op";
@@ -184,11 +187,12 @@ void cf_report_coverage(cf_runner *r, int32_t op, bool has_cases,
 	for (size_t i = 0; i < r->vendor_info.num_kernels; i++) {
 		cf_kernel_cover *k = &r->kernels[i];
 
-		if (k->info.op != op)
+		if (!cf_kernel_is(&k->info, op, custom_name))
 			continue;
 		cf_text_clear(&suite);
-		cf_text_add(&suite, "%s/%s", opver_op_name(op), k->info.name);
-		skip_unexercised(r, cf_text_get(&suite), op, k->info.min_version,
+		cf_text_add(&suite, "%s/%s", op_name, k->info.name);
+		skip_unexercised(r, cf_text_get(&suite), op_name,
+				 k->info.min_version,
 				 k->info.max_version, k->exercised,
 				 first_invalid, k->lowest_required, why);
 		/* Types the kernel accepts first that no case gave it. */
@@ -200,12 +204,13 @@ void cf_report_coverage(cf_runner *r, int32_t op, bool has_cases,
 	for (size_t d = 0; d < r->vendor_info.num_delegate_ops; d++) {
 		cf_delegate_cover *c = &r->delegate_ops[d];
 
-		if (c->info.op != op)
+		/* Delegates claim builtin ops only. */
+		if (c->info.op != op || custom_name != NULL)
 			continue;
 		cf_text_clear(&suite);
-		cf_text_add(&suite, "%s/delegate:%s", opver_op_name(op),
+		cf_text_add(&suite, "%s/delegate:%s", op_name,
 			    r->vendor_info.delegate_name);
-		skip_unexercised(r, cf_text_get(&suite), op,
+		skip_unexercised(r, cf_text_get(&suite), op_name,
 				 c->info.min_version, c->info.max_version,
 				 c->exercised, first_invalid,
 				 c->lowest_required,

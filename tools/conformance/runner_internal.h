@@ -71,6 +71,11 @@ typedef struct cf_runner {
 
 /* runner.c */
 
+/* Whether the kernel is of `op`, and with OPVER_OP_CUSTOM and a
+ * custom_name, of the custom op of that name. */
+bool cf_kernel_is(const opver_kernel_info *info, int32_t op,
+		  const char *custom_name);
+
 /* Records a check (strings borrowed for the call), unless the case is
  * replayed; running out of memory sets r->out_of_memory. */
 void cf_add_result(cf_runner *r, const char *suite, const char *name,
@@ -117,9 +122,10 @@ void cf_note_delegate_required(cf_runner *r, int32_t op, int32_t version,
 void cf_skip(cf_runner *r, const char *suite, const char *name,
 	     const char *format, ...) OPVER__PRINTF(4, 5);
 
-/* Skips for what the cases of `op` left unexercised: versions from
- * `first_invalid` on (0: none) are not TFLite versions of the op. */
-void cf_report_coverage(cf_runner *r, int32_t op, bool has_cases,
-			int32_t first_invalid);
+/* Skips for what the cases of `op` (with OPVER_OP_CUSTOM, of the custom
+ * op `custom_name`) left unexercised: versions from `first_invalid` on
+ * (0: none) are not TFLite versions of the op. */
+void cf_report_coverage(cf_runner *r, int32_t op, const char *custom_name,
+			bool has_cases, int32_t first_invalid);
 
 #endif /* OPVER_CONFORMANCE_RUNNER_INTERNAL_H */
