@@ -485,6 +485,7 @@ static const cf_generator *const generators[] = {
 	&cf_batch_matmul_cases,
 	&cf_conv_2d_cases,
 	&cf_depthwise_conv_2d_cases,
+	&cf_detection_postprocess_cases,
 	&cf_depth_to_space_cases,
 	&cf_dequantize_cases,
 	&cf_div_cases,

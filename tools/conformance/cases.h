@@ -361,6 +361,7 @@ extern const cf_generator cf_zeros_like_cases;        /* gather */
 extern const cf_generator cf_batch_matmul_cases;      /* batch_matmul */
 extern const cf_generator cf_conv_2d_cases;           /* conv */
 extern const cf_generator cf_depthwise_conv_2d_cases; /* depthwise_conv */
+extern const cf_generator cf_detection_postprocess_cases; /* detection */
 extern const cf_generator cf_dequantize_cases;        /* quantize */
 extern const cf_generator cf_div_cases;               /* elementwise */
 extern const cf_generator cf_equal_cases;             /* compare */
