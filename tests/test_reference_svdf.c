@@ -1,9 +1,9 @@
 /*
  * test_reference_svdf.c - the reference plugin's SVDF through the kernel
  * harness, over several invokes of one node so that the state shifts:
- * float32 (rank 1 and 2, two batches, RELU), hybrid and full-integer
- * int8, every value worked out by hand in the comments, and the refusals
- * of prepare.
+ * float32 (rank 1 and 2, two batches, RELU, TANH, SIGN_BIT), hybrid and
+ * full-integer int8, every value worked out by hand in the comments, and
+ * the refusals of prepare.
  */
 #include <stdint.h>
 #include <string.h>
@@ -303,9 +303,38 @@ Test(svdf, refuses_a_state_of_the_wrong_shape)
 			   OPVER_ERROR_INVALID_MODEL, "state must be [1, 6]");
 }
 
-Test(svdf, refuses_tanh)
+/* TANH of the first invoke's sums: x = (0.001, 0) gives features 0.001
+ * and 0.0005, times the newest weights_time (100, 4), plus the bias
+ * (0.25, -0.5): 0.35 and -0.498, whose tanh are 0.33637554 and
+ * -0.46054281. */
+Test(svdf, float_tanh_of_the_sums)
 {
-	opver_node *n = float_with(1, OPVER_ACTIVATION_TANH, float_state());
+	float_svdf s = float_node(1, 1, OPVER_ACTIVATION_TANH,
+				  (const float[]){ 0.25f, -0.5f });
+	const float *y = s.output->data;
 
-	cr_assert_neq(kh_prepare(&h, n), OPVER_OK);
+	memcpy(s.input->data, (const float[]){ 0.001f, 0 }, s.input->bytes);
+	cr_assert_eq(kh_invoke(&h, s.node), OPVER_OK, "%s", h.errors);
+	cr_expect_float_eq(y[0], 0.33637554f, 1e-6);
+	cr_expect_float_eq(y[1], -0.46054281f, 1e-6);
+}
+
+/* SIGN_BIT gives 1 for a negative sum and 0 otherwise: 300.25 and -2.5
+ * (float_state_shifts_over_three_invokes's first outputs), then 230.25
+ * and 2.5. */
+Test(svdf, float_sign_bit_of_the_sums)
+{
+	float_svdf s = float_node(1, 1, OPVER_ACTIVATION_SIGN_BIT,
+				  (const float[]){ 0.25f, -0.5f });
+
+	float_step(&s, (const float[]){ 1, 1 }, (const float[]){ 0, 1 }, 2);
+	float_step(&s, (const float[]){ 2, 0 }, (const float[]){ 0, 0 }, 2);
+}
+
+/* Past SIGN_BIT no activation has a name in the model format. */
+Test(svdf, refuses_an_unknown_activation)
+{
+	kh_expect_rejected(&h, float_with(1, 7, float_state()),
+			   OPVER_ERROR_UNSUPPORTED,
+			   "fused activation 7 is not one of NONE, RELU, RELU_N1_TO_1, RELU6, TANH and SIGN_BIT");
 }

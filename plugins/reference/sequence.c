@@ -73,6 +73,9 @@ void ref_sequence_activate(int32_t activation, float *v, size_t n)
 		case OPVER_ACTIVATION_TANH:
 			v[i] = tanhf(v[i]);
 			break;
+		case OPVER_ACTIVATION_SIGN_BIT:
+			v[i] = signbit(v[i]) ? 1.0f : 0.0f;
+			break;
 		default:
 			break;
 		}

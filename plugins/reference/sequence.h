@@ -49,7 +49,8 @@ static inline size_t ref_sequence_row(const ref_sequence *seq, int32_t t,
 opver_status ref_sequence_expect_activation(const opver_context *ctx,
 					    int32_t activation);
 
-/* v[i] = activation(v[i]) for an accepted activation. */
+/* v[i] = activation(v[i]) for an accepted activation, and SIGN_BIT (1
+ * where the sign bit is set, else 0), which SVDF takes. */
 void ref_sequence_activate(int32_t activation, float *v, size_t n);
 
 /* v[i] = the logistic function of v[i], as the gates of an LSTM. */

@@ -9,8 +9,10 @@
  *      into the last column of its row;
  *   3. per filter, the dot product of its row with weights_time; the sums
  *      of each unit's `rank` filters, plus the bias, are the output.
- * float32: the fused activation clamps the output (NONE, RELU,
- * RELU_N1_TO_1, RELU6; TANH and SIGMOID are refused).  Full integer int8
+ * float32: the fused activation is applied to the output, any that
+ * TFLite's ApplyActivationToVector applies and a model can name (NONE,
+ * RELU, RELU_N1_TO_1, RELU6, TANH, SIGN_BIT; the schema has no
+ * SIGMOID).  Full integer int8
  * (int8 input, weights_feature and output, int16 weights_time and state,
  * int32 bias): the activation is rescaled by input scale x feature scale /
  * state scale and clamped to int16 into the state, the time sums by state
@@ -40,6 +42,7 @@
 #include "node_checks.h"
 #include "node_memory.h"
 #include "quantization.h"
+#include "sequence.h"
 
 enum {
 	SVDF_INPUT = 0,
@@ -51,7 +54,7 @@ enum {
 
 typedef struct svdf_data {
 	int32_t batch, input_size, num_filters, memory_size, rank, num_units;
-	float activation_min, activation_max;   /* float32 */
+	int32_t activation;     /* float32 and hybrid */
 	int32_t scratch;        /* batch x num_filters float or int32 sums */
 	/* hybrid: the weights' scales, and scratch for the quantized input
 	 * (batch x input_size int8) and each batch's scale and zero point. */
@@ -218,6 +221,19 @@ static opver_status svdf_prepare_hybrid(const opver_context *ctx,
 	return status;
 }
 
+/* The float kernel's activations: those TFLite's ApplyActivationToVector
+ * applies, up to SIGN_BIT, the last a .tflite file can name. */
+static opver_status svdf_expect_float_activation(const opver_context *ctx,
+						 int32_t activation)
+{
+	if (activation >= OPVER_ACTIVATION_NONE &&
+	    activation <= OPVER_ACTIVATION_SIGN_BIT)
+		return OPVER_OK;
+	OPVER_REPORT(ctx, "fused activation %d is not one of NONE, RELU, RELU_N1_TO_1, RELU6, TANH and SIGN_BIT",
+		     (int)activation);
+	return OPVER_ERROR_UNSUPPORTED;
+}
+
 static opver_status svdf_prepare(const opver_context *ctx, opver_node *node)
 {
 	svdf_data *d = node->op_data;
@@ -246,14 +262,12 @@ static opver_status svdf_prepare(const opver_context *ctx, opver_node *node)
 					 node->inputs[SVDF_STATE],
 					 OPVER_TYPE_FLOAT32);
 		if (status == OPVER_OK)
-			status = ref_expect_clamp_activation(ctx,
-							     params.activation);
+			status = svdf_expect_float_activation(
+				ctx, params.activation);
 		if (status == OPVER_OK &&
 		    node->inputs[SVDF_WEIGHTS_FEATURE]->type == OPVER_TYPE_INT8)
 			status = svdf_prepare_hybrid(ctx, node, &params, d);
-		ref_activation_range_float(params.activation,
-					   &d->activation_min,
-					   &d->activation_max);
+		d->activation = params.activation;
 	} else if (params.activation != OPVER_ACTIVATION_NONE &&
 		   params.activation != OPVER_ACTIVATION_RELU) {
 		OPVER_REPORT(ctx, "the int8 SVDF takes activation NONE or RELU (TFLite's integer kernel, which clamps to the int8 range either way); it has %d",
@@ -387,13 +401,11 @@ static void svdf_output_float(const svdf_data *d, const opver_node *node,
 				value += unit[r];
 			if (bias != NULL)
 				value += ((const float *)bias->data)[u];
-			value = value < d->activation_min ? d->activation_min
-							  : value;
-			value = value > d->activation_max ? d->activation_max
-							  : value;
 			output[(size_t)b * (size_t)d->num_units + (size_t)u] = value;
 		}
 	}
+	ref_sequence_activate(d->activation, output,
+			      (size_t)d->batch * (size_t)d->num_units);
 }
 
 static int32_t clamp(int32_t x, int32_t min, int32_t max)

@@ -1,11 +1,12 @@
 /*
  * cases_svdf.c - SVDF cases, one invoke from the zero state (the state is
  * a variable tensor, no graph input).  Variants: float32 without a bias
- * and no activation, with a bias and RELU, with a bias and RELU6; full
+ * and no activation, with a bias and RELU, RELU6, TANH or SIGN_BIT; full
  * integer int8 (int16 weights_time and state, int32 bias) with and
  * without a bias, RELU (the only activation TFLite's integer SVDF
  * takes); hybrid (float input, int8 weights_feature and weights_time)
- * with a bias and RELU, and with asymmetric_quantize_inputs, no bias.
+ * with a bias and RELU or TANH, and with asymmetric_quantize_inputs, no
+ * bias, and no activation or SIGN_BIT.
  * Each case draws the batch (1-2), input size (1-6), units (1-4), rank
  * (1-2), memory (1-5) and the data.  int8 scales keep the feature rescale
  * in (0.1, 0.5] and the time rescale near the sums' size, so that outputs
@@ -14,9 +15,31 @@
  */
 #include "cases.h"
 
-enum { SVDF_FLOAT_PLAIN, SVDF_FLOAT_RELU, SVDF_FLOAT_RELU6, SVDF_INT8_BIAS,
-       SVDF_INT8_NO_BIAS, SVDF_HYBRID, SVDF_HYBRID_ASYMMETRIC,
-       NUM_SVDF_VARIANTS };
+/* A variant: its kernel, bias, activation and asymmetric inputs. */
+enum { SVDF_FLOAT, SVDF_INT8, SVDF_HYBRID };
+
+typedef struct svdf_variant {
+	int kind;
+	bool has_bias;
+	int32_t activation;
+	bool asymmetric;
+} svdf_variant;
+
+static const svdf_variant svdf_variants[] = {
+	{ SVDF_FLOAT, false, OPVER_ACTIVATION_NONE, false },
+	{ SVDF_FLOAT, true, OPVER_ACTIVATION_RELU, false },
+	{ SVDF_FLOAT, true, OPVER_ACTIVATION_RELU6, false },
+	{ SVDF_INT8, true, OPVER_ACTIVATION_RELU, false },
+	{ SVDF_INT8, false, OPVER_ACTIVATION_RELU, false },
+	{ SVDF_HYBRID, true, OPVER_ACTIVATION_RELU, false },
+	{ SVDF_HYBRID, false, OPVER_ACTIVATION_NONE, true },
+	{ SVDF_FLOAT, true, OPVER_ACTIVATION_TANH, false },
+	{ SVDF_FLOAT, true, OPVER_ACTIVATION_SIGN_BIT, false },
+	{ SVDF_HYBRID, true, OPVER_ACTIVATION_TANH, false },
+	{ SVDF_HYBRID, false, OPVER_ACTIVATION_SIGN_BIT, true },
+};
+#define NUM_SVDF_VARIANTS \
+	((int32_t)(sizeof(svdf_variants) / sizeof(svdf_variants[0])))
 
 typedef struct svdf_shape {
 	int32_t batch, input_size, filters, units, memory;
@@ -42,18 +65,10 @@ static bool svdf_quantize(cf_case *c, cf_rng *rng, const int32_t t[6])
 
 static bool generate_svdf(int32_t variant, cf_rng *rng, cf_case *c)
 {
-	static const int32_t activations[] = {
-		OPVER_ACTIVATION_NONE, OPVER_ACTIVATION_RELU,
-		OPVER_ACTIVATION_RELU6, OPVER_ACTIVATION_RELU,
-		OPVER_ACTIVATION_RELU, OPVER_ACTIVATION_RELU,
-		OPVER_ACTIVATION_NONE,
-	};
-	const bool is_int8 = variant == SVDF_INT8_BIAS ||
-			     variant == SVDF_INT8_NO_BIAS;
-	const bool hybrid = variant >= SVDF_HYBRID;
-	const bool has_bias = variant != SVDF_FLOAT_PLAIN &&
-			      variant != SVDF_INT8_NO_BIAS &&
-			      variant != SVDF_HYBRID_ASYMMETRIC;
+	const svdf_variant *v = &svdf_variants[variant];
+	const bool is_int8 = v->kind == SVDF_INT8;
+	const bool hybrid = v->kind == SVDF_HYBRID;
+	const bool has_bias = v->has_bias;
 	const opver_type weights = is_int8 || hybrid ? OPVER_TYPE_INT8
 						     : OPVER_TYPE_FLOAT32;
 	const int32_t rank = cf_rng_int(rng, 1, 2);
@@ -106,9 +121,8 @@ static bool generate_svdf(int32_t variant, cf_rng *rng, cf_case *c)
 		     (!has_bias || cf_case_fill(c, t[3], rng, -1, 1, true));
 	c->has_params = true;
 	c->params.svdf.rank = rank;
-	c->params.svdf.activation = activations[variant];
-	c->params.svdf.asymmetric_quantize_inputs =
-		variant == SVDF_HYBRID_ASYMMETRIC;
+	c->params.svdf.activation = v->activation;
+	c->params.svdf.asymmetric_quantize_inputs = v->asymmetric;
 	cf_case_param(c, "batch=%d input=%d units=%d rank=%d memory=%d bias=%d activation=%d asymmetric=%d",
 		      (int)s.batch, (int)s.input_size, (int)s.units, (int)rank,
 		      (int)s.memory, (int)has_bias,
