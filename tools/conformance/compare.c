@@ -30,11 +30,21 @@ static void add_coordinates(cf_text *t, const opver_tensor *tensor, size_t i)
 	cf_text_add(t, "]");
 }
 
-/* An 8-bit element as a number. */
-static int32_t byte_at(const opver_tensor *t, size_t i)
+/* Whether the differences of `type`'s elements are counted in steps:
+ * the quantized integer types. */
+static bool stepped(int32_t type)
+{
+	return type == OPVER_TYPE_INT8 || type == OPVER_TYPE_UINT8 ||
+	       type == OPVER_TYPE_INT16;
+}
+
+/* An element of a stepped type as a number. */
+static int32_t step_at(const opver_tensor *t, size_t i)
 {
 	if (t->type == OPVER_TYPE_INT8)
 		return ((const int8_t *)t->data)[i];
+	if (t->type == OPVER_TYPE_INT16)
+		return ((const int16_t *)t->data)[i];
 	return ((const uint8_t *)t->data)[i];
 }
 
@@ -43,11 +53,13 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 			size_t *first_out)
 {
 	size_t n, size, mismatches = 0, first = 0;
-	/* The largest difference of 8-bit outputs, in steps. */
+	/* The largest difference of integer outputs, in steps. */
 	int32_t largest_steps = 0;
 	bool floats = want->type == OPVER_TYPE_FLOAT32;
 	bool bytes = want->type == OPVER_TYPE_INT8 ||
 		     want->type == OPVER_TYPE_UINT8;
+	/* `steps` allows 8-bit outputs only; int16 ones match exactly. */
+	const int32_t allowed = bytes ? steps : 0;
 	double tolerance = 0;
 
 	*first_out = 0;
@@ -73,10 +85,10 @@ bool cf_compare_outputs(const opver_tensor *got, const opver_tensor *want,
 			double a = float_at(got, i), b = float_at(want, i);
 
 			same = (isnan(a) && isnan(b)) || fabs(a - b) <= tolerance;
-		} else if (bytes) {
-			const int32_t d = abs(byte_at(got, i) - byte_at(want, i));
+		} else if (stepped(want->type)) {
+			const int32_t d = abs(step_at(got, i) - step_at(want, i));
 
-			same = d <= steps;
+			same = d <= allowed;
 			if (d > largest_steps)
 				largest_steps = d;
 		} else {

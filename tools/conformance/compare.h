@@ -16,11 +16,11 @@
  * same type and size, and every FLOAT32 element within rtol * max(1,
  * max |want|) of the reference (NaN agreeing with NaN), every INT8 and
  * UINT8 element within `steps` of it, every element of another type bit
- * for bit.  Otherwise appends to `why` one line with the
- * first mismatching element (index, coordinates, both values), how many
- * differ (8-bit ones: CF_ONE_STEP when none by more) and the tolerance,
- * and sets *first to that element's index (0 when the sizes differ).
- * Both tensors borrowed.
+ * for bit.  Otherwise appends to `why` one line with the first
+ * mismatching element (index, coordinates, both values), how many differ
+ * (INT8, UINT8 and INT16 ones: CF_ONE_STEP when none by more) and the
+ * tolerance, and sets *first to that element's index (0 when the sizes
+ * differ).  Both tensors borrowed.
  */
 #define CF_ONE_STEP "each by one step"
 
