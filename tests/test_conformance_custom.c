@@ -30,6 +30,8 @@ Test(conformance, a_custom_ops_cases_run_on_the_vendors_kernel)
 		     r.out);
 	cr_assert(strstr(r.out, "    reproduce: opver-conformance --case TFLite_Detection_PostProcess:v1:") != NULL,
 		  "%.3000s", r.out);
+	cr_assert(strstr(r.out, "    op: TFLite_Detection_PostProcess version 1 (the rules require v1: custom ops are not versioned by TFLite's rules)\n") != NULL,
+		  "%.3000s", r.out);
 	spawn_free(&r);
 }
 

@@ -258,6 +258,20 @@ Test(opver_run, explain_flags_a_stored_version_below_the_required_one)
 	spawn_free(&r);
 }
 
+/* The custom op TFLite_Detection_PostProcess: version 1 by the rules,
+ * bound to the reference's kernel. */
+Test(opver_run, explain_gives_the_detection_custom_op_its_version)
+{
+	spawn_result r;
+
+	run_tool(&r, "--explain", "--config", config,
+		 TEST_MODEL_DIR "/detection_fast.tflite", NULL);
+	assert_status(&r, 0);
+	cr_assert(strstr(r.out, "   0  CUSTOM(TFLite_Detection_PostProcess)      1        1  FLOAT32,FLOAT32,FLOAT32  reference/detection_postprocess      custom ops are not versioned by TFLite's rules\n") != NULL,
+		  "%s", r.out);
+	spawn_free(&r);
+}
+
 /* An unresolvable model is still explained node by node, and exits 4. */
 Test(opver_run, explain_shows_unbound_nodes_and_exits_4)
 {
