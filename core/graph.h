@@ -29,7 +29,8 @@ typedef struct opver__graph_tensor {
 	opver_type type;
 	int32_t rank;
 	int32_t *dims;            /* owned by the graph; rank entries */
-	/* Bytes of element data: elements * type size. */
+	/* Bytes of element data: elements * type size (RESOURCE: 4, an
+	 * int32 handle per element). */
 	size_t bytes;
 	/* Constant data inside the mapping, or NULL for an activation. */
 	const uint8_t *constant_data;
