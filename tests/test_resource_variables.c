@@ -255,3 +255,40 @@ Test(resource_variables, wrong_tensor_types_and_counts_are_refused_at_open)
 		       "node 0 (VAR_HANDLE v1) of subgraph 0",
 		       "1 inputs and 1 outputs; it takes 0 and gives 1");
 }
+
+/*
+ * var_accumulate with x resized to [2, 3]: ADD broadcasts acc's [1, 3]
+ * over it, and the [2, 3] sum is assigned, a new shape the variable
+ * takes; the next read, into the model's [1, 3], fails (TFLite would give
+ * its output the new shape).  Resizing back and resetting runs again.
+ */
+Test(resource_variables, a_resized_input_reaches_the_variable_and_the_next_read)
+{
+	const int32_t wide[2] = { 2, 3 }, narrow[2] = { 1, 3 };
+	const float x[2][3] = { { 0.5f, -1.0f, 2.0f }, { 1.0f, 1.0f, 1.0f } };
+	const float want[6] = { 1.5f, 1.0f, 5.0f, 2.0f, 3.0f, 4.0f };
+
+	create("var_accumulate");
+	cr_assert_eq(opver_interpreter_resize_input(it, 0, wide, 2), OPVER_OK);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	memcpy(opver_interpreter_input(it, 0)->data, x, sizeof(x));
+	invoke("resized");
+	expect_output(0, want, 6, "resized");
+	messages_clear(&captured);
+	cr_expect_eq(opver_interpreter_invoke(it), OPVER_ERROR_UNSUPPORTED);
+	cr_expect(messages_line_has(&captured,
+				    "node 2 (READ_VARIABLE) of subgraph 0: variable 'acc' has shape [2, 3], but the output has shape [1, 3]",
+				    NULL),
+		  "%s", captured.text);
+
+	cr_assert_eq(opver_interpreter_resize_input(it, 0, narrow, 2),
+		     OPVER_OK);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	cr_assert_eq(opver_interpreter_reset_variables(it), OPVER_OK);
+	memcpy(opver_interpreter_input(it, 0)->data, accumulate_x,
+	       sizeof(accumulate_x));
+	invoke("resized back");
+	expect_output(0, accumulated[0], 3, "resized back");
+}
