@@ -228,6 +228,22 @@ Test(resource_variables, a_type_change_is_refused_at_creation)
 		  "%s", captured.text);
 }
 
+/* bad_var_assign_type: the handle comes from the application, so only the
+ * invoke can tell that node 2 gives 'a', a FLOAT32, an INT32. */
+Test(resource_variables, a_type_change_through_a_given_handle_fails_the_invoke)
+{
+	const int32_t handle = 0, i[2] = { 1, 2 };
+
+	create("bad_var_assign_type");
+	memcpy(opver_interpreter_input(it, 0)->data, &handle, sizeof(handle));
+	memcpy(opver_interpreter_input(it, 1)->data, i, sizeof(i));
+	cr_expect_eq(opver_interpreter_invoke(it), OPVER_ERROR);
+	cr_expect(messages_line_has(&captured,
+				    "node 2 (ASSIGN_VARIABLE) of subgraph 0: variable 'a' holds FLOAT32; a value of INT32 would change its type",
+				    NULL),
+		  "%s", captured.text);
+}
+
 /* Opens a model the reader refuses, expecting a message with both
  * fragments. */
 static void expect_refused(const char *name, const char *a, const char *b)
