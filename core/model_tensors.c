@@ -250,10 +250,7 @@ opver_status opver__model_read_tensor(opver__model_reader *r,
 		if (tensor->dims[i] < 0)
 			return opver__model_invalid(r, "dimension %d is %d; sizes cannot be negative",
 						    i, tensor->dims[i]);
-	/* A RESOURCE tensor holds handles: an int32 id each, as in TFLite
-	 * (VAR_HANDLE writes them, and control flow passes them on). */
-	type_size = tensor->type == OPVER_TYPE_RESOURCE ?
-		sizeof(int32_t) : opver_type_size(tensor->type);
+	type_size = opver__element_size(tensor->type);
 	if (!count_elements(tensor->dims, tensor->rank, &elements) ||
 	    (type_size != 0 && elements > SIZE_MAX / type_size))
 		return opver__model_invalid(r, "the shape's byte size overflows");

@@ -167,9 +167,10 @@ opver_status opver__variables_prepare(opver__variables *vars,
 	handle_tensor = node->inputs[0];
 	if (handle_tensor->bytes != sizeof(int32_t)) {
 		opver__error(vars->reporter,
-			     "node %d (%s) of subgraph %d: input 0, the handle, has %zu bytes; a handle is one int32",
+			     "node %d (%s) of subgraph %d: input 0, the handle, has %zu elements; a handle names one variable, so it has one",
 			     (int)site->index, opver_op_name(source->op),
-			     (int)site->subgraph, handle_tensor->bytes);
+			     (int)site->subgraph,
+			     handle_tensor->bytes / sizeof(int32_t));
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	handle = static_handle(site, source->inputs[0]);

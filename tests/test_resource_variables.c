@@ -308,3 +308,27 @@ Test(resource_variables, a_resized_input_reaches_the_variable_and_the_next_read)
 	invoke("resized back");
 	expect_output(0, accumulated[0], 3, "resized back");
 }
+
+/* var_handle_input's handle resized: [1] still holds one handle (TFLite
+ * asks one element of it), [2] is refused when allocating. */
+Test(resource_variables, a_handle_resized_to_two_elements_is_refused)
+{
+	const int32_t one[1] = { 1 }, two[1] = { 2 };
+	const float want[2] = { 6.0f, 7.0f };
+	int32_t handle = 1;
+
+	create("var_handle_input");
+	cr_assert_eq(opver_interpreter_resize_input(it, 0, one, 1), OPVER_OK);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	memcpy(opver_interpreter_input(it, 0)->data, &handle, sizeof(handle));
+	invoke("handle [1]");
+	expect_output(0, want, 2, "handle [1]");
+	cr_assert_eq(opver_interpreter_resize_input(it, 0, two, 1), OPVER_OK);
+	cr_expect_eq(opver_interpreter_allocate_tensors(it),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_expect(messages_line_has(&captured,
+				    "node 4 (READ_VARIABLE) of subgraph 0: input 0, the handle, has 2 elements",
+				    NULL),
+		  "%s", captured.text);
+}
