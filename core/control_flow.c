@@ -46,9 +46,10 @@ struct opver__control {
 	int32_t subgraph;
 	const opver__reporter *reporter;        /* borrowed */
 	bool *called;           /* owned; per node, CALL_ONCE has run */
-	/* Owned; per node, the resource variable a VAR_HANDLE names, -1 for
-	 * every other node. */
+	/* Owned; per node and per tensor, what resource-variable nodes use
+	 * (opver__variable_site). */
 	int32_t *handles;
+	int32_t *writers;
 };
 
 bool opver__control_node(const opver__graph_node *node)
@@ -99,10 +100,14 @@ opver_status opver__control_create(opver_runtime *runtime,
 				 sizeof(*control->called));
 	control->handles = malloc(((size_t)graph->num_nodes + 1) *
 				  sizeof(*control->handles));
-	if (control->called == NULL || control->handles == NULL)
+	control->writers = malloc(((size_t)graph->num_tensors + 1) *
+				  sizeof(*control->writers));
+	if (control->called == NULL || control->handles == NULL ||
+	    control->writers == NULL)
 		return OPVER_ERROR_NOMEM;
 	for (int32_t n = 0; n < graph->num_nodes; n++)
 		control->handles[n] = -1;
+	opver__variable_writers(graph, control->writers);
 	if (callees != NULL) {
 		control->callees = callees;
 		return OPVER_OK;
@@ -288,7 +293,8 @@ static opver__variable_site variable_site(const opver__control *control,
 					  int32_t index)
 {
 	return (opver__variable_site){ control->graph, control->subgraph,
-				       index, control->handles };
+				       index, control->handles,
+				       control->writers };
 }
 
 opver_status opver__control_prepare(opver__control *control, int32_t index,
@@ -523,5 +529,6 @@ void opver__control_free(opver__control *control)
 	}
 	free(control->called);
 	free(control->handles);
+	free(control->writers);
 	free(control);
 }

@@ -111,21 +111,33 @@ static opver_status find_or_add(opver__variables *vars,
 	return OPVER_OK;
 }
 
-/* The VAR_HANDLE node that last wrote `tensor` before the site's node,
- * when that is the node writing it: its variable, else -1 (the handle
- * comes from elsewhere: a subgraph input, a WHILE's loop value). */
+void opver__variable_writers(const opver__graph *graph, int32_t *writers)
+{
+	for (int32_t t = 0; t < graph->num_tensors; t++)
+		writers[t] = -2;        /* no writer yet */
+	for (int32_t n = 0; n < graph->num_nodes; n++)
+		for (int32_t o = 0; o < graph->nodes[n].num_outputs; o++) {
+			int32_t *w = &writers[graph->nodes[n].outputs[o]];
+
+			*w = *w == -2 ? n : -1;
+		}
+	for (int32_t t = 0; t < graph->num_tensors; t++)
+		if (writers[t] == -2)
+			writers[t] = -1;
+}
+
+/* The variable of the VAR_HANDLE that alone writes `tensor`, before the
+ * site's node; else -1 (the handle comes from elsewhere: a subgraph
+ * input, a WHILE's loop value). */
 static int32_t static_handle(const opver__variable_site *site,
 			     int32_t tensor)
 {
-	for (int32_t n = site->index - 1; n >= 0; n--) {
-		const opver__graph_node *node = &site->graph->nodes[n];
+	int32_t writer = site->writers[tensor];
 
-		for (int32_t o = 0; o < node->num_outputs; o++)
-			if (node->outputs[o] == tensor)
-				return node->op == OPVER_OP_VAR_HANDLE ?
-					site->handles[n] : -1;
-	}
-	return -1;
+	if (writer < 0 || writer >= site->index ||
+	    site->graph->nodes[writer].op != OPVER_OP_VAR_HANDLE)
+		return -1;
+	return site->handles[writer];
 }
 
 /* Every node prepare can tie to a variable uses it with one type. */

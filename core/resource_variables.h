@@ -48,15 +48,23 @@ bool opver__variable_node(const opver__graph_node *node);
 opver_status opver__variables_create(const opver__reporter *reporter,
 				     opver__variables **out);
 
-/* A node, for messages: node `index` of subgraph `subgraph` (`graph`,
- * borrowed), and per node of that graph the variable each VAR_HANDLE
- * names, -1 for any other node (owned by the caller). */
+/* A node: node `index` of subgraph `subgraph` (`graph`, borrowed), for
+ * messages; per node of that graph, the variable each VAR_HANDLE names,
+ * -1 for any other node; per tensor, the node writing it when exactly one
+ * does, else -1 (opver__variable_writers()).  The arrays are the
+ * caller's. */
 typedef struct opver__variable_site {
 	const opver__graph *graph;
 	int32_t subgraph;
 	int32_t index;
 	int32_t *handles;
+	const int32_t *writers;
 } opver__variable_site;
+
+/* Fills writers[0, graph->num_tensors) as opver__variable_site wants it:
+ * prepare looks up which VAR_HANDLE, if any, gave a node its handle in
+ * constant time, however many nodes the graph has. */
+void opver__variable_writers(const opver__graph *graph, int32_t *writers);
 
 /*
  * Prepares the node `node` at `site`.  VAR_HANDLE: finds or adds its
