@@ -244,6 +244,20 @@ Test(resource_variables, a_type_change_through_a_given_handle_fails_the_invoke)
 		  "%s", captured.text);
 }
 
+/* bad_var_version: VAR_HANDLE v2; the core runs version 1, and says so as
+ * the resolver does for a kernel. */
+Test(resource_variables, a_version_the_core_does_not_run_is_unresolved)
+{
+	model = fixture_model(runtime, "bad_var_version");
+	cr_expect_eq(opver_interpreter_create(runtime, model, &it),
+		     OPVER_ERROR_UNRESOLVED);
+	cr_expect_null(it);
+	cr_expect(messages_line_has(&captured,
+				    "node 0 (VAR_HANDLE v2) of subgraph 0: VAR_HANDLE runs in opver's core (resource variable), which handles version 1 only",
+				    NULL),
+		  "%s", captured.text);
+}
+
 /* Opens a model the reader refuses, expecting a message with both
  * fragments. */
 static void expect_refused(const char *name, const char *a, const char *b)
