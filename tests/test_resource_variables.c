@@ -13,6 +13,13 @@
  * shapes here), fails bad_var_type_change at its second invoke's read
  * where opver refuses it at creation, and accepts bad_var_value_type and
  * bad_var_handle_inputs, whose tensors its kernels do not check.
+ *
+ * Beyond these models: two converter-made LiteRT test models,
+ * tflite/testdata/call_once_mul.bin and
+ * tflite/converter/quantization/lite/testdata/resource_vars_calibrated.bin
+ * (google-ai-edge/LiteRT; not in this repository), gave TFLite's outputs
+ * bit for bit over three invokes, and their first outputs again after a
+ * reset.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
