@@ -10,6 +10,7 @@
 #include "control_flow.h"
 #include "interpreter.h"
 #include "model_calls.h"
+#include "resource_variables.h"
 #include "runtime.h"
 
 /* Deepest chain of calls whose interpreters are created: each level is a
@@ -35,6 +36,7 @@ struct opver__callees {
 	 * limit, resolved), so a model cannot multiply its memory limit by
 	 * its number of subgraphs. */
 	uint64_t arena_bytes;
+	opver__variables *variables;            /* owned; the tree's */
 };
 
 struct opver__control {
@@ -44,12 +46,22 @@ struct opver__control {
 	int32_t subgraph;
 	const opver__reporter *reporter;        /* borrowed */
 	bool *called;           /* owned; per node, CALL_ONCE has run */
+	/* Owned; per node and per tensor, what resource-variable nodes use
+	 * (opver__variable_site). */
+	int32_t *handles;
+	int32_t *writers;
 };
 
 bool opver__control_node(const opver__graph_node *node)
 {
 	return node->op == OPVER_OP_IF || node->op == OPVER_OP_WHILE ||
-	       node->op == OPVER_OP_CALL_ONCE;
+	       node->op == OPVER_OP_CALL_ONCE || opver__variable_node(node);
+}
+
+const char *opver__control_kernel(const opver__graph_node *node)
+{
+	return opver__variable_node(node) ? OPVER__VARIABLE_KERNEL :
+					    OPVER__CONTROL_KERNEL;
 }
 
 opver_status opver__control_check_version(const opver__graph_node *node,
@@ -60,9 +72,10 @@ opver_status opver__control_check_version(const opver__graph_node *node,
 	if (version == 1)
 		return OPVER_OK;
 	opver__error(reporter,
-		     "node %d (%s v%d) of subgraph %d: %s runs in opver's core (control flow), which handles version 1 only; a newer opver may run v%d",
+		     "node %d (%s v%d) of subgraph %d: %s runs in opver's core (%s), which handles version 1 only; a newer opver may run v%d",
 		     (int)index, opver_op_name(node->op), (int)version,
-		     (int)subgraph, opver_op_name(node->op), (int)version);
+		     (int)subgraph, opver_op_name(node->op),
+		     opver__control_kernel(node), (int)version);
 	return OPVER_ERROR_UNRESOLVED;
 }
 
@@ -85,8 +98,16 @@ opver_status opver__control_create(opver_runtime *runtime,
 	control->reporter = &runtime->reporter;
 	control->called = calloc((size_t)graph->num_nodes + 1,
 				 sizeof(*control->called));
-	if (control->called == NULL)
+	control->handles = malloc(((size_t)graph->num_nodes + 1) *
+				  sizeof(*control->handles));
+	control->writers = malloc(((size_t)graph->num_tensors + 1) *
+				  sizeof(*control->writers));
+	if (control->called == NULL || control->handles == NULL ||
+	    control->writers == NULL)
 		return OPVER_ERROR_NOMEM;
+	for (int32_t n = 0; n < graph->num_nodes; n++)
+		control->handles[n] = -1;
+	opver__variable_writers(graph, control->writers);
 	if (callees != NULL) {
 		control->callees = callees;
 		return OPVER_OK;
@@ -107,7 +128,10 @@ opver_status opver__control_create(opver_runtime *runtime,
 	callees->count = root->num_subgraphs;
 	callees->interpreters = calloc((size_t)root->num_subgraphs,
 				       sizeof(*callees->interpreters));
-	return callees->interpreters != NULL ? OPVER_OK : OPVER_ERROR_NOMEM;
+	if (callees->interpreters == NULL)
+		return OPVER_ERROR_NOMEM;
+	return opver__variables_create(&runtime->reporter,
+				       &callees->variables);
 }
 
 /* The interpreter of subgraph `index`, created on first use. */
@@ -264,6 +288,15 @@ static opver_status check_condition(const opver__control *control,
 	return OPVER_ERROR_INVALID_MODEL;
 }
 
+/* Node `index` of this interpreter, as resource_variables.c takes it. */
+static opver__variable_site variable_site(const opver__control *control,
+					  int32_t index)
+{
+	return (opver__variable_site){ control->graph, control->subgraph,
+				       index, control->handles,
+				       control->writers };
+}
+
 opver_status opver__control_prepare(opver__control *control, int32_t index,
 				    const opver_node *node)
 {
@@ -271,6 +304,12 @@ opver_status opver__control_prepare(opver__control *control, int32_t index,
 	int32_t callees[OPVER__MAX_CALLEES];
 	int count = opver__node_callees(source, callees);
 
+	if (opver__variable_node(source)) {
+		opver__variable_site site = variable_site(control, index);
+
+		return opver__variables_prepare(control->callees->variables,
+						&site, node);
+	}
 	if (source->op == OPVER_OP_IF) {
 		opver_status status = check_condition(
 			control, index, "the condition (input 0)",
@@ -417,8 +456,14 @@ opver_status opver__control_invoke(opver__control *control, int32_t index,
 				   const opver_node *node)
 {
 	const opver__graph_node *source = &control->graph->nodes[index];
+	opver__variable_site site;
 	opver_status status;
 
+	if (opver__variable_node(source)) {
+		site = variable_site(control, index);
+		return opver__variables_invoke(control->callees->variables,
+					       &site, node);
+	}
 	switch (source->op) {
 	case OPVER_OP_IF:
 		return run_if(control, index, node, source->params);
@@ -450,8 +495,13 @@ void opver__control_begin_invoke(opver__control *control)
 
 void opver__control_reset_variables(opver__control *control)
 {
-	if (control == NULL || !control->owns_callees)
+	if (control == NULL)
 		return;
+	memset(control->called, 0,
+	       (size_t)control->graph->num_nodes * sizeof(*control->called));
+	if (!control->owns_callees)
+		return;
+	opver__variables_reset(control->callees->variables);
 	for (int32_t i = 0; i < control->callees->count; i++)
 		if (control->callees->interpreters[i] != NULL)
 			opver_interpreter_reset_variables(
@@ -474,8 +524,11 @@ void opver__control_free(opver__control *control)
 			opver_interpreter_destroy(
 				control->callees->interpreters[i]);
 		free(control->callees->interpreters);
+		opver__variables_free(control->callees->variables);
 		free(control->callees);
 	}
 	free(control->called);
+	free(control->handles);
+	free(control->writers);
 	free(control);
 }

@@ -1,11 +1,14 @@
 /*
- * control_flow.h - IF, WHILE and CALL_ONCE, which the core runs itself.
+ * control_flow.h - IF, WHILE and CALL_ONCE, which the core runs itself,
+ * and the dispatch of the other nodes it runs: VAR_HANDLE, READ_VARIABLE
+ * and ASSIGN_VARIABLE (resource_variables.h), whose variables the tree
+ * shares like its called subgraphs.
  *
  * A plugin kernel cannot run a subgraph: the ABI gives it no handle on
  * the interpreter, and a kernel that called back into it would run other
  * plugins' kernels inside its own invoke.  So control-flow nodes are never
  * resolved to a kernel; node_info names "opver core" as their plugin and
- * "control flow" as their kernel.
+ * "control flow" (or "resource variable") as their kernel.
  *
  * Each called subgraph runs on an interpreter of its own (tensors, kernels,
  * plan and arena), created when the first node calling it is prepared and
@@ -36,11 +39,15 @@ typedef struct opver__callees opver__callees;
 #define OPVER__CONTROL_PLUGIN "opver core"
 #define OPVER__CONTROL_KERNEL "control flow"
 
-/* Whether the core runs `node` (IF, WHILE, CALL_ONCE). */
+/* Whether the core runs `node` (IF, WHILE, CALL_ONCE, VAR_HANDLE,
+ * READ_VARIABLE, ASSIGN_VARIABLE). */
 bool opver__control_node(const opver__graph_node *node);
 
-/* Reports, as the resolver does for kernels, a control-flow node at a
- * version the core does not run (it runs version 1); `index` and `subgraph`
+/* The kernel name node_info gives such a node (static storage). */
+const char *opver__control_kernel(const opver__graph_node *node);
+
+/* Reports, as the resolver does for kernels, a node the core runs at a
+ * version it does not run (it runs version 1); `index` and `subgraph`
  * name the node.  OPVER_ERROR_UNRESOLVED then. */
 opver_status opver__control_check_version(const opver__graph_node *node,
 					  int32_t version, int32_t index,
@@ -51,7 +58,8 @@ opver_status opver__control_check_version(const opver__graph_node *node,
  * Creates the control-flow state of an interpreter of subgraph `subgraph`
  * (`graph`, borrowed) of `model`.  `callees` is the tree's table (borrowed)
  * for an interpreter of a called subgraph, NULL for the one the
- * application creates, which then owns a new table; `options` (copied,
+ * application creates, which then owns a new table and the tree's
+ * resource variables; `options` (copied,
  * without profiling or tracing) and `pool` (borrowed, the root's) are what
  * the called subgraphs' interpreters are created with.  *out owned by the
  * caller; release with opver__control_free().
@@ -83,9 +91,12 @@ uint64_t opver__control_callee_arena_bytes(const opver__control *control);
  * WHILE passes counted against max_loop_iterations start again. */
 void opver__control_begin_invoke(opver__control *control);
 
-/* Zeroes the variable tensors of every callee interpreter, when `control`
- * owns the table (the root's: one call covers the tree), as TFLite's
- * ResetVariableTensors covers every subgraph. */
+/* For opver_interpreter_reset_variables(): every CALL_ONCE of this
+ * interpreter runs again at the next invoke; when `control` owns the
+ * table (the root's: one call covers the tree), every callee interpreter
+ * is reset too (its variable tensors zeroed, as TFLite's
+ * ResetVariableTensors covers every subgraph) and every resource
+ * variable forgets its value (opver.h says why). */
 void opver__control_reset_variables(opver__control *control);
 
 /* The table an interpreter's callees share (borrowed). */

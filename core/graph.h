@@ -29,7 +29,7 @@ typedef struct opver__graph_tensor {
 	opver_type type;
 	int32_t rank;
 	int32_t *dims;            /* owned by the graph; rank entries */
-	/* Bytes of element data: elements * type size. */
+	/* Bytes of element data: elements * opver__element_size(). */
 	size_t bytes;
 	/* Constant data inside the mapping, or NULL for an activation. */
 	const uint8_t *constant_data;
@@ -112,6 +112,15 @@ typedef struct opver__graph {
 	int32_t num_subgraphs;
 	struct opver__graph *others;
 } opver__graph;
+
+/* Bytes per element of a tensor of `type`: opver_type_size()'s, but 4 for
+ * a RESOURCE, whose elements are int32 handles, as TFLite stores them
+ * (VAR_HANDLE writes them, and control flow passes them on). */
+static inline size_t opver__element_size(opver_type type)
+{
+	return type == OPVER_TYPE_RESOURCE ? sizeof(int32_t) :
+					     opver_type_size(type);
+}
 
 /* Subgraph `index` of the model whose subgraph 0 is `graph`, or NULL when
  * out of range.  Borrowed from `graph`. */

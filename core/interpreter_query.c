@@ -83,7 +83,8 @@ OPVER_API opver_status opver_interpreter_node_info_sized(
 	if (state->partition < 0) {
 		if (opver__control_node(&it->graph->nodes[index])) {
 			info.plugin = OPVER__CONTROL_PLUGIN;
-			info.kernel = OPVER__CONTROL_KERNEL;
+			info.kernel = opver__control_kernel(
+				&it->graph->nodes[index]);
 		}
 		info.total_ns = state->total_ns;
 		info.invocations = state->invocations;

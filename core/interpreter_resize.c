@@ -18,7 +18,7 @@ static opver_status check_dims(const opver_interpreter *it, size_t input,
 			       const opver_tensor *tensor, const int32_t *dims,
 			       int32_t rank, size_t *bytes)
 {
-	size_t type_size = opver_type_size(tensor->type);
+	size_t type_size = opver__element_size(tensor->type);
 	uint64_t elements = 1;
 
 	for (int32_t i = 0; i < rank; i++) {

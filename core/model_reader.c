@@ -30,6 +30,7 @@
 #include "model_reader.h"
 #include "model_subgraphs.h"
 #include "model_tensors.h"
+#include "model_variables.h"
 #include "schema/opver_ids.h"
 
 /* The only Model.version there is (TFLite's TFLITE_SCHEMA_VERSION). */
@@ -143,6 +144,8 @@ static opver_status read_model(opver__model_reader *r, opver__graph *graph)
 		status = opver__model_read_subgraphs(r, &model, graph);
 	if (status == OPVER_OK)
 		status = opver__model_check_calls(r, graph);
+	if (status == OPVER_OK)
+		status = opver__model_check_variables(r, graph);
 	if (status == OPVER_OK)
 		status = read_metadata(r, &model, graph);
 	if (status == OPVER_OK)

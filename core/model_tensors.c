@@ -250,7 +250,7 @@ opver_status opver__model_read_tensor(opver__model_reader *r,
 		if (tensor->dims[i] < 0)
 			return opver__model_invalid(r, "dimension %d is %d; sizes cannot be negative",
 						    i, tensor->dims[i]);
-	type_size = opver_type_size(tensor->type);
+	type_size = opver__element_size(tensor->type);
 	if (!count_elements(tensor->dims, tensor->rank, &elements) ||
 	    (type_size != 0 && elements > SIZE_MAX / type_size))
 		return opver__model_invalid(r, "the shape's byte size overflows");

@@ -397,6 +397,26 @@ static const options_field sequence_lstm_fields[] = {
 		   "diagonal_recurrent_tensors", 0),
 };
 
+/* The two strings of VAR_HANDLE, borrowed from the file: the params
+ * outlive the decoding, as long as the model is open. */
+static bool decode_var_handle(options_reader *r, void *params)
+{
+	opver_var_handle_params *p = params;
+
+	if (!opver__fb_string_field(r->fb, r->table, VAR_HANDLE_CONTAINER,
+				    "container", &p->container, NULL) ||
+	    !opver__fb_string_field(r->fb, r->table, VAR_HANDLE_SHARED_NAME,
+				    "shared_name", &p->shared_name, NULL)) {
+		opver__error(r->reporter, "%s: %s", r->where, r->fb->error);
+		return false;
+	}
+	if (p->container == NULL)
+		p->container = "";
+	if (p->shared_name == NULL)
+		p->shared_name = "";
+	return true;
+}
+
 /* An entry's fields: an array of them, or none. */
 #define FIELDS(array) array, sizeof(array) / sizeof((array)[0]), NULL
 #define NO_FIELDS NULL, 0
@@ -559,6 +579,12 @@ static const struct op_params_entry {
 	  sizeof(opver_while_params), FIELDS(while_fields) },
 	{ OPVER_OP_CALL_ONCE, OPTIONS_CALL_ONCE, "CallOnceOptions",
 	  sizeof(opver_call_once_params), FIELDS(call_once_fields) },
+	{ OPVER_OP_VAR_HANDLE, OPTIONS_VAR_HANDLE, "VarHandleOptions",
+	  sizeof(opver_var_handle_params), NO_FIELDS, decode_var_handle },
+	{ OPVER_OP_READ_VARIABLE, OPTIONS_READ_VARIABLE,
+	  "ReadVariableOptions", 0, NO_FIELDS, NULL },
+	{ OPVER_OP_ASSIGN_VARIABLE, OPTIONS_ASSIGN_VARIABLE,
+	  "AssignVariableOptions", 0, NO_FIELDS, NULL },
 };
 
 opver_status opver__op_params_decode(opver__fb *fb, int32_t op,

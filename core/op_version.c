@@ -627,6 +627,9 @@ int32_t opver__op_required_version(const opver__op_signature *sig,
 	case OPVER_OP_IF:
 	case OPVER_OP_WHILE:
 	case OPVER_OP_CALL_ONCE:
+	case OPVER_OP_VAR_HANDLE:
+	case OPVER_OP_READ_VARIABLE:
+	case OPVER_OP_ASSIGN_VARIABLE:
 		return decided(&why, 1, "TFLite's rules give %s a single version",
 			       opver_op_name(sig->op));
 	default:

@@ -89,7 +89,7 @@ opver_status opver__service_resize_output(const opver_context *ctx,
 					(int)output, tensor->name);
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
-	type_size = opver_type_size(tensor->type);
+	type_size = opver__element_size(tensor->type);
 	for (int32_t i = 0; i < rank; i++) {
 		if (dims[i] < 0) {
 			ctx->host->report_error(ctx, "resize_output: dimension %d of output %d is %d",

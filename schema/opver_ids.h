@@ -231,6 +231,8 @@
 	X(WHILE_BODY_SUBGRAPH_INDEX, 1, "WhileOptions", "body_subgraph_index") \
 	X(CALL_ONCE_INIT_SUBGRAPH_INDEX, 0, "CallOnceOptions", \
 	  "init_subgraph_index") \
+	X(VAR_HANDLE_CONTAINER, 0, "VarHandleOptions", "container") \
+	X(VAR_HANDLE_SHARED_NAME, 1, "VarHandleOptions", "shared_name") \
 	\
 	X(LRN_RADIUS, 0, "LocalResponseNormalizationOptions", "radius") \
 	X(LRN_BIAS, 1, "LocalResponseNormalizationOptions", "bias") \
@@ -325,6 +327,10 @@
 	X(OPTIONS_CUMSUM, 102, "BuiltinOptions", "CumsumOptions") \
 	X(OPTIONS_CALL_ONCE, 103, "BuiltinOptions", "CallOnceOptions") \
 	X(OPTIONS_BROADCAST_TO, 104, "BuiltinOptions", "BroadcastToOptions") \
+	X(OPTIONS_VAR_HANDLE, 111, "BuiltinOptions", "VarHandleOptions") \
+	X(OPTIONS_READ_VARIABLE, 112, "BuiltinOptions", "ReadVariableOptions") \
+	X(OPTIONS_ASSIGN_VARIABLE, 113, "BuiltinOptions", \
+	  "AssignVariableOptions") \
 	X(OPTIONS_GELU, 116, "BuiltinOptions", "GeluOptions")
 
 #define OPVER_SCHEMA_ENUMERATOR_(name, value, container, member) name = value,

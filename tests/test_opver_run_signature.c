@@ -4,7 +4,7 @@
  * x * x on subgraph 1), -i and -o as NAME=FILE, --explain's signature
  * list, and opver-run on control flow (while_double, worked out by hand
  * and matching TFLite: 3 doubled until >= 100 is 192), also under
- * --max-loop-iterations.
+ * --max-loop-iterations, and on resource variables (var_accumulate).
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -136,5 +136,30 @@ Test(opver_run, max_loop_iterations_fails_a_longer_loop)
 	assert_one_error_line(&r);
 	cr_expect(strstr(r.err, "still looping after 5 passes") != NULL, "%s",
 		  r.err);
+	spawn_free(&r);
+}
+
+/* var_accumulate with x = [0.5, -1, 2]: the variable starts at [1, 2, 3]
+ * (CALL_ONCE), so one run gives [1.5, 1, 5], as TFLite does. */
+Test(opver_run, resource_variables_run_and_explain_names_the_core)
+{
+	const float x[3] = { 0.5f, -1.0f, 2.0f };
+	char model[512], xs[64];
+	spawn_result r;
+
+	model_path(model, sizeof(model), "var_accumulate");
+	in_workdir(xs, sizeof(xs), "x.raw");
+	write_file(xs, x, sizeof(x));
+	run_tool(&r, "--config", config, "--explain", "-i", xs, model, NULL);
+	assert_status(&r, 0);
+	cr_expect(strstr(r.out, "VAR_HANDLE                1        1                           opver core/resource variable         TFLite's rules give VAR_HANDLE a single version\n") != NULL,
+		  "%s", r.out);
+	cr_expect(strstr(r.out, "RESOURCE,FLOAT32         opver core/resource variable") != NULL,
+		  "%s", r.out);
+	cr_expect(strstr(r.out, "output 0 'y' FLOAT32[1,3]: 1.5 1 5\n") != NULL,
+		  "%s", r.out);
+	spawn_free(&r);
+	run_tool(&r, "--config", config, "--check", model, NULL);
+	assert_status(&r, 0);
 	spawn_free(&r);
 }

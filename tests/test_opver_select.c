@@ -239,3 +239,20 @@ Test(opver_run, select_keeps_a_plugins_options)
 	cr_assert(strstr(r.out, "\nflavour = plain\n") != NULL, "%s", r.out);
 	spawn_free(&r);
 }
+
+/* The core runs CALL_ONCE and the resource-variable nodes of
+ * var_accumulate: only ADD needs a plugin kernel (opver-select indexed
+ * past its plugin table for such nodes and crashed). */
+Test(opver_run, select_needs_no_plugin_for_what_the_core_runs)
+{
+	char model[512];
+	spawn_result r;
+
+	snprintf(model, sizeof(model), "%s/var_accumulate.tflite",
+		 TEST_MODEL_DIR);
+	run_select(&r, (const char *const[]){ "--config", config, "--kernels",
+					      "reference", model, NULL });
+	assert_status(&r, 0);
+	cr_expect_str_eq(r.out, "add_float32\n");
+	spawn_free(&r);
+}

@@ -235,7 +235,16 @@ static int select_model(struct selection *s, size_t m)
 				      s->config ? s->config : "the default config");
 			goto out;
 		}
+		s->bindings[m][n] = binding_text(&node);
+		if (s->bindings[m][n] == NULL) {
+			status = fail(EXIT_FAILED, "out of memory");
+			goto out;
+		}
+		/* The core runs control flow and resource variables itself:
+		 * no plugin serves such a node. */
 		p = plugin_index(s, node.plugin);
+		if (p == s->num_plugins)
+			continue;
 		s->plugin_used[p] = true;
 		for (size_t k = 0; node.kernel != NULL &&
 				   opver_runtime_kernel_info(s->runtime, p, k,
@@ -243,8 +252,7 @@ static int select_model(struct selection *s, size_t m)
 		     k++)
 			if (strcmp(kernel.name, node.kernel) == 0)
 				s->kernel_used[p][k] = true;
-		s->bindings[m][n] = binding_text(&node);
-		if (s->bindings[m][n] == NULL || !add_need(s, m, &node, p)) {
+		if (!add_need(s, m, &node, p)) {
 			status = fail(EXIT_FAILED, "out of memory");
 			goto out;
 		}

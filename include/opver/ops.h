@@ -770,6 +770,25 @@ typedef struct opver_call_once_params {
 OPVER_ABI_ENDS_AT(opver_call_once_params, init_subgraph_index);
 #define OPVER_CALL_ONCE_PARAMS_DEFAULTS { 0 }
 
+/*
+ * VAR_HANDLE, READ_VARIABLE and ASSIGN_VARIABLE work on resource
+ * variables, which every subgraph of an interpreter shares; the core runs
+ * them too, so no plugin sees these either.  VAR_HANDLE gives a RESOURCE
+ * tensor naming the variable; READ_VARIABLE (the handle in, the value
+ * out) and ASSIGN_VARIABLE (the handle and the value in, no output) take
+ * such a handle.  Handles with the same container and shared_name are one
+ * variable, as in TFLite.  READ_VARIABLE and ASSIGN_VARIABLE have no
+ * parameters.
+ */
+typedef struct opver_var_handle_params {
+	/* Borrowed from the model, valid while it is open; "" when the
+	 * file has none. */
+	const char *container;          /* version 1 */
+	const char *shared_name;        /* version 1 */
+} opver_var_handle_params;
+OPVER_ABI_ENDS_AT(opver_var_handle_params, shared_name);
+#define OPVER_VAR_HANDLE_PARAMS_DEFAULTS { "", "" }
+
 #ifdef __cplusplus
 }
 #endif

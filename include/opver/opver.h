@@ -422,7 +422,9 @@ typedef struct opver_interpreter_options {
 	 * struct_size that ends before it and gets the default).
 	 * The most bytes any one tensor of the model may take; creation
 	 * fails with OPVER_ERROR_NOMEM, naming the tensor, before any
-	 * kernel prepares or any arena is planned.  Not checked with
+	 * kernel prepares or any arena is planned.  A resource
+	 * variable's value, a copy of one of the model's tensors, is
+	 * within it too.  Not checked with
 	 * inspect_only.  0 takes the runtime's (config key
 	 * max_tensor_bytes), else OPVER_DEFAULT_MAX_TENSOR_BYTES.
 	 */
@@ -622,6 +624,15 @@ OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
  * interpreter starts from, as TFLite's ResetVariableTensors does.
  * Variable tensors otherwise keep their values from one invoke to the
  * next.  OPVER_ERROR_INVALID_ARGUMENT for an inspect-only interpreter.
+ *
+ * Resource variables (VAR_HANDLE, ASSIGN_VARIABLE) are the other kind of
+ * state a model keeps, usually given its first value by a subgraph that
+ * CALL_ONCE runs.  Reset takes them back to a new interpreter's state
+ * too: every resource variable forgets its value and every CALL_ONCE runs
+ * its subgraph again at the next invoke.  TFLite's ResetVariableTensors
+ * leaves both alone, so a model whose state lives in resource variables
+ * cannot be reset there short of a new interpreter; here one call starts
+ * every model over, whichever kind of state it keeps.
  */
 OPVER_API opver_status opver_interpreter_reset_variables(
 	opver_interpreter *it);

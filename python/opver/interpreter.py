@@ -273,7 +273,9 @@ class Interpreter:
     def reset_all_variables(self):
         """Sets the model's variable tensors (the state of SVDF, LSTM and
         RNN layers, kept from one invoke to the next) back to zeros, as
-        TFLite's."""
+        TFLite's; unlike TFLite's, also forgets the values of resource
+        variables and runs CALL_ONCE subgraphs again at the next invoke,
+        so the model starts over as a new interpreter would."""
         session = self._live()
         session.log.check(_native.reset_variables(session.interpreter))
 

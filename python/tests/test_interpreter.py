@@ -351,6 +351,21 @@ class Variables(unittest.TestCase):
             it.reset_all_variables()
             self.step(it, [1, 1], [300.25, 3.0])
 
+    # tests/models/var_accumulate.json: a resource variable that a CALL_ONCE
+    # subgraph sets to [1, 2, 3] and each invoke adds x to (values worked
+    # out by hand and TFLite's, tests/test_resource_variables.c).
+    def test_reset_all_variables_runs_call_once_again(self):
+        with opver.Interpreter(model_path=support.test_model("var_accumulate"),
+                               config=support.CONFIG) as it:
+            x = np.array([[0.5, -1, 2]], np.float32)
+            it.set_tensor(0, x)
+            it.invoke()
+            it.invoke()
+            np.testing.assert_array_equal(it.get_tensor(3), [[2, 0, 7]])
+            it.reset_all_variables()
+            it.invoke()
+            np.testing.assert_array_equal(it.get_tensor(3), [[1.5, 1, 5]])
+
 
 if __name__ == "__main__":
     unittest.main()
