@@ -147,6 +147,36 @@ opver_status ref_expect_shape(const opver_context *ctx,
 	return OPVER_ERROR_INVALID_MODEL;
 }
 
+void ref_dims_push(ref_dims *shape, int32_t size)
+{
+	if (shape->rank == REF_DIMS_MAX) {
+		shape->too_long = true;
+		return;
+	}
+	shape->dims[shape->rank++] = size;
+}
+
+void ref_dims_append(ref_dims *shape, const opver_tensor *tensor,
+		     int32_t begin, int32_t end)
+{
+	for (int32_t d = begin; d < end; d++)
+		ref_dims_push(shape, tensor->dims[d]);
+}
+
+opver_status ref_shape_dims(const opver_context *ctx, const opver_node *node,
+			    int32_t output, const ref_dims *shape,
+			    const char *source)
+{
+	if (shape->too_long) {
+		OPVER_REPORT(ctx, "output '%s': %s more than %d dimensions, which this kernel does not compute",
+			     node->outputs[output]->name, source,
+			     REF_DIMS_MAX);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	return ref_shape_output(ctx, node, output, shape->dims, shape->rank,
+				source);
+}
+
 opver_status ref_shape_like(const opver_context *ctx,
 			    const opver_node *node,
 			    int32_t output, const opver_tensor *like)

@@ -61,6 +61,30 @@ opver_status ref_expect_shape(const opver_context *ctx,
 			      const opver_tensor *tensor, const int32_t *dims,
 			      int32_t rank, const char *source);
 
+/* The most dimensions an output shape built with ref_dims has. */
+#define REF_DIMS_MAX 16
+
+/* An output shape put together from input dimensions, for
+ * ref_shape_dims(); too_long once more than REF_DIMS_MAX were added. */
+typedef struct ref_dims {
+	int32_t rank;
+	bool too_long;
+	int32_t dims[REF_DIMS_MAX];
+} ref_dims;
+
+/* Appends dimension `size`. */
+void ref_dims_push(ref_dims *shape, int32_t size);
+
+/* Appends dimensions [begin, end) of `tensor` (none when end <= begin). */
+void ref_dims_append(ref_dims *shape, const opver_tensor *tensor,
+		     int32_t begin, int32_t end);
+
+/* ref_shape_output() with `shape`; an over-long shape is reported (the
+ * op is named by `source`) and refused as unsupported. */
+opver_status ref_shape_dims(const opver_context *ctx, const opver_node *node,
+			    int32_t output, const ref_dims *shape,
+			    const char *source);
+
 /* ref_shape_output() with the shape of tensor `like` (an elementwise
  * op's input). */
 opver_status ref_shape_like(const opver_context *ctx, const opver_node *node,
