@@ -79,6 +79,8 @@ static opver_status broadcast_to_prepare(const opver_context *ctx,
 		status = ref_expect_vector(ctx, "shape", shape,
 					   OPVER_T(INT32) | OPVER_T(INT64),
 					   output->rank);
+	if (status == OPVER_OK)
+		status = ref_shape_from_values(ctx, node, shape, output->rank);
 	if (status != OPVER_OK)
 		return status;
 	if (output->rank > BROADCAST_TO_MAX_RANK ||

@@ -43,6 +43,8 @@ static opver_status fill_prepare(const opver_context *ctx, opver_node *node)
 		status = ref_expect_rank(ctx, "value", value, 0);
 	if (status == OPVER_OK)
 		status = ref_expect_type(ctx, "output", output, value->type);
+	if (status == OPVER_OK)
+		status = ref_shape_from_values(ctx, node, dims, output->rank);
 	if (status != OPVER_OK || !dims->is_constant)
 		return status;
 	return ref_expect_shape_values(ctx, "dims", dims, output->dims,

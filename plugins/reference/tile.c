@@ -81,6 +81,33 @@ static opver_status tile_check_multiples(const opver_context *ctx,
 	return OPVER_OK;
 }
 
+/* Constant multiples give the output its shape, input * multiples; other
+ * multiples leave it as the model states it, checked at invoke. */
+static opver_status tile_shape_output(const opver_context *ctx,
+				      const opver_node *node)
+{
+	const opver_tensor *input = node->inputs[TILE_INPUT];
+	const opver_tensor *multiples = node->inputs[TILE_MULTIPLES];
+	ref_dims shape = { 0 };
+
+	if (!multiples->is_constant)
+		return OPVER_OK;
+	for (int32_t d = 0; d < input->rank; d++) {
+		const int64_t value = ref_integer_at(multiples, (size_t)d);
+		const int64_t out = value * input->dims[d];
+
+		if (value < 0 || value > INT32_MAX || out > INT32_MAX) {
+			OPVER_REPORT(ctx,
+				     "multiples '%s' gives %lld at entry %d, which tiles input '%s''s %d to no size a dimension can have",
+				     multiples->name, (long long)value, (int)d,
+				     input->name, (int)input->dims[d]);
+			return OPVER_ERROR_INVALID_MODEL;
+		}
+		ref_dims_push(&shape, (int32_t)out);
+	}
+	return ref_shape_dims(ctx, node, 0, &shape, "this TILE gives");
+}
+
 static opver_status tile_prepare(const opver_context *ctx, opver_node *node)
 {
 	tile_data *data = node->op_data;
@@ -102,15 +129,17 @@ static opver_status tile_prepare(const opver_context *ctx, opver_node *node)
 		status = ref_expect_vector(ctx, "multiples", multiples,
 					   OPVER_T(INT32) | OPVER_T(INT64),
 					   input->rank);
-	if (status == OPVER_OK)
-		status = ref_expect_rank(ctx, "output", output, input->rank);
-	if (status != OPVER_OK)
-		return status;
-	if (input->rank > TILE_MAX_RANK) {
+	if (status == OPVER_OK && input->rank > TILE_MAX_RANK) {
 		OPVER_REPORT(ctx, "input '%s' has rank %d; at most %d is supported",
 			     input->name, (int)input->rank, TILE_MAX_RANK);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
+	if (status == OPVER_OK)
+		status = tile_shape_output(ctx, node);
+	if (status == OPVER_OK)
+		status = ref_expect_rank(ctx, "output", output, input->rank);
+	if (status != OPVER_OK)
+		return status;
 	data->rank = input->rank;
 	data->element_bytes = ref_element_size(input->type);
 	stride = data->element_bytes;
