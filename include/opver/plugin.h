@@ -25,7 +25,8 @@
  *                        plugin, kernel, node or partition is being called
  *   opver_host           the services: reporting, memory, arena scratch,
  *                        threads, names, profile events, buffer handles,
- *                        custom options and output shapes (ABI 2.2)
+ *                        custom options and output shapes (ABI 2.2),
+ *                        outputs shaped at invoke (ABI 2.4)
  *   opver_flex_value     one value of a custom op's FlexBuffers options
  *
  * Negotiation.  The core calls opver_plugin_negotiate() with its ABI
@@ -285,8 +286,29 @@ typedef struct opver_host {
 	 */
 	opver_status (*resize_output)(const opver_context *ctx, int32_t output,
 				      const int32_t *dims, int32_t rank);
+	/*
+	 * ABI 2.4; check OPVER_HOST_HAS(ctx->host, set_output_dynamic)
+	 * first.  Only in a kernel's prepare: node->outputs[output] takes its
+	 * shape from input values known only at invoke (a RESHAPE whose
+	 * shape input is computed), as TFLite's SetTensorToDynamic.  The
+	 * output then has no memory (data NULL) and no meaningful shape until
+	 * the kernel's invoke calls resize_output, which for such an output is
+	 * allowed in invoke too: the core gives it the shape and a buffer of
+	 * its own, outside the arena (checked against max_tensor_bytes, and
+	 * together with the arena and the other such buffers against
+	 * max_arena_bytes), valid until the next invoke.  A node reading such
+	 * a tensor is prepared at every invoke, just before it runs, where
+	 * its resize_output allocates its outputs the same way (its outputs
+	 * are dynamic too).  Refused, reported, with
+	 * OPVER_ERROR_INVALID_ARGUMENT for the outputs resize_output would
+	 * refuse (constants, model inputs, variables, a delegate's, one
+	 * known before this node).  In invoke, resize_output of an output
+	 * that is not dynamic accepts only the shape it has.
+	 */
+	opver_status (*set_output_dynamic)(const opver_context *ctx,
+					   int32_t output);
 } opver_host;
-OPVER_ABI_ENDS_AT(opver_host, resize_output);
+OPVER_ABI_ENDS_AT(opver_host, set_output_dynamic);
 
 /* Whether the host table `host` has `service`: a service appended after
  * the minor a plugin runs on is there only when struct_size covers it. */
