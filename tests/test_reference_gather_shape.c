@@ -98,7 +98,7 @@ Test(tile, multiples_at_run_time)
 	kh_expect_floats(out, want, 6);
 	memcpy(mult->data, bad, sizeof(bad));
 	cr_expect_eq(kh_invoke(&h, node), OPVER_ERROR_INVALID_MODEL);
-	cr_expect(kh_error_contains(&h, "gives 1 at entry 0"), "%s",
+	cr_expect(kh_error_contains(&h, "has shape [2, 3]; this TILE gives [1, 6]"), "%s",
 		  h.errors);
 }
 

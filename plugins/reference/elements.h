@@ -76,4 +76,14 @@ opver_status ref_shape_from_values(const opver_context *ctx,
 				   const opver_node *node,
 				   const opver_tensor *shape, int32_t count);
 
+/*
+ * In invoke, for a shape-giving tensor `shape` (role `role`) whose values
+ * come at run time: gives output 0 the shape its `count` values state
+ * (ref_shape_output_at_invoke()); a negative value, or one past
+ * INT32_MAX, is reported and fails the invoke.
+ */
+opver_status ref_shape_at_invoke(const opver_context *ctx,
+				 const opver_node *node, const char *role,
+				 const opver_tensor *shape, int32_t count);
+
 #endif /* OPVER_REFERENCE_ELEMENTS_H */
