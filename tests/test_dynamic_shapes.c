@@ -2,13 +2,14 @@
  * test_dynamic_shapes.c - outputs whose shapes come from input values,
  * given at invoke (set_output_dynamic, ABI 2.4), with the reference
  * plugin: RESHAPE to a shape SHAPE and arithmetic compute, TILE with
- * input multiples, FILL with input dims and SLICE with input begin and
- * size, each over two invokes whose inputs give different shapes, and
- * the nodes reading them prepared at invoke; a shape past
- * max_tensor_bytes or max_arena_bytes fails that invoke with a message
- * naming the limit, and the next invoke runs.  RESHAPE's, TILE's and
- * FILL's values are TFLite's (2.12, tflite_ref.js); SLICE's are by hand
- * (that TFLite keeps the model's shape [1] for the sliced output).
+ * input multiples, FILL with input dims, SLICE with input begin and
+ * size, TRANSPOSE, EXPAND_DIMS and SPLIT at input perm and axis, each
+ * over two invokes whose inputs give different shapes, and the nodes
+ * reading them prepared at invoke; a shape past max_tensor_bytes or
+ * max_arena_bytes fails that invoke with a message naming the limit, and
+ * the next invoke runs.  The values are TFLite's (2.12, tflite_ref.js);
+ * SLICE's are by hand (that TFLite keeps the model's shape [1] for the
+ * sliced output).
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -191,4 +192,34 @@ Test(dynamic, buffers_past_max_arena_bytes_fail_that_invoke)
 	set_tile_fill_slice(1, 32, 32, 0, 1);
 	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
 		     captured.text);
+}
+
+/* dynamic_movement: TRANSPOSE by an input perm, EXPAND_DIMS and SPLIT at
+ * an input axis; TFLite's shapes and values. */
+Test(dynamic, transpose_expand_dims_and_split_follow_their_inputs)
+{
+	static const float x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	open_test_model("dynamic_movement", NULL);
+	set_input(0, x, sizeof(x));
+	set_input(1, (const int32_t[]){ 1, 0 }, 2 * sizeof(int32_t));
+	set_input(2, (const int32_t[]){ 1 }, sizeof(int32_t));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	expect_output(0, (const int32_t[]){ 4, 2 }, 2,
+		      (const float[]){ 1, 5, 2, 6, 3, 7, 4, 8 });
+	expect_output(1, (const int32_t[]){ 2, 1, 4 }, 3, x);
+	expect_output(2, (const int32_t[]){ 2, 2 }, 2,
+		      (const float[]){ 1, 2, 5, 6 });
+	expect_output(3, (const int32_t[]){ 2, 2 }, 2,
+		      (const float[]){ 3, 4, 7, 8 });
+
+	set_input(1, (const int32_t[]){ 0, 1 }, 2 * sizeof(int32_t));
+	set_input(2, (const int32_t[]){ 0 }, sizeof(int32_t));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	expect_output(0, (const int32_t[]){ 2, 4 }, 2, x);
+	expect_output(1, (const int32_t[]){ 1, 2, 4 }, 3, x);
+	expect_output(2, (const int32_t[]){ 1, 4 }, 2, x);
+	expect_output(3, (const int32_t[]){ 1, 4 }, 2, x + 4);
 }
