@@ -68,6 +68,40 @@ static opver_status mark(opver__session *session, int32_t t, uint8_t how)
 	return OPVER_OK;
 }
 
+/* Whether tensor `t` is one of the graph's inputs. */
+static bool graph_input(const opver__graph *graph, int32_t t)
+{
+	for (int32_t i = 0; i < graph->num_inputs; i++)
+		if (graph->inputs[i] == t)
+			return true;
+	return false;
+}
+
+/* set_output_dynamic for output `output` (tensor t), which may not be
+ * reshaped: a tensor a delegate partition reads keeps the model's shape
+ * (OPVER_ERROR_UNSUPPORTED, said at info level, so the kernel checks the
+ * values at invoke); anything else is refused. */
+static opver_status keep_shape(const opver__call *call, int32_t output,
+			       int32_t t)
+{
+	const opver__session *session = call->session;
+	const opver__graph_tensor *model = &session->graph->tensors[t];
+	char who[320];
+
+	if (session->tensors[t].is_constant || model->is_variable ||
+	    model->initial_data != NULL || graph_input(session->graph, t)) {
+		call->context.host->report_error(&call->context, "set_output_dynamic: output %d ('%s') is a constant, a model input or a variable, and keeps its shape",
+						 (int)output,
+						 session->tensors[t].name);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	opver__call_describe(call, who, sizeof(who));
+	opver__info(call->reporter,
+		    "%s: output %d ('%s') keeps the model's shape rather than taking one from values at invoke: a delegate partition reads it, and partitions are built from the model's shapes",
+		    who, (int)output, session->tensors[t].name);
+	return OPVER_ERROR_UNSUPPORTED;
+}
+
 opver_status opver__service_set_output_dynamic(const opver_context *ctx,
 					       int32_t output)
 {
@@ -87,8 +121,13 @@ opver_status opver__service_set_output_dynamic(const opver_context *ctx,
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
 	t = call->node->outputs[output];
-	if (!opver__dynamic_is(session, t) && !session->resizable[t]) {
-		ctx->host->report_error(ctx, "set_output_dynamic: output %d ('%s') is a constant, a model input, a variable or a delegate's, and keeps its shape",
+	if (opver__dynamic_is(session, t))
+		return mark(session, t, OPVER__DYNAMIC_BY_KERNEL);
+	if (!session->resizable[t])
+		return keep_shape(call, output, t);
+	if (opver__resize_seen_before(session->graph, call->node_index, output,
+				      t)) {
+		ctx->host->report_error(ctx, "set_output_dynamic: output %d ('%s') is also an input of this node, or a tensor of a node prepared before, and keeps its shape",
 					(int)output, session->tensors[t].name);
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
@@ -163,24 +202,17 @@ opver_status opver__dynamic_defer(const opver__call *call, bool *deferred)
 {
 	opver__session *session = call->session;
 	const opver__graph_node *node = call->node;
-	char who[320];
 	opver_status status = OPVER_OK;
 
 	*deferred = opver__dynamic_reads(session, node);
+	/* Outputs that may not be reshaped (a variable, a delegate's) keep
+	 * their place in the arena and the model's shape, which the
+	 * kernel's prepare at invoke checks. */
 	for (int32_t o = 0; *deferred && o < node->num_outputs &&
-			    status == OPVER_OK; o++) {
-		const int32_t t = node->outputs[o];
-
-		if (session->resizable[t]) {
-			status = mark(session, t, OPVER__DYNAMIC_BY_CORE);
-			continue;
-		}
-		opver__call_describe(call, who, sizeof(who));
-		opver__error(call->reporter,
-			     "%s: reads a tensor shaped at invoke, so its outputs are shaped at invoke too, but output %d ('%s') cannot be (a variable or a delegate's); give the model constant shapes there",
-			     who, (int)o, session->tensors[t].name);
-		status = OPVER_ERROR_UNSUPPORTED;
-	}
+			    status == OPVER_OK; o++)
+		if (session->resizable[node->outputs[o]])
+			status = mark(session, node->outputs[o],
+				      OPVER__DYNAMIC_BY_CORE);
 	return status;
 }
 

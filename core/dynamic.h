@@ -63,9 +63,9 @@ opver_status opver__dynamic_shape(const opver_context *ctx, int32_t t,
 
 /*
  * In prepare, before a node's kernel prepares: whether the node reads a
- * dynamic tensor (*deferred); if so its outputs become dynamic, or it is
- * refused (reported, OPVER_ERROR_UNSUPPORTED) when one of them cannot
- * be (a variable, a delegate's).
+ * dynamic tensor (*deferred); if so its outputs become dynamic, but for
+ * those that may not be reshaped (a variable, a delegate's), which keep
+ * the model's shape.
  */
 opver_status opver__dynamic_defer(const opver__call *call, bool *deferred);
 

@@ -27,14 +27,8 @@ bool opver__same_dims(int32_t rank_a, const int32_t *a, int32_t rank_b,
 	return true;
 }
 
-/*
- * Whether tensor `index`, output `output` of node `node`, is already known
- * with its shape elsewhere: an input of that node (checked against the old
- * shape), another of its outputs, or an input or output of a node before
- * it, all prepared with the old shape.
- */
-static bool seen_before(const opver__graph *graph, int32_t node,
-			int32_t output, int32_t index)
+bool opver__resize_seen_before(const opver__graph *graph, int32_t node,
+			       int32_t output, int32_t index)
 {
 	for (int32_t n = 0; n <= node && n < graph->num_nodes; n++) {
 		const opver__graph_node *other = &graph->nodes[n];
@@ -81,8 +75,8 @@ static opver_status check_reshapable(const opver_context *ctx, int32_t output,
 	const opver__session *session = call->session;
 	const int32_t index = call->node->outputs[output];
 	const opver_tensor *tensor = &session->tensors[index];
-	const bool seen = seen_before(session->graph, call->node_index, output,
-				      index);
+	const bool seen = opver__resize_seen_before(
+		session->graph, call->node_index, output, index);
 
 	/* Asking for the shape a fixed tensor has changes nothing. */
 	if ((!session->resizable[index] || seen) &&

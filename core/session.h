@@ -87,6 +87,14 @@ void *opver__service_scratch(const opver_context *ctx, int32_t index);
 opver_status opver__service_resize_output(const opver_context *ctx,
 					  int32_t output, const int32_t *dims,
 					  int32_t rank);
+/*
+ * Whether tensor `index`, output `output` of node `node`, is already known
+ * with its shape elsewhere: an input of that node (checked against the old
+ * shape), another of its outputs, or an input or output of a node before
+ * it, all prepared with the old shape.
+ */
+bool opver__resize_seen_before(const opver__graph *graph, int32_t node,
+			       int32_t output, int32_t index);
 /* Whether two shapes are the same: rank and every dimension. */
 bool opver__same_dims(int32_t rank_a, const int32_t *a, int32_t rank_b,
 		      const int32_t *b);

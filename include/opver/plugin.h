@@ -300,9 +300,13 @@ typedef struct opver_host {
 	 * a tensor is prepared at every invoke, just before it runs, where
 	 * its resize_output allocates its outputs the same way (its outputs
 	 * are dynamic too).  Refused, reported, with
-	 * OPVER_ERROR_INVALID_ARGUMENT for the outputs resize_output would
-	 * refuse (constants, model inputs, variables, a delegate's, one
-	 * known before this node).  In invoke, resize_output of an output
+	 * OPVER_ERROR_INVALID_ARGUMENT for constants, model inputs,
+	 * variables and a tensor known before this node (an input of it or
+	 * of a node prepared before).  An output a delegate partition reads
+	 * (partitions are built from the model's shapes) stays as the model
+	 * gives it: the service returns OPVER_ERROR_UNSUPPORTED, said at
+	 * info level, not as an error, and the kernel checks at invoke that
+	 * the values give that shape.  In invoke, resize_output of an output
 	 * that is not dynamic accepts only the shape it has.
 	 */
 	opver_status (*set_output_dynamic)(const opver_context *ctx,
