@@ -129,11 +129,15 @@ opver_status ref_shape_output(const opver_context *ctx,
 opver_status ref_defer_output(const opver_context *ctx, int32_t output,
 			      bool *deferred)
 {
-	const bool can = OPVER_HOST_HAS(ctx->host, set_output_dynamic);
+	opver_status status = OPVER_ERROR_UNSUPPORTED;
 
+	if (OPVER_HOST_HAS(ctx->host, set_output_dynamic))
+		status = ctx->host->set_output_dynamic(ctx, output);
 	if (deferred != NULL)
-		*deferred = can;
-	return can ? ctx->host->set_output_dynamic(ctx, output) : OPVER_OK;
+		*deferred = status == OPVER_OK;
+	/* Unsupported: the output keeps the model's shape (a delegate's),
+	 * checked at invoke. */
+	return status == OPVER_ERROR_UNSUPPORTED ? OPVER_OK : status;
 }
 
 opver_status ref_shape_output_at_invoke(const opver_context *ctx,

@@ -59,8 +59,9 @@ opver_status ref_shape_output(const opver_context *ctx,
  * In prepare, for output `output` whose shape follows from input values
  * known only at invoke: marks it dynamic (set_output_dynamic, ABI 2.4),
  * so that invoke gives it its shape with ref_shape_output_at_invoke().
- * Without the service the output keeps the model's shape, which invoke
- * then checks.  *deferred (unless NULL) says whether it was marked.
+ * Without the service, or where the host keeps the model's shape (an
+ * output a delegate reads), invoke checks the output has the shape the
+ * values give.  *deferred (unless NULL) says whether it was marked.
  */
 opver_status ref_defer_output(const opver_context *ctx, int32_t output,
 			      bool *deferred);
