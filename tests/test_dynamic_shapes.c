@@ -223,3 +223,33 @@ Test(dynamic, transpose_expand_dims_and_split_follow_their_inputs)
 	expect_output(2, (const int32_t[]){ 1, 4 }, 2, x);
 	expect_output(3, (const int32_t[]){ 1, 4 }, 2, x + 4);
 }
+
+/* dynamic_delegated: FILL's output is read by a partition of
+ * tests/plugins/delegate.c, built from the model's shapes, so it keeps
+ * the model's [2, 2] (said at info level): dims [2, 2] run, [3, 3] fail
+ * that invoke naming the shape it keeps. */
+Test(dynamic, an_output_a_delegate_reads_keeps_the_models_shape)
+{
+	const float *y;
+
+	runtime = fixture_runtime("[plugin.reference]\nlibrary = "
+				  REFERENCE_PLUGIN "\n"
+				  "[plugin.npu]\nlibrary = " TEST_PLUGIN_DIR
+				  "/delegate.so\n",
+				  &captured);
+	model = fixture_model(runtime, "dynamic_delegated");
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	set_input(0, (const int32_t[]){ 2, 2 }, 2 * sizeof(int32_t));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	y = opver_interpreter_output(it, 0)->data;
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(y[i], 2.5f);
+	set_input(0, (const int32_t[]){ 3, 3 }, 2 * sizeof(int32_t));
+	cr_assert_neq(opver_interpreter_invoke(it), OPVER_OK);
+	cr_assert(messages_line_has(&captured, "node 0 (FILL",
+				    "has had shape [2, 2] since prepare",
+				    "cannot become [3, 3]", NULL),
+		  "%s", captured.text);
+}
