@@ -11,8 +11,9 @@
  *
  * block_shape and the paddings or crops are INT32 tensors ([M] and
  * [M, 2], M = 2 spatial dimensions, or 1 for rank 3): prepare computes the
- * geometry and checks it against the output when they are constant, invoke
- * when their values come at run time.  Rank 3 is rank 4 with width 1.
+ * geometry and shapes the output when they are constant; otherwise the
+ * output is dynamic and invoke does both (hosts before ABI 2.4: checks
+ * the model's shape).  Rank 3 is rank 4 with width 1.
  *
  * Version range: 1-4 each (2 adds int8, 3 rank 3, 4 int16).
  */
@@ -193,7 +194,7 @@ static opver_status space_batch_prepare(const opver_context *ctx,
 				  : 0;
 	if (!node->inputs[SB_BLOCK]->is_constant ||
 	    !node->inputs[SB_PADDINGS]->is_constant)
-		return OPVER_OK;
+		return ref_defer_output(ctx, 0, NULL);
 	return space_batch_compute(ctx, node, to_batch, false, &data->g);
 }
 
@@ -222,7 +223,7 @@ static opver_status space_batch_invoke(const opver_context *ctx,
 	space_batch_data *data = node->op_data;
 	const space_batch_geometry *g = &data->g;
 	const unsigned char *in = node->inputs[SB_INPUT]->data;
-	unsigned char *out = node->outputs[0]->data;
+	unsigned char *out;
 	const size_t pixel = data->pixel_bytes;
 
 	if (!node->inputs[SB_BLOCK]->is_constant ||
@@ -234,6 +235,8 @@ static opver_status space_batch_invoke(const opver_context *ctx,
 		if (status != OPVER_OK)
 			return status;
 	}
+	/* After a dynamic output got its buffer. */
+	out = node->outputs[0]->data;
 	/* Walks the batch side; each pixel maps to one of the space side or,
 	 * past its edges, to padding (cropped away). */
 	for (int32_t b = 0; b < g->batch[0]; b++) {
