@@ -3,13 +3,14 @@
  * given at invoke (set_output_dynamic, ABI 2.4), with the reference
  * plugin: RESHAPE to a shape SHAPE and arithmetic compute, TILE with
  * input multiples, FILL with input dims, SLICE with input begin and
- * size, TRANSPOSE, EXPAND_DIMS and SPLIT at input perm and axis, each
- * over two invokes whose inputs give different shapes, and the nodes
- * reading them prepared at invoke; a shape past max_tensor_bytes or
- * max_arena_bytes fails that invoke with a message naming the limit, and
- * the next invoke runs.  The values are TFLite's (2.12, tflite_ref.js);
- * SLICE's are by hand (that TFLite keeps the model's shape [1] for the
- * sliced output).
+ * size, TRANSPOSE, EXPAND_DIMS and SPLIT at input perm and axis, and
+ * SPACE_TO_BATCH_ND with an input block, each over two invokes whose
+ * inputs give different shapes, and the nodes reading them prepared at
+ * invoke; a shape past max_tensor_bytes or max_arena_bytes fails that
+ * invoke with a message naming the limit, and the next invoke runs; an
+ * output a delegate reads keeps the model's shape.  The values are
+ * TFLite's (2.12, tflite_ref.js); SLICE's are by hand (that TFLite keeps
+ * the model's shape [1] for the sliced output).
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -252,4 +253,28 @@ Test(dynamic, an_output_a_delegate_reads_keeps_the_models_shape)
 				    "has had shape [2, 2] since prepare",
 				    "cannot become [3, 3]", NULL),
 		  "%s", captured.text);
+}
+
+/* dynamic_space_to_batch: SPACE_TO_BATCH_ND with an input block;
+ * TFLite's shapes and values. */
+Test(dynamic, space_to_batch_follows_an_input_block)
+{
+	float x[16];
+
+	for (int i = 0; i < 16; i++)
+		x[i] = (float)(i + 1);
+	open_test_model("dynamic_space_to_batch", NULL);
+	set_input(0, x, sizeof(x));
+	set_input(1, (const int32_t[]){ 2, 2 }, 2 * sizeof(int32_t));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	expect_output(0, (const int32_t[]){ 4, 2, 2, 1 }, 4,
+		      (const float[]){ 1, 3, 9, 11, 2, 4, 10, 12,
+				       5, 7, 13, 15, 6, 8, 14, 16 });
+	set_input(1, (const int32_t[]){ 1, 4 }, 2 * sizeof(int32_t));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	expect_output(0, (const int32_t[]){ 4, 4, 1, 1 }, 4,
+		      (const float[]){ 1, 5, 9, 13, 2, 6, 10, 14,
+				       3, 7, 11, 15, 4, 8, 12, 16 });
 }
