@@ -12,6 +12,7 @@
 
 #include "call.h"
 #include "delegate.h"
+#include "dynamic.h"
 #include "flexbuffer.h"
 #include "profiler.h"
 #include "session.h"
@@ -137,4 +138,5 @@ const opver_host opver__host_services = {
 	.buffer_handle = opver__service_buffer_handle,
 	.flex_map_find = host_flex_map_find,
 	.resize_output = opver__service_resize_output,
+	.set_output_dynamic = opver__service_set_output_dynamic,
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "dynamic.h"
 #include "interpreter.h"
 #include "interpreter_state.h"
 #include "kernel_match.h"
@@ -196,6 +197,7 @@ static opver_status mark_resizable(opver_interpreter *it)
 	it->session.tensors = it->tensors;
 	it->session.resizable = it->resizable;
 	it->session.max_tensor_bytes = it->max_tensor_bytes;
+	it->session.max_arena_bytes = it->max_arena_bytes;
 	return OPVER_OK;
 }
 
@@ -222,10 +224,13 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 		goto out;
 	opver__graph_lifetimes(graph, it->delegation.node_step,
 			       it->delegation.num_steps, lifetimes);
-	/* The sizes resize_output gave in prepare, and resized inputs'. */
+	/* The sizes resize_output gave in prepare, and resized inputs';
+	 * tensors shaped at invoke have buffers of their own. */
 	for (size_t t = 0; t < tensors; t++)
 		if (!it->tensors[t].is_constant && lifetimes[t].last >= 0)
-			lifetimes[t].bytes = it->tensors[t].bytes;
+			lifetimes[t].bytes =
+				opver__dynamic_is(session, (int32_t)t) ?
+					0 : it->tensors[t].bytes;
 	if (preserve_intermediates)
 		opver__preserve_lifetimes(lifetimes, tensors,
 					  it->delegation.num_steps);
@@ -260,6 +265,8 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 		status = OPVER_ERROR_NOMEM;
 		goto out;
 	}
+	session->arena_bytes = it->arena_bytes;
+	opver__session_mark(session);
 	if (!allocate)
 		goto out;
 	if (it->arena_bytes > SIZE_MAX - OPVER_TENSOR_READ_SLACK) {
@@ -327,7 +334,18 @@ static opver_status shared_kernel_data(opver_interpreter *it,
 	return OPVER_OK;
 }
 
-/* init (shared or per node), op_data, then prepare. */
+/* The kernel's prepare of an initialized node, and the resize check. */
+static opver_status run_prepare(node_state *state)
+{
+	opver_status status = state->binding.chosen->kernel->prepare(
+		&state->call.context, &state->node);
+
+	return status == OPVER_OK ? opver__resize_check_node(&state->call) :
+		opver__call_prepare_failed(&state->call, status);
+}
+
+/* init (shared or per node), op_data, then prepare, unless the node
+ * reads a tensor shaped at invoke (then prepared at each invoke). */
 static opver_status prepare_node(opver_interpreter *it, node_state *state)
 {
 	const opver__registered_kernel *entry = state->binding.chosen;
@@ -356,9 +374,40 @@ static opver_status prepare_node(opver_interpreter *it, node_state *state)
 			return OPVER_ERROR_NOMEM;
 		state->node.op_data = state->op_data;
 	}
-	status = kernel->prepare(&state->call.context, &state->node);
-	return status == OPVER_OK ? opver__resize_check_node(&state->call) :
-		opver__call_prepare_failed(&state->call, status);
+	status = opver__dynamic_defer(&state->call, &state->deferred);
+	if (status != OPVER_OK || state->deferred)
+		return status;
+	return run_prepare(state);
+}
+
+/* A deferred node's prepare, at invoke: after its producers ran, its
+ * inputs have their shapes; its outputs get theirs and their buffers. */
+static opver_status prepare_deferred(opver_interpreter *it, node_state *state)
+{
+	bool deferred;
+	opver_status status = opver__dynamic_defer(&state->call, &deferred);
+
+	it->session.phase = OPVER__PHASE_PREPARE;
+	if (status == OPVER_OK)
+		status = run_prepare(state);
+	if (status == OPVER_OK)
+		status = opver__dynamic_fill_outputs(&state->call);
+	it->session.phase = OPVER__PHASE_INVOKE;
+	return status;
+}
+
+/* A control-flow node, which passes tensors of the shapes its subgraphs
+ * were prepared with, so none shaped at invoke. */
+static opver_status prepare_control(opver_interpreter *it, int32_t n)
+{
+	if (opver__dynamic_reads(&it->session, &it->graph->nodes[n])) {
+		opver__error(&it->runtime->reporter,
+			     "node %d (%s) of subgraph %d reads a tensor shaped at invoke (from values), which control flow does not pass to its subgraphs; give the model constant shapes there",
+			     (int)n, opver_op_name(it->graph->nodes[n].op),
+			     (int)it->subgraph);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	return opver__control_prepare(it->control, n, &it->nodes[n].node);
 }
 
 /* Prepares every partition, then every node on a kernel.  Activations
@@ -373,8 +422,7 @@ opver_status opver__interpreter_prepare_all(opver_interpreter *it)
 	for (int32_t n = 0; n < it->graph->num_nodes && status == OPVER_OK; n++)
 		if (it->nodes[n].partition < 0)
 			status = opver__control_node(&it->graph->nodes[n])
-				 ? opver__control_prepare(it->control, n,
-							  &it->nodes[n].node)
+				 ? prepare_control(it, n)
 				 : prepare_node(it, &it->nodes[n]);
 	it->session.phase = OPVER__PHASE_IDLE;
 	return status;
@@ -499,6 +547,9 @@ static opver_status create(opver_runtime *runtime, const opver_model *model,
 		it->session.profiler = &it->profiler;
 	if (status == OPVER_OK)
 		status = opver__interpreter_prepare_all(it);
+	if (status == OPVER_OK && callees != NULL)
+		status = opver__dynamic_refuse_outputs(
+			&it->session, &it->runtime->reporter, it->subgraph);
 	if (status == OPVER_OK)
 		status = opver__interpreter_plan_arena(
 			it, !given.prepare_only,
@@ -617,10 +668,16 @@ static opver_status invoke_node(opver_interpreter *it, int32_t n)
 	}
 	if (opver__control_node(node))
 		return opver__control_invoke(it->control, n, &state->node);
+	if (state->deferred) {
+		status = prepare_deferred(it, state);
+		if (status != OPVER_OK)
+			return status;
+	}
 	status = state->binding.chosen->kernel->invoke(&state->call.context,
 						       &state->node);
-	return status == OPVER_OK ? OPVER_OK :
-		opver__call_failed(&state->call, "invoke", status);
+	if (status != OPVER_OK)
+		return opver__call_failed(&state->call, "invoke", status);
+	return opver__dynamic_check_outputs(&state->call);
 }
 
 /* Ends what the step's plugin left open, and traces the step. */
@@ -688,7 +745,11 @@ OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 		return status;
 	opver__control_begin_invoke(it->control);
 	it->session.phase = OPVER__PHASE_INVOKE;
+	it->session.at_invoke = true;
+	opver__session_rewind(&it->session);
+	opver__dynamic_begin_invoke(&it->session);
 	status = run_steps(it);
+	it->session.at_invoke = false;
 	it->session.phase = OPVER__PHASE_IDLE;
 	return status;
 }

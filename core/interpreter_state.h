@@ -31,6 +31,8 @@ typedef struct node_state {
 	opver__call call;                       /* its kernel's context */
 	int32_t partition;                      /* -1: runs on its kernel */
 	bool owns_kernel_data;                  /* per-node init was called */
+	/* Reads a tensor shaped at invoke: prepared at each invoke. */
+	bool deferred;
 	/* The core's own copies of what node.kernel_data and node.op_data
 	 * were set to: a kernel may write to its opver_node, so teardown
 	 * never reads them back from there. */

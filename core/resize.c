@@ -4,12 +4,15 @@
  * and options imply, as TFLite kernels call ResizeTensor in Prepare.  The
  * new dims live in the session's persistent memory (freed with the
  * interpreter, or when it re-prepares after an input was resized); the
- * arena is planned after every prepare, so it sees the new size.
+ * arena is planned after every prepare, so it sees the new size.  An
+ * output marked dynamic (dynamic.c) is shaped here in invoke too, into
+ * storage of its own.
  */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "dynamic.h"
 #include "session.h"
 #include "text.h"
 
@@ -24,14 +27,8 @@ bool opver__same_dims(int32_t rank_a, const int32_t *a, int32_t rank_b,
 	return true;
 }
 
-/*
- * Whether tensor `index`, output `output` of node `node`, is already known
- * with its shape elsewhere: an input of that node (checked against the old
- * shape), another of its outputs, or an input or output of a node before
- * it, all prepared with the old shape.
- */
-static bool seen_before(const opver__graph *graph, int32_t node,
-			int32_t output, int32_t index)
+bool opver__resize_seen_before(const opver__graph *graph, int32_t node,
+			       int32_t output, int32_t index)
 {
 	for (int32_t n = 0; n <= node && n < graph->num_nodes; n++) {
 		const opver__graph_node *other = &graph->nodes[n];
@@ -47,6 +44,59 @@ static bool seen_before(const opver__graph *graph, int32_t node,
 	return false;
 }
 
+/* In invoke, an output that is not dynamic keeps the shape prepare gave
+ * it: the same shape is accepted, another refused. */
+static opver_status fixed_at_invoke(const opver_context *ctx, int32_t output,
+				    const opver_tensor *tensor,
+				    const int32_t *dims, int32_t rank)
+{
+	char has[160], asked[160];
+	opver__text text;
+
+	if (opver__same_dims(rank, dims, tensor->rank, tensor->dims))
+		return OPVER_OK;
+	opver__text_init(&text, has, sizeof(has));
+	opver__text_dims(&text, tensor->rank, tensor->dims);
+	opver__text_init(&text, asked, sizeof(asked));
+	opver__text_dims(&text, rank, dims);
+	ctx->host->report_error(ctx, "resize_output in invoke: output %d ('%s') has had shape %s since prepare and is not dynamic (set_output_dynamic in prepare); it cannot become %s",
+				(int)output, tensor->name, has, asked);
+	return OPVER_ERROR_INVALID_ARGUMENT;
+}
+
+/* In prepare, for an output that is not dynamic: *unchanged when it
+ * keeps the shape it has anyway; an error, reported, when it may not be
+ * reshaped. */
+static opver_status check_reshapable(const opver_context *ctx, int32_t output,
+				     const int32_t *dims, int32_t rank,
+				     bool *unchanged)
+{
+	const opver__call *call = opver__call_of(ctx);
+	const opver__session *session = call->session;
+	const int32_t index = call->node->outputs[output];
+	const opver_tensor *tensor = &session->tensors[index];
+	const bool seen = opver__resize_seen_before(
+		session->graph, call->node_index, output, index);
+
+	/* Asking for the shape a fixed tensor has changes nothing. */
+	if ((!session->resizable[index] || seen) &&
+	    opver__same_dims(rank, dims, tensor->rank, tensor->dims)) {
+		*unchanged = true;
+		return OPVER_OK;
+	}
+	if (!session->resizable[index]) {
+		ctx->host->report_error(ctx, "resize_output: output %d ('%s') is a constant, a model input or a delegate's, and keeps its shape",
+					(int)output, tensor->name);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	if (seen) {
+		ctx->host->report_error(ctx, "resize_output: output %d ('%s') is also an input of this node, or a tensor of a node prepared before, and keeps its shape",
+					(int)output, tensor->name);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	return OPVER_OK;
+}
+
 opver_status opver__service_resize_output(const opver_context *ctx,
 					  int32_t output, const int32_t *dims,
 					  int32_t rank)
@@ -58,11 +108,12 @@ opver_status opver__service_resize_output(const opver_context *ctx,
 	uint64_t elements = 1;
 	size_t type_size;
 	int32_t index;
+	bool dynamic;
 
 	if (call->kind != OPVER__CALL_NODE || session == NULL ||
-	    session->phase != OPVER__PHASE_PREPARE || session->tensors == NULL ||
+	    session->phase == OPVER__PHASE_IDLE || session->tensors == NULL ||
 	    session->graph == NULL) {
-		ctx->host->report_error(ctx, "resize_output is only for a kernel's prepare");
+		ctx->host->report_error(ctx, "resize_output is only for a kernel's prepare or invoke");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
 	if (output < 0 || output >= call->node->num_outputs || rank < 0 ||
@@ -74,20 +125,16 @@ opver_status opver__service_resize_output(const opver_context *ctx,
 	}
 	index = call->node->outputs[output];
 	tensor = &session->tensors[index];
-	/* Asking for the shape a fixed tensor has changes nothing. */
-	if ((!session->resizable[index] ||
-	     seen_before(session->graph, call->node_index, output, index)) &&
-	    opver__same_dims(rank, dims, tensor->rank, tensor->dims))
-		return OPVER_OK;
-	if (!session->resizable[index]) {
-		ctx->host->report_error(ctx, "resize_output: output %d ('%s') is a constant, a model input or a delegate's, and keeps its shape",
-					(int)output, tensor->name);
-		return OPVER_ERROR_INVALID_ARGUMENT;
-	}
-	if (seen_before(session->graph, call->node_index, output, index)) {
-		ctx->host->report_error(ctx, "resize_output: output %d ('%s') is also an input of this node, or a tensor of a node prepared before, and keeps its shape",
-					(int)output, tensor->name);
-		return OPVER_ERROR_INVALID_ARGUMENT;
+	dynamic = opver__dynamic_is(session, index);
+	if (session->phase == OPVER__PHASE_INVOKE && !dynamic)
+		return fixed_at_invoke(ctx, output, tensor, dims, rank);
+	if (!dynamic) {
+		bool unchanged = false;
+		opver_status status = check_reshapable(ctx, output, dims, rank,
+						       &unchanged);
+
+		if (status != OPVER_OK || unchanged)
+			return status;
 	}
 	type_size = opver__element_size(tensor->type);
 	for (int32_t i = 0; i < rank; i++) {
@@ -106,6 +153,9 @@ opver_status opver__service_resize_output(const opver_context *ctx,
 					session->max_tensor_bytes);
 		return OPVER_ERROR_NOMEM;
 	}
+	if (dynamic)
+		return opver__dynamic_shape(ctx, index, dims, rank,
+					    (size_t)elements * type_size);
 	copy = opver__service_allocate_persistent(
 		ctx, (size_t)(rank > 0 ? rank : 1) * sizeof(*copy));
 	if (copy == NULL)
@@ -183,7 +233,8 @@ opver_status opver__resize_check_node(const opver__call *call)
 	char who[320], why[512];
 	opver__text text;
 
-	if (session == NULL || !session->inputs_resized)
+	/* At invoke, a deferred node's inputs have shapes of their own. */
+	if (session == NULL || (!session->inputs_resized && !session->at_invoke))
 		return OPVER_OK;
 	for (int32_t o = 0; o < node->num_outputs; o++) {
 		int32_t t = node->outputs[o];

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dynamic.h"
 #include "session.h"
 
 /* A persistent allocation: the link, padded so the payload keeps the host
@@ -60,6 +61,16 @@ opver_status opver__service_request_scratch(const opver_context *ctx,
 	/* A byte at least, so that even an empty request has an address. */
 	grown[session->num_scratch].bytes = bytes > 0 ? bytes : 1;
 	grown[session->num_scratch].memory = NULL;
+	grown[session->num_scratch].own_memory = session->at_invoke;
+	/* The arena is planned: a prepare at invoke gets memory of its
+	 * own, freed at the next invoke (opver__session_rewind()). */
+	if (session->at_invoke) {
+		grown[session->num_scratch].memory = opver__aligned_zalloc(
+			grown[session->num_scratch].bytes +
+			OPVER_TENSOR_READ_SLACK);
+		if (grown[session->num_scratch].memory == NULL)
+			return OPVER_ERROR_NOMEM;
+	}
 	*index = (int32_t)session->num_scratch++;
 	return OPVER_OK;
 }
@@ -76,15 +87,42 @@ void *opver__service_scratch(const opver_context *ctx, int32_t index)
 	return session->scratch[index].memory;
 }
 
-void opver__session_free(opver__session *session)
+/* Frees persistent blocks down to `until`, and scratch from `from` on
+ * (only scratch requested at invoke has memory of its own). */
+static void free_since(opver__session *session,
+		       struct opver__persistent_block *until, size_t from)
 {
-	while (session->persistent != NULL) {
+	while (session->persistent != NULL && session->persistent != until) {
 		struct opver__persistent_block *next = session->persistent->next;
 
 		free(session->persistent);
 		session->persistent = next;
 	}
+	for (size_t i = from; i < session->num_scratch; i++)
+		if (session->scratch[i].own_memory)
+			free(session->scratch[i].memory);
+	session->num_scratch = from;
+}
+
+void opver__session_free(opver__session *session)
+{
+	free_since(session, NULL, 0);
 	free(session->scratch);
 	session->scratch = NULL;
-	session->num_scratch = 0;
+	session->marked_persistent = NULL;
+	session->marked_scratch = 0;
+	opver__dynamic_free(session->dynamic);
+	session->dynamic = NULL;
+}
+
+void opver__session_mark(opver__session *session)
+{
+	session->marked_persistent = session->persistent;
+	session->marked_scratch = session->num_scratch;
+}
+
+void opver__session_rewind(opver__session *session)
+{
+	free_since(session, session->marked_persistent,
+		   session->marked_scratch);
 }

@@ -28,6 +28,7 @@ typedef struct opver__scratch {
 	int32_t step;           /* the plan step that asked for it */
 	size_t bytes;
 	uint8_t *memory;        /* into the arena, once planned */
+	bool own_memory;        /* requested at invoke: memory is owned */
 } opver__scratch;
 
 typedef struct opver__session {
@@ -53,6 +54,21 @@ typedef struct opver__session {
 	/* A model input has a shape of its own (resize_input): nodes
 	 * whose inputs changed must shape their outputs. */
 	bool inputs_resized;
+	/*
+	 * Tensors shaped at invoke (dynamic.h; owned, NULL until one is),
+	 * and what bounds their buffers: the arena's size once planned and
+	 * the interpreter's max_arena_bytes.
+	 */
+	struct opver__dynamic *dynamic;
+	size_t arena_bytes;
+	uint64_t max_arena_bytes;
+	/* Inside opver_interpreter_invoke(), the prepares of nodes reading
+	 * dynamic tensors included. */
+	bool at_invoke;
+	/* What allocate_tensors left (opver__session_mark()): each invoke
+	 * frees what deferred prepares allocated after it. */
+	struct opver__persistent_block *marked_persistent;
+	size_t marked_scratch;
 } opver__session;
 
 /* The session of a node or partition call, or NULL. */
@@ -71,6 +87,14 @@ void *opver__service_scratch(const opver_context *ctx, int32_t index);
 opver_status opver__service_resize_output(const opver_context *ctx,
 					  int32_t output, const int32_t *dims,
 					  int32_t rank);
+/*
+ * Whether tensor `index`, output `output` of node `node`, is already known
+ * with its shape elsewhere: an input of that node (checked against the old
+ * shape), another of its outputs, or an input or output of a node before
+ * it, all prepared with the old shape.
+ */
+bool opver__resize_seen_before(const opver__graph *graph, int32_t node,
+			       int32_t output, int32_t index);
 /* Whether two shapes are the same: rank and every dimension. */
 bool opver__same_dims(int32_t rank_a, const int32_t *a, int32_t rank_b,
 		      const int32_t *b);
@@ -93,8 +117,16 @@ uint8_t *opver__resizable_tensors(const opver__graph *graph,
 				  const opver_tensor *tensors,
 				  const int32_t *node_partition);
 
-/* Frees the persistent blocks and the scratch list (not the pool or
- * profiler).  Safe on a zeroed session. */
+/* Frees the persistent blocks, the scratch list and the dynamic tensors'
+ * buffers (not the pool or profiler).  Safe on a zeroed session. */
 void opver__session_free(opver__session *session);
+
+/* After planning: what exists now stays until the session is freed. */
+void opver__session_mark(opver__session *session);
+
+/* At each invoke: frees the persistent blocks and scratch that prepares
+ * run at invoke (nodes reading dynamic tensors) allocated since the mark
+ * or the previous invoke. */
+void opver__session_rewind(opver__session *session);
 
 #endif /* OPVER_CORE_SESSION_H */

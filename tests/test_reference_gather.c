@@ -162,7 +162,7 @@ Test(gather, prepare_rejects_bad_nodes)
 		 OPVER_ERROR_UNSUPPORTED, "positions 'fpos'");
 	rejected(gather_node(1, 0, in, pos, wrong),
 		 OPVER_ERROR_INVALID_MODEL,
-		 "dimension 1 of 3; this gather gives 2");
+		 "output 'wrong' has shape [2, 3]; this gather gives [2, 2]");
 	rejected(gather_node(0, 1, in, pos, out),
 		 OPVER_ERROR_INVALID_MODEL, "batch_dims 1");
 }
@@ -269,5 +269,5 @@ Test(gather_nd, prepare_rejects_bad_nodes)
 		 OPVER_ERROR_INVALID_MODEL, "address 3 dimensions");
 	rejected(gather_nd_node(p, i, wrong),
 		 OPVER_ERROR_INVALID_MODEL,
-		 "dimension 0 of 3; this GATHER_ND gives 1");
+		 "output 'wrong' has shape [3]; this GATHER_ND gives [1]");
 }

@@ -225,7 +225,7 @@ Test(space_batch, bad_geometry_is_rejected)
 	rejected(space_batch_node("space_to_batch_nd", in, block, odd, out),
 		 OPVER_ERROR_INVALID_MODEL, "3 padded does not divide");
 	rejected(space_batch_node("space_to_batch_nd", in, block, cols, out),
-		 OPVER_ERROR_INVALID_MODEL, "the block and paddings give 2");
+		 OPVER_ERROR_INVALID_MODEL, "the block and paddings give [4, 1, 2, 1]");
 	/* Run-time paddings are checked at invoke. */
 	h.num_errors = 0;
 	cr_expect_eq(kh_run(&h, space_batch_node("space_to_batch_nd", in,

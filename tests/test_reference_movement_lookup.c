@@ -180,5 +180,5 @@ Test(movement, broadcast_args_refuses_an_output_of_another_length)
 		      KH_TENSORS(kh_tensor(&h, "out",
 					   OPVER_TYPE_INT32,
 					   KH_DIMS(2), NULL))),
-		 OPVER_ERROR_INVALID_MODEL, "broadcast to 4");
+		 OPVER_ERROR_INVALID_MODEL, "the longer of the two shapes gives [4]");
 }

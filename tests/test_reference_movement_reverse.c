@@ -265,5 +265,5 @@ Test(movement, dynamic_update_slice_refuses_an_update_that_cannot_fit)
 				 start),
 		      KH_TENSORS(floats("out", KH_DIMS(3, 2),
 					NULL))),
-		 OPVER_ERROR_INVALID_MODEL, "shape of operand");
+		 OPVER_ERROR_INVALID_MODEL, "the shape of input 'operand'");
 }

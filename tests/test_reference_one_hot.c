@@ -220,7 +220,7 @@ Test(one_hot, refuses_bad_axes_depths_and_shapes)
 	rejected(node_of(depth_of(-1), -1, 2, 0), OPVER_ERROR_INVALID_MODEL,
 		 "depth is -1");
 	rejected(node_of(depth_of(3), 0, 2, 3), OPVER_ERROR_INVALID_MODEL,
-		 "depth 3 inserted at axis 0");
+		 "depth inserted into the indices' shape gives [3, 2]");
 }
 
 /* TFLite fails an int16 output at invoke; opver refuses it at prepare. */

@@ -142,7 +142,7 @@ Test(sequence_rnn, refuses_a_constant_state_and_a_wrong_output)
 	rejected(kh_node(&h, k, 1, &p, sizeof(p),
 			 KH_TENSORS(input, weights, recurrent, bias, state),
 			 KH_TENSORS(wrong)),
-		 OPVER_ERROR_INVALID_MODEL, "the output must be [1, 2, 2]");
+		 OPVER_ERROR_INVALID_MODEL, "[batch, time] and the units give [1, 2, 2]");
 }
 
 Test(sequence_rnn, refuses_sign_bit)

@@ -197,7 +197,7 @@ Test(topk_v2, refuses_k_outside_the_row_and_outputs_that_do_not_fit)
 		{ -1, 1, OPVER_TYPE_INT32, OPVER_ERROR_INVALID_MODEL,
 		  "k is -1" },
 		{ 2, 3, OPVER_TYPE_INT32, OPVER_ERROR_INVALID_MODEL,
-		  "last dimension k = 2" },
+		  "the input's rows of k give [2, 2]" },
 		{ 2, 2, OPVER_TYPE_INT64, OPVER_ERROR_UNSUPPORTED,
 		  "indices 'indices' has type INT64" },
 	};

@@ -500,8 +500,19 @@ OPVER_API void opver_interpreter_destroy(opver_interpreter *interpreter);
 
 OPVER_API size_t opver_interpreter_input_count(const opver_interpreter *it);
 OPVER_API size_t opver_interpreter_output_count(const opver_interpreter *it);
-/* Borrowed; valid until the interpreter is destroyed.  Write inputs' data
- * before invoke; read outputs' data after it.  NULL when out of range. */
+/*
+ * Borrowed; valid until the interpreter is destroyed.  Write inputs' data
+ * before invoke; read outputs' data after it.  NULL when out of range.
+ * Since ABI 2.4 an output whose shape follows from input values (a
+ * RESHAPE to a computed shape, FILL with input dims: dynamic, as TFLite
+ * calls it) gets its rank, dims, bytes and data at each invoke: read them
+ * after the invoke, through this same tensor; they stay valid until the
+ * next invoke (before the first one data is NULL).  Such a tensor lives
+ * outside the arena, in a buffer of its own that counts, with the arena,
+ * against max_arena_bytes (and alone against max_tensor_bytes): a shape
+ * past them fails that invoke with OPVER_ERROR_PLUGIN, naming the limit,
+ * and the next invoke may run with other values.
+ */
 OPVER_API opver_tensor *opver_interpreter_input(opver_interpreter *it,
 						size_t index);
 OPVER_API const opver_tensor *opver_interpreter_output(const opver_interpreter *it,

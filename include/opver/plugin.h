@@ -1,9 +1,9 @@
 /*
- * opver/plugin.h - plugin ABI 2.3.  The only header a plugin includes.
+ * opver/plugin.h - plugin ABI 2.4.  The only header a plugin includes.
  * ABI 2.3 appended to the host API only (opver.h: input resizing, a
  * chosen subgraph, a loop limit) and to ops.h (the parameters of
- * UNIDIRECTIONAL_SEQUENCE_RNN and _LSTM, IF, WHILE, CALL_ONCE); this
- * header's structs are as in 2.2.
+ * UNIDIRECTIONAL_SEQUENCE_RNN and _LSTM, IF, WHILE, CALL_ONCE); its
+ * structs were as in 2.2.
  *
  * A plugin is a shared object exporting one function,
  * opver_plugin_negotiate(), that is told the host's ABI version and returns
@@ -25,7 +25,8 @@
  *                        plugin, kernel, node or partition is being called
  *   opver_host           the services: reporting, memory, arena scratch,
  *                        threads, names, profile events, buffer handles,
- *                        custom options and output shapes (ABI 2.2)
+ *                        custom options and output shapes (ABI 2.2),
+ *                        outputs shaped at invoke (ABI 2.4)
  *   opver_flex_value     one value of a custom op's FlexBuffers options
  *
  * Negotiation.  The core calls opver_plugin_negotiate() with its ABI
@@ -285,8 +286,33 @@ typedef struct opver_host {
 	 */
 	opver_status (*resize_output)(const opver_context *ctx, int32_t output,
 				      const int32_t *dims, int32_t rank);
+	/*
+	 * ABI 2.4; check OPVER_HOST_HAS(ctx->host, set_output_dynamic)
+	 * first.  Only in a kernel's prepare: node->outputs[output] takes its
+	 * shape from input values known only at invoke (a RESHAPE whose
+	 * shape input is computed), as TFLite's SetTensorToDynamic.  The
+	 * output then has no memory (data NULL) and no meaningful shape until
+	 * the kernel's invoke calls resize_output, which for such an output is
+	 * allowed in invoke too: the core gives it the shape and a buffer of
+	 * its own, outside the arena (checked against max_tensor_bytes, and
+	 * together with the arena and the other such buffers against
+	 * max_arena_bytes), valid until the next invoke.  A node reading such
+	 * a tensor is prepared at every invoke, just before it runs, where
+	 * its resize_output allocates its outputs the same way (its outputs
+	 * are dynamic too).  Refused, reported, with
+	 * OPVER_ERROR_INVALID_ARGUMENT for constants, model inputs,
+	 * variables and a tensor known before this node (an input of it or
+	 * of a node prepared before).  An output a delegate partition reads
+	 * (partitions are built from the model's shapes) stays as the model
+	 * gives it: the service returns OPVER_ERROR_UNSUPPORTED, said at
+	 * info level, not as an error, and the kernel checks at invoke that
+	 * the values give that shape.  In invoke, resize_output of an output
+	 * that is not dynamic accepts only the shape it has.
+	 */
+	opver_status (*set_output_dynamic)(const opver_context *ctx,
+					   int32_t output);
 } opver_host;
-OPVER_ABI_ENDS_AT(opver_host, resize_output);
+OPVER_ABI_ENDS_AT(opver_host, set_output_dynamic);
 
 /* Whether the host table `host` has `service`: a service appended after
  * the minor a plugin runs on is there only when struct_size covers it. */

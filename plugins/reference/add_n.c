@@ -48,13 +48,8 @@ static opver_status add_n_prepare(const opver_context *ctx,
 	}
 	if (status == OPVER_OK)
 		status = ref_expect_type(ctx, "output", node->outputs[0], type);
-	if (status == OPVER_OK &&
-	    !ref_same_shape(node->outputs[0], node->inputs[0])) {
-		OPVER_REPORT(ctx,
-			     "ADD_N's output '%s' differs in shape from its inputs",
-			     node->outputs[0]->name);
-		status = OPVER_ERROR_INVALID_MODEL;
-	}
+	if (status == OPVER_OK)
+		status = ref_shape_like(ctx, node, 0, node->inputs[0]);
 	return status;
 }
 

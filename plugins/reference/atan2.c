@@ -34,12 +34,12 @@ static opver_status atan2_prepare(const opver_context *ctx, opver_node *node)
 		status = ref_move_same_type(ctx, "output", out, y);
 	if (status != OPVER_OK)
 		return status;
-	if (!ref_same_shape(y, x) || !ref_same_shape(y, out)) {
+	if (!ref_same_shape(y, x)) {
 		OPVER_REPORT(ctx, "ATAN2 takes y '%s', x '%s' and output '%s' of one shape (TFLite does not broadcast it)",
 			     y->name, x->name, out->name);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	return OPVER_OK;
+	return ref_shape_like(ctx, node, 0, y);
 }
 
 static opver_status atan2_invoke(const opver_context *ctx, opver_node *node)

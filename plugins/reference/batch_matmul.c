@@ -77,6 +77,7 @@ static opver_status bmm_check_node(const opver_context *ctx,
 	const opver_tensor *x, *y, *out;
 	opver_batch_matmul_params params = OPVER_BATCH_MATMUL_PARAMS_DEFAULTS;
 	int32_t x_rows, x_cols, y_rows, y_cols, rank;
+	ref_dims shape = { 0 };
 	size_t x_matrix, y_matrix, x_step, y_step;
 	opver_status status;
 
@@ -122,13 +123,6 @@ static opver_status bmm_check_node(const opver_context *ctx,
 	d->y_k = params.adj_y ? 1 : (size_t)y_cols;
 	d->y_n = params.adj_y ? (size_t)y_cols : 1;
 	rank = x->rank > y->rank ? x->rank : y->rank;
-	if (out->rank != rank || out->dims[rank - 2] != d->m ||
-	    out->dims[rank - 1] != d->n) {
-		OPVER_REPORT(ctx,
-			     "output '%s' must have rank %d and end in [%d, %d]",
-			     out->name, (int)rank, (int)d->m, (int)d->n);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
 	/* Batch strides from the innermost batch dimension out. */
 	x_matrix = (size_t)x_rows * (size_t)x_cols;
 	y_matrix = (size_t)y_rows * (size_t)y_cols;
@@ -137,19 +131,11 @@ static opver_status bmm_check_node(const opver_context *ctx,
 	for (int32_t i = BMM_BATCH_DIMS - 1; i >= 0; i--) {
 		const int32_t xd = bmm_batch_dim(x, i), yd = bmm_batch_dim(y, i);
 		const int32_t od = xd == 1 ? yd : xd;
-		const int32_t at = i - (BMM_BATCH_DIMS - (rank - 2));
 
 		if (xd != yd && xd != 1 && yd != 1) {
 			OPVER_REPORT(ctx,
 				     "batch dimensions %d of x '%s' and %d of y '%s' do not broadcast",
 				     (int)xd, x->name, (int)yd, y->name);
-			return OPVER_ERROR_INVALID_MODEL;
-		}
-		if (at >= 0 && out->dims[at] != od) {
-			OPVER_REPORT(ctx,
-				     "output '%s' has batch dimension %d of %d; x and y give %d",
-				     out->name, (int)at, (int)out->dims[at],
-				     (int)od);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 		d->batch[i] = od;
@@ -158,7 +144,13 @@ static opver_status bmm_check_node(const opver_context *ctx,
 		x_step *= (size_t)xd;
 		y_step *= (size_t)yd;
 	}
-	return OPVER_OK;
+	/* The output: the batch dimensions x and y broadcast to, then
+	 * [m, n]. */
+	for (int32_t i = BMM_BATCH_DIMS - (rank - 2); i < BMM_BATCH_DIMS; i++)
+		ref_dims_push(&shape, d->batch[i]);
+	ref_dims_push(&shape, d->m);
+	ref_dims_push(&shape, d->n);
+	return ref_shape_dims(ctx, node, 0, &shape, "x and y give");
 }
 
 /*

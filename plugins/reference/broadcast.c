@@ -168,26 +168,29 @@ opver_status ref_broadcast_plan(const opver_context *ctx,
 	return OPVER_OK;
 }
 
-/* Through the host's resize_output, gives the output the shape its inputs
- * broadcast to, so it follows resized inputs; inputs that do not
- * broadcast, and hosts without the service, are left to check_shapes(). */
-static opver_status shape_output(const opver_context *ctx,
-				 const opver_node *node)
+opver_status ref_broadcast_shape_output(const opver_context *ctx,
+					const opver_tensor *const *inputs,
+					int32_t count)
 {
-	const opver_tensor *in1 = node->inputs[0], *in2 = node->inputs[1];
-	const int32_t rank = in1->rank > in2->rank ? in1->rank : in2->rank;
-	int32_t dims[REF_BROADCAST_MAX_RANK];
+	int32_t dims[REF_BROADCAST_MAX_RANK], rank = 0;
 
-	if (!OPVER_HOST_HAS(ctx->host, resize_output) ||
-	    rank > REF_BROADCAST_MAX_RANK)
+	if (!OPVER_HOST_HAS(ctx->host, resize_output))
+		return OPVER_OK;
+	for (int32_t i = 0; i < count; i++)
+		if (inputs[i]->rank > rank)
+			rank = inputs[i]->rank;
+	if (rank > REF_BROADCAST_MAX_RANK)
 		return OPVER_OK;
 	for (int32_t d = 0; d < rank; d++) {
-		const int32_t a = aligned_dim(in1, rank, d);
-		const int32_t b = aligned_dim(in2, rank, d);
+		dims[d] = 1;
+		for (int32_t i = 0; i < count; i++) {
+			const int32_t n = aligned_dim(inputs[i], rank, d);
 
-		if (a != b && a != 1 && b != 1)
-			return OPVER_OK;
-		dims[d] = a == 1 ? b : a;
+			if (n != 1 && dims[d] != 1 && n != dims[d])
+				return OPVER_OK;
+			if (n != 1)
+				dims[d] = n;
+		}
 	}
 	return ctx->host->resize_output(ctx, 0, dims, rank);
 }
@@ -209,7 +212,8 @@ opver_status ref_binary_prepare(const opver_context *ctx,
 	if (status == OPVER_OK)
 		status = ref_expect_type(ctx, "output", node->outputs[0], type);
 	if (status == OPVER_OK)
-		status = shape_output(ctx, node);
+		status = ref_broadcast_shape_output(
+			ctx, (const opver_tensor *const *)node->inputs, 2);
 	if (status == OPVER_OK)
 		status = ref_broadcast_plan(ctx, node->inputs[0],
 					    node->inputs[1], node->outputs[0],

@@ -66,6 +66,17 @@ opver_status ref_broadcast_plan(const opver_context *ctx,
 				const opver_tensor *out, ref_broadcast *plan);
 
 /*
+ * Through the host's resize_output, gives output 0 of the kernel's node the shape
+ * inputs[0, count) broadcast to (right-aligned, each dimension equal or
+ * 1), so it follows resized inputs.  Inputs that do not broadcast, more
+ * than REF_BROADCAST_MAX_RANK dimensions and hosts without the service
+ * leave the output alone, for the op's own shape checks to report.
+ */
+opver_status ref_broadcast_shape_output(const opver_context *ctx,
+					const opver_tensor *const *inputs,
+					int32_t count);
+
+/*
  * The checks every elementwise binary op makes: two inputs and one output,
  * all present and of `type`, broadcasting as above; the output is given
  * the inputs' broadcast shape through the host's resize_output when the

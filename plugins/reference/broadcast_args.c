@@ -71,13 +71,8 @@ static opver_status broadcast_args_prepare(const opver_context *ctx,
 	}
 	longer = (size_t)(s0->dims[0] > s1->dims[0] ? s0->dims[0]
 						    : s1->dims[0]);
-	if ((size_t)out->dims[0] != longer) {
-		OPVER_REPORT(ctx, "output '%s' has %d elements; shapes of %d and %d dimensions broadcast to %zu",
-			     out->name, (int)out->dims[0], (int)s0->dims[0],
-			     (int)s1->dims[0], longer);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	return OPVER_OK;
+	return ref_shape_output(ctx, node, 0, (const int32_t[]){ (int32_t)longer },
+				1, "the longer of the two shapes gives");
 }
 
 static opver_status broadcast_args_invoke(const opver_context *ctx,

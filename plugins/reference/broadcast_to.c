@@ -4,9 +4,10 @@
  * shape the shape tensor gives.  Only data moves, so one kernel serves
  * every type, by element size.
  *
- * The shape (INT32 or INT64) must be the output's: prepare checks it when
- * constant, invoke when it comes at run time.  As in TFLite the output has
- * at most 8 dimensions.
+ * The shape (INT32 or INT64) gives the output's: prepare gives it when
+ * constant; otherwise the output is dynamic and invoke gives it (hosts
+ * before ABI 2.4: checks the model's).  As in TFLite the output has at
+ * most 8 dimensions.
  *
  * Version range: 2-3 (version 1 was withdrawn from TFLite).
  */
@@ -56,31 +57,17 @@ static void broadcast_dimension(const broadcast_to_data *d, int32_t dim,
 				    out + (size_t)i * d->out_stride[dim]);
 }
 
-static opver_status broadcast_to_prepare(const opver_context *ctx,
-					 opver_node *node)
+/* The walk over the output, from its shape (given by now): the input,
+ * aligned from the last dimension, has each dimension equal or 1. */
+static opver_status broadcast_to_plan(const opver_context *ctx,
+				      const opver_node *node,
+				      broadcast_to_data *data)
 {
-	broadcast_to_data *data = node->op_data;
-	const opver_tensor *input, *shape, *output;
+	const opver_tensor *input = node->inputs[BROADCAST_TO_INPUT];
+	const opver_tensor *output = node->outputs[0];
 	size_t in_stride, out_stride;
 	int32_t lead;
-	opver_status status;
 
-	status = ref_check_arity(ctx, node, 2, 2, 1,
-				 "BROADCAST_TO takes an input, a shape and one output");
-	if (status != OPVER_OK)
-		return status;
-	input = node->inputs[BROADCAST_TO_INPUT];
-	shape = node->inputs[BROADCAST_TO_SHAPE];
-	output = node->outputs[0];
-	status = ref_expect_type_in(ctx, "input", input, BROADCAST_TO_TYPES);
-	if (status == OPVER_OK)
-		status = ref_expect_type(ctx, "output", output, input->type);
-	if (status == OPVER_OK)
-		status = ref_expect_vector(ctx, "shape", shape,
-					   OPVER_T(INT32) | OPVER_T(INT64),
-					   output->rank);
-	if (status != OPVER_OK)
-		return status;
 	if (output->rank > BROADCAST_TO_MAX_RANK ||
 	    input->rank > output->rank) {
 		OPVER_REPORT(ctx,
@@ -109,8 +96,39 @@ static opver_status broadcast_to_prepare(const opver_context *ctx,
 		out_stride *= (size_t)output->dims[d];
 		in_stride *= (size_t)in;
 	}
+	return OPVER_OK;
+}
+
+static opver_status broadcast_to_prepare(const opver_context *ctx,
+					 opver_node *node)
+{
+	const opver_tensor *input, *shape, *output;
+	opver_status status;
+
+	status = ref_check_arity(ctx, node, 2, 2, 1,
+				 "BROADCAST_TO takes an input, a shape and one output");
+	if (status != OPVER_OK)
+		return status;
+	input = node->inputs[BROADCAST_TO_INPUT];
+	shape = node->inputs[BROADCAST_TO_SHAPE];
+	output = node->outputs[0];
+	status = ref_expect_type_in(ctx, "input", input, BROADCAST_TO_TYPES);
+	if (status == OPVER_OK)
+		status = ref_expect_type(ctx, "output", output, input->type);
+	if (status == OPVER_OK)
+		status = ref_expect_vector(ctx, "shape", shape,
+					   OPVER_T(INT32) | OPVER_T(INT64),
+					   output->rank);
+	if (status == OPVER_OK)
+		status = ref_shape_from_values(ctx, node, shape, output->rank);
+	if (status != OPVER_OK)
+		return status;
+	/* Values at invoke: the output is shaped, and walked, there. */
 	if (!shape->is_constant)
-		return OPVER_OK;
+		return ref_defer_output(ctx, 0, NULL);
+	status = broadcast_to_plan(ctx, node, node->op_data);
+	if (status != OPVER_OK)
+		return status;
 	return ref_expect_shape_values(ctx, "shape", shape, output->dims,
 				       output->rank, output);
 }
@@ -118,15 +136,16 @@ static opver_status broadcast_to_prepare(const opver_context *ctx,
 static opver_status broadcast_to_invoke(const opver_context *ctx,
 					opver_node *node)
 {
-	const broadcast_to_data *data = node->op_data;
+	broadcast_to_data *data = node->op_data;
 	const opver_tensor *shape = node->inputs[BROADCAST_TO_SHAPE];
 	const opver_tensor *output = node->outputs[0];
 	opver_status status = OPVER_OK;
 
 	if (!shape->is_constant)
-		status = ref_expect_shape_values(ctx, "shape", shape,
-						 output->dims, output->rank,
-						 output);
+		status = ref_shape_at_invoke(ctx, node, "shape", shape,
+					     (int32_t)shape->dims[0]);
+	if (status == OPVER_OK && !shape->is_constant)
+		status = broadcast_to_plan(ctx, node, data);
 	if (status == OPVER_OK && output->bytes > 0)
 		broadcast_dimension(data, 0,
 				    node->inputs[BROADCAST_TO_INPUT]->data,

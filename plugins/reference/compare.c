@@ -203,6 +203,9 @@ static opver_status compare_prepare(const opver_context *ctx,
 	if (status == OPVER_OK)
 		status = ref_expect_type(ctx, "output", out, OPVER_TYPE_BOOL);
 	if (status == OPVER_OK)
+		status = ref_broadcast_shape_output(
+			ctx, (const opver_tensor *const *)node->inputs, 2);
+	if (status == OPVER_OK)
 		status = ref_broadcast_plan(ctx, in1, in2, out, &data->plan);
 	if (status != OPVER_OK)
 		return status;

@@ -71,11 +71,9 @@ static opver_status cumsum_prepare(const opver_context *ctx, opver_node *node)
 			     opver_tensor_elements(axis), (int)input->rank);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	if (!ref_same_shape(input, node->outputs[0])) {
-		OPVER_REPORT(ctx, "output '%s' must have the shape of input '%s'",
-			     node->outputs[0]->name, input->name);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
+	status = ref_shape_like(ctx, node, 0, input);
+	if (status != OPVER_OK)
+		return status;
 	opver_read_params(node, &params, sizeof(params));
 	data->params = params;
 	data->deferred = !axis->is_constant;

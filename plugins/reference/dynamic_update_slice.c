@@ -75,11 +75,9 @@ static opver_status dus_prepare(const opver_context *ctx, opver_node *node)
 				     (int)operand->dims[d]);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
-	if (!ref_same_shape(operand, node->outputs[0])) {
-		OPVER_REPORT(ctx, "output '%s' must have the shape of operand '%s'",
-			     node->outputs[0]->name, operand->name);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
+	status = ref_shape_like(ctx, node, 0, operand);
+	if (status != OPVER_OK)
+		return status;
 	data->element = ref_move_element_size(operand->type);
 	data->operand_bytes = opver_tensor_elements(operand) * data->element;
 	data->update_elements = opver_tensor_elements(update);

@@ -40,3 +40,44 @@ opver_status ref_expect_shape_values(const opver_context *ctx,
 	}
 	return OPVER_OK;
 }
+
+opver_status ref_shape_from_values(const opver_context *ctx,
+				   const opver_node *node,
+				   const opver_tensor *shape, int32_t count)
+{
+	ref_dims dims = { 0 };
+
+	if (!shape->is_constant)
+		return OPVER_OK;
+	for (int32_t i = 0; i < count; i++) {
+		const int64_t value = ref_integer_at(shape, (size_t)i);
+
+		if (value < 0 || value > INT32_MAX)
+			return OPVER_OK;
+		ref_dims_push(&dims, (int32_t)value);
+	}
+	return ref_shape_dims(ctx, node, 0, &dims, "its shape input gives");
+}
+
+opver_status ref_shape_at_invoke(const opver_context *ctx,
+				 const opver_node *node, const char *role,
+				 const opver_tensor *shape, int32_t count)
+{
+	ref_dims dims = { 0 };
+	char source[96];
+
+	for (int32_t i = 0; i < count; i++) {
+		const int64_t value = ref_integer_at(shape, (size_t)i);
+
+		if (value < 0 || value > INT32_MAX) {
+			OPVER_REPORT(ctx,
+				     "%s '%s' gives %lld at entry %d; a dimension is 0 to %d",
+				     role, shape->name, (long long)value,
+				     (int)i, (int)INT32_MAX);
+			return OPVER_ERROR_INVALID_ARGUMENT;
+		}
+		ref_dims_push(&dims, (int32_t)value);
+	}
+	snprintf(source, sizeof(source), "%s '%s' gives", role, shape->name);
+	return ref_shape_dims_at_invoke(ctx, node, 0, &dims, source);
+}

@@ -66,4 +66,24 @@ opver_status ref_expect_shape_values(const opver_context *ctx,
 				     const int32_t *want, int32_t count,
 				     const opver_tensor *output);
 
+/*
+ * Gives output 0 of the node the shape a constant shape-giving tensor's
+ * `count` values state (ref_shape_output()), so the output keeps it
+ * when inputs are resized.  A run-time tensor, and values no dimension
+ * can have, leave the output alone for ref_expect_shape_values().
+ */
+opver_status ref_shape_from_values(const opver_context *ctx,
+				   const opver_node *node,
+				   const opver_tensor *shape, int32_t count);
+
+/*
+ * In invoke, for a shape-giving tensor `shape` (role `role`) whose values
+ * come at run time: gives output 0 the shape its `count` values state
+ * (ref_shape_output_at_invoke()); a negative value, or one past
+ * INT32_MAX, is reported and fails the invoke.
+ */
+opver_status ref_shape_at_invoke(const opver_context *ctx,
+				 const opver_node *node, const char *role,
+				 const opver_tensor *shape, int32_t count);
+
 #endif /* OPVER_REFERENCE_ELEMENTS_H */

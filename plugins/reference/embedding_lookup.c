@@ -67,6 +67,7 @@ static opver_status lookup_prepare(const opver_context *ctx,
 {
 	lookup_data *data = node->op_data;
 	const opver_tensor *ids, *value, *out;
+	ref_dims shape = { 0 };
 	opver_status status;
 
 	status = ref_check_arity(ctx, node, 2, 2, 1,
@@ -95,13 +96,13 @@ static opver_status lookup_prepare(const opver_context *ctx,
 		if (status != OPVER_OK)
 			return status;
 	}
-	if (out->rank != value->rank || out->dims[0] != ids->dims[0] ||
-	    memcmp(out->dims + 1, value->dims + 1,
-		   (size_t)(value->rank - 1) * sizeof(int32_t)) != 0) {
-		OPVER_REPORT(ctx, "output '%s' must have value's shape with %d rows, one per id",
-			     out->name, (int)ids->dims[0]);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
+	/* value's shape with a row per id. */
+	ref_dims_push(&shape, ids->dims[0]);
+	ref_dims_append(&shape, value, 1, value->rank);
+	status = ref_shape_dims(ctx, node, 0, &shape,
+				"value's rows, one per id, give");
+	if (status != OPVER_OK)
+		return status;
 	data->rows = (size_t)value->dims[0];
 	data->row_elements = 1;
 	for (int32_t d = 1; d < value->rank; d++)

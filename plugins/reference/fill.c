@@ -3,8 +3,9 @@
  * of the shape `dims` gives) and ZEROS_LIKE (zeros of the input's shape and
  * type).  Only data moves, so FILL is written once, by element size.
  *
- * FILL's dims (INT32 or INT64) must be the output's shape: prepare checks
- * them when constant, invoke when they come at run time.
+ * FILL's dims (INT32 or INT64) give the output's shape: prepare gives it
+ * when they are constant; otherwise the output is dynamic and invoke
+ * gives it (hosts before ABI 2.4: checks the model's).
  *
  * Version ranges: FILL 1-4 (2 adds bool, 3 int8 and int16, 4 float16; 2's
  * strings are not computed here); ZEROS_LIKE has only version 1.
@@ -43,8 +44,12 @@ static opver_status fill_prepare(const opver_context *ctx, opver_node *node)
 		status = ref_expect_rank(ctx, "value", value, 0);
 	if (status == OPVER_OK)
 		status = ref_expect_type(ctx, "output", output, value->type);
-	if (status != OPVER_OK || !dims->is_constant)
+	if (status == OPVER_OK)
+		status = ref_shape_from_values(ctx, node, dims, output->rank);
+	if (status != OPVER_OK)
 		return status;
+	if (!dims->is_constant)
+		return ref_defer_output(ctx, 0, NULL);
 	return ref_expect_shape_values(ctx, "dims", dims, output->dims,
 				       output->rank, output);
 }
@@ -54,15 +59,16 @@ static opver_status fill_invoke(const opver_context *ctx, opver_node *node)
 	const opver_tensor *dims = node->inputs[FILL_DIMS];
 	const opver_tensor *value = node->inputs[FILL_VALUE];
 	opver_tensor *output = node->outputs[0];
-	unsigned char *out = output->data;
+	unsigned char *out;
 
 	if (!dims->is_constant) {
-		opver_status status = ref_expect_shape_values(
-			ctx, "dims", dims, output->dims, output->rank, output);
+		opver_status status = ref_shape_at_invoke(
+			ctx, node, "dims", dims, (int32_t)dims->dims[0]);
 
 		if (status != OPVER_OK)
 			return status;
 	}
+	out = output->data;
 	for (size_t at = 0; at < output->bytes; at += value->bytes)
 		memcpy(out + at, value->data, value->bytes);
 	return OPVER_OK;

@@ -76,37 +76,18 @@ static opver_status gather_axes(const opver_context *ctx,
 }
 
 /* The output is input[:axis] + positions[batch_dims:] + input[axis + 1:]. */
-static opver_status gather_check_output(const opver_context *ctx,
+static opver_status gather_shape_output(const opver_context *ctx,
 					const opver_node *node, int32_t axis,
 					int32_t batch_dims)
 {
 	const opver_tensor *input = node->inputs[GATHER_INPUT];
 	const opver_tensor *positions = node->inputs[GATHER_POSITIONS];
-	const opver_tensor *output = node->outputs[0];
-	const int32_t kept = positions->rank - batch_dims;
-	const int32_t rank = input->rank - 1 + kept;
+	ref_dims shape = { 0 };
 
-	if (output->rank != rank) {
-		OPVER_REPORT(ctx,
-			     "output '%s' has rank %d; this gather gives rank %d",
-			     output->name, (int)output->rank, (int)rank);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	for (int32_t o = 0; o < rank; o++) {
-		const int32_t want =
-			o < axis ? input->dims[o]
-			: o < axis + kept ? positions->dims[o - axis + batch_dims]
-					  : input->dims[o - kept + 1];
-
-		if (output->dims[o] == want)
-			continue;
-		OPVER_REPORT(ctx,
-			     "output '%s' has dimension %d of %d; this gather gives %d",
-			     output->name, (int)o, (int)output->dims[o],
-			     (int)want);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	return OPVER_OK;
+	ref_dims_append(&shape, input, 0, axis);
+	ref_dims_append(&shape, positions, batch_dims, positions->rank);
+	ref_dims_append(&shape, input, axis + 1, input->rank);
+	return ref_shape_dims(ctx, node, 0, &shape, "this gather gives");
 }
 
 static opver_status gather_prepare(const opver_context *ctx,
@@ -134,7 +115,7 @@ static opver_status gather_prepare(const opver_context *ctx,
 	if (status == OPVER_OK)
 		status = gather_axes(ctx, node, &axis, &batch_dims);
 	if (status == OPVER_OK)
-		status = gather_check_output(ctx, node, axis, batch_dims);
+		status = gather_shape_output(ctx, node, axis, batch_dims);
 	if (status != OPVER_OK)
 		return status;
 	data->batches = 1;

@@ -38,35 +38,18 @@ typedef struct gather_nd_data {
 	size_t stride[GATHER_ND_MAX_DEPTH]; /* of params' leading dims */
 } gather_nd_data;
 
-static opver_status gather_nd_check_output(const opver_context *ctx,
+/* The output is indices[:-1] + params[depth:]. */
+static opver_status gather_nd_shape_output(const opver_context *ctx,
 					   const opver_node *node,
 					   int32_t depth)
 {
 	const opver_tensor *params = node->inputs[GATHER_ND_PARAMS];
 	const opver_tensor *indices = node->inputs[GATHER_ND_INDICES];
-	const opver_tensor *output = node->outputs[0];
-	const int32_t lead = indices->rank - 1;
-	const int32_t rank = lead + params->rank - depth;
+	ref_dims shape = { 0 };
 
-	if (output->rank != rank) {
-		OPVER_REPORT(ctx,
-			     "output '%s' has rank %d; this GATHER_ND gives rank %d",
-			     output->name, (int)output->rank, (int)rank);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	for (int32_t o = 0; o < rank; o++) {
-		const int32_t want = o < lead ? indices->dims[o]
-					      : params->dims[o - lead + depth];
-
-		if (output->dims[o] == want)
-			continue;
-		OPVER_REPORT(ctx,
-			     "output '%s' has dimension %d of %d; this GATHER_ND gives %d",
-			     output->name, (int)o, (int)output->dims[o],
-			     (int)want);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	return OPVER_OK;
+	ref_dims_append(&shape, indices, 0, indices->rank - 1);
+	ref_dims_append(&shape, params, depth, params->rank);
+	return ref_shape_dims(ctx, node, 0, &shape, "this GATHER_ND gives");
 }
 
 static opver_status gather_nd_prepare(const opver_context *ctx,
@@ -107,7 +90,7 @@ static opver_status gather_nd_prepare(const opver_context *ctx,
 			     (int)params->rank, GATHER_ND_MAX_DEPTH);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	status = gather_nd_check_output(ctx, node, data->depth);
+	status = gather_nd_shape_output(ctx, node, data->depth);
 	if (status != OPVER_OK)
 		return status;
 	for (int32_t d = params->rank - 1; d >= 0; d--) {

@@ -147,6 +147,9 @@ opver_status ref_move_shape_output(const opver_context *ctx,
 
 	if (!at_invoke && OPVER_HOST_HAS(ctx->host, resize_output))
 		return ref_shape_output(ctx, node, output, dims, rank, source);
+	if (at_invoke && OPVER_HOST_HAS(ctx->host, set_output_dynamic))
+		return ref_shape_output_at_invoke(ctx, node, output, dims,
+						  rank, source);
 	if (node->num_outputs == 1)
 		snprintf(role, sizeof(role), "output");
 	else

@@ -137,10 +137,11 @@ opver_status ref_move_expect_shape(const opver_context *ctx, const char *role,
 
 /* Gives output `output` of the node the shape `dims` (rank entries)
  * through the host's resize_output (ref_shape_output()), so it follows
- * resized inputs; without the service, or `at_invoke` (a shape that
- * depends on a run-time tensor: the output keeps the model's), checks
- * it with ref_move_expect_shape() and the role "output" (or "output K"
- * for a node of several outputs). */
+ * resized inputs; `at_invoke` (a shape that depends on a run-time
+ * tensor), through ref_shape_output_at_invoke(), which gives an output
+ * the kernel deferred (ref_defer_output()) its shape and buffer; without
+ * the services, checks it with ref_move_expect_shape() and the role
+ * "output" (or "output K" for a node of several outputs). */
 opver_status ref_move_shape_output(const opver_context *ctx,
 				   const opver_node *node, int32_t output,
 				   int32_t rank, const int32_t *dims,

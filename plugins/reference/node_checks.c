@@ -126,6 +126,31 @@ opver_status ref_shape_output(const opver_context *ctx,
 				source);
 }
 
+opver_status ref_defer_output(const opver_context *ctx, int32_t output,
+			      bool *deferred)
+{
+	opver_status status = OPVER_ERROR_UNSUPPORTED;
+
+	if (OPVER_HOST_HAS(ctx->host, set_output_dynamic))
+		status = ctx->host->set_output_dynamic(ctx, output);
+	if (deferred != NULL)
+		*deferred = status == OPVER_OK;
+	/* Unsupported: the output keeps the model's shape (a delegate's),
+	 * checked at invoke. */
+	return status == OPVER_ERROR_UNSUPPORTED ? OPVER_OK : status;
+}
+
+opver_status ref_shape_output_at_invoke(const opver_context *ctx,
+					const opver_node *node,
+					int32_t output, const int32_t *dims,
+					int32_t rank, const char *source)
+{
+	if (OPVER_HOST_HAS(ctx->host, set_output_dynamic))
+		return ctx->host->resize_output(ctx, output, dims, rank);
+	return ref_expect_shape(ctx, node->outputs[output], dims, rank,
+				source);
+}
+
 opver_status ref_expect_shape(const opver_context *ctx,
 			      const opver_tensor *tensor, const int32_t *dims,
 			      int32_t rank, const char *source)
@@ -145,6 +170,56 @@ opver_status ref_expect_shape(const opver_context *ctx,
 	OPVER_REPORT(ctx, "output '%s' has shape %s; %s %s", tensor->name, got,
 		     source, want);
 	return OPVER_ERROR_INVALID_MODEL;
+}
+
+void ref_dims_push(ref_dims *shape, int32_t size)
+{
+	if (shape->rank == REF_DIMS_MAX) {
+		shape->too_long = true;
+		return;
+	}
+	shape->dims[shape->rank++] = size;
+}
+
+void ref_dims_append(ref_dims *shape, const opver_tensor *tensor,
+		     int32_t begin, int32_t end)
+{
+	for (int32_t d = begin; d < end; d++)
+		ref_dims_push(shape, tensor->dims[d]);
+}
+
+/* A shape longer than REF_DIMS_MAX is reported. */
+static opver_status check_length(const opver_context *ctx,
+				 const opver_node *node, int32_t output,
+				 const ref_dims *shape, const char *source)
+{
+	if (!shape->too_long)
+		return OPVER_OK;
+	OPVER_REPORT(ctx, "output '%s': %s more than %d dimensions, which this kernel does not compute",
+		     node->outputs[output]->name, source, REF_DIMS_MAX);
+	return OPVER_ERROR_UNSUPPORTED;
+}
+
+opver_status ref_shape_dims(const opver_context *ctx, const opver_node *node,
+			    int32_t output, const ref_dims *shape,
+			    const char *source)
+{
+	opver_status status = check_length(ctx, node, output, shape, source);
+
+	return status != OPVER_OK ? status :
+		ref_shape_output(ctx, node, output, shape->dims, shape->rank,
+				 source);
+}
+
+opver_status ref_shape_dims_at_invoke(const opver_context *ctx,
+				      const opver_node *node, int32_t output,
+				      const ref_dims *shape, const char *source)
+{
+	opver_status status = check_length(ctx, node, output, shape, source);
+
+	return status != OPVER_OK ? status :
+		ref_shape_output_at_invoke(ctx, node, output, shape->dims,
+					   shape->rank, source);
 }
 
 opver_status ref_shape_like(const opver_context *ctx,

@@ -55,11 +55,63 @@ opver_status ref_shape_output(const opver_context *ctx,
 			      const int32_t *dims, int32_t rank,
 			      const char *source);
 
+/*
+ * In prepare, for output `output` whose shape follows from input values
+ * known only at invoke: marks it dynamic (set_output_dynamic, ABI 2.4),
+ * so that invoke gives it its shape with ref_shape_output_at_invoke().
+ * Without the service, or where the host keeps the model's shape (an
+ * output a delegate reads), invoke checks the output has the shape the
+ * values give.  *deferred (unless NULL) says whether it was marked.
+ */
+opver_status ref_defer_output(const opver_context *ctx, int32_t output,
+			      bool *deferred);
+
+/*
+ * In invoke: gives output `output` the shape dims[0, rank) that input
+ * values give, through resize_output (ABI 2.4: a dynamic output gets its
+ * buffer here, before the kernel writes it; any other accepts only the
+ * shape it has), else checks it as ref_expect_shape() does.
+ */
+opver_status ref_shape_output_at_invoke(const opver_context *ctx,
+					const opver_node *node,
+					int32_t output, const int32_t *dims,
+					int32_t rank, const char *source);
+
 /* The check ref_shape_output() makes without the service: `tensor` (an
  * output) has shape dims[0, rank); for invoke-time checks. */
 opver_status ref_expect_shape(const opver_context *ctx,
 			      const opver_tensor *tensor, const int32_t *dims,
 			      int32_t rank, const char *source);
+
+/* The most dimensions an output shape built with ref_dims has. */
+#define REF_DIMS_MAX 16
+
+/* An output shape put together from input dimensions, for
+ * ref_shape_dims(); too_long once more than REF_DIMS_MAX were added. */
+typedef struct ref_dims {
+	int32_t rank;
+	bool too_long;
+	int32_t dims[REF_DIMS_MAX];
+} ref_dims;
+
+/* Appends dimension `size`. */
+void ref_dims_push(ref_dims *shape, int32_t size);
+
+/* Appends dimensions [begin, end) of `tensor` (none when end <= begin). */
+void ref_dims_append(ref_dims *shape, const opver_tensor *tensor,
+		     int32_t begin, int32_t end);
+
+/* ref_shape_output() with `shape`; an over-long shape is reported (the
+ * op is named by `source`) and refused as unsupported. */
+opver_status ref_shape_dims(const opver_context *ctx, const opver_node *node,
+			    int32_t output, const ref_dims *shape,
+			    const char *source);
+
+/* ref_shape_dims() in invoke: ref_shape_output_at_invoke(). */
+opver_status ref_shape_dims_at_invoke(const opver_context *ctx,
+				      const opver_node *node, int32_t output,
+				      const ref_dims *shape,
+				      const char *source);
 
 /* ref_shape_output() with the shape of tensor `like` (an elementwise
  * op's input). */

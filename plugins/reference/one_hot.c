@@ -33,26 +33,20 @@ typedef struct one_hot_data {
 	size_t element; /* bytes per output element */
 } one_hot_data;
 
-/* Whether the output's shape is the indices' with depth inserted at axis
- * (0 to the indices' rank). */
-static opver_status one_hot_check_output(const opver_context *ctx,
-					 const opver_tensor *indices,
-					 const opver_tensor *out, int32_t axis,
+/* The output: the indices' shape with depth inserted at axis (0 to the
+ * indices' rank). */
+static opver_status one_hot_shape_output(const opver_context *ctx,
+					 const opver_node *node, int32_t axis,
 					 int32_t depth)
 {
-	bool same = out->rank == indices->rank + 1;
+	const opver_tensor *indices = node->inputs[ONE_HOT_INDICES];
+	ref_dims shape = { 0 };
 
-	for (int32_t d = 0; same && d < out->rank; d++)
-		same = out->dims[d] ==
-		       (d < axis    ? indices->dims[d]
-			: d == axis ? depth
-				    : indices->dims[d - 1]);
-	if (!same) {
-		OPVER_REPORT(ctx, "output '%s' must have the shape of indices '%s' with a dimension of depth %d inserted at axis %d",
-			     out->name, indices->name, (int)depth, (int)axis);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	return OPVER_OK;
+	ref_dims_append(&shape, indices, 0, axis);
+	ref_dims_push(&shape, depth);
+	ref_dims_append(&shape, indices, axis, indices->rank);
+	return ref_shape_dims(ctx, node, 0, &shape,
+			      "depth inserted into the indices' shape gives");
 }
 
 static opver_status one_hot_prepare(const opver_context *ctx, opver_node *node)
@@ -104,7 +98,7 @@ static opver_status one_hot_prepare(const opver_context *ctx, opver_node *node)
 			     (int)depth, (int)params.axis, (int)indices->rank);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	status = one_hot_check_output(ctx, indices, out, axis, depth);
+	status = one_hot_shape_output(ctx, node, axis, depth);
 	if (status != OPVER_OK)
 		return status;
 	data->outer = 1;

@@ -68,7 +68,12 @@ static opver_status pack_plan(const opver_context *ctx, opver_node *node,
 			return OPVER_ERROR_INVALID_MODEL;
 		}
 		status = ref_move_same_type(ctx, role, parts[k], whole);
-		if (status == OPVER_OK)
+		/* UNPACK's parts are its outputs, shaped from its input. */
+		if (status == OPVER_OK && parts == node->outputs)
+			status = ref_move_shape_output(ctx, node, k,
+						       whole->rank - 1, dims,
+						       source, false);
+		else if (status == OPVER_OK)
 			status = ref_move_expect_shape(ctx, role, parts[k],
 						       whole->rank - 1, dims,
 						       source);
@@ -92,9 +97,34 @@ static opver_status pack_plan(const opver_context *ctx, opver_node *node,
 	return OPVER_OK;
 }
 
+/* PACK's output: input 0's shape with the input count inserted at axis
+ * (pack_plan() checks the other inputs against it). */
+static opver_status pack_shape_output(const opver_context *ctx,
+				      const opver_node *node,
+				      int64_t option_axis)
+{
+	const opver_tensor *part = node->inputs[0];
+	ref_dims shape = { 0 };
+	int32_t axis;
+	opver_status status;
+
+	if (part == NULL)
+		return OPVER_OK; /* reported by pack_plan() */
+	status = ref_move_axis(ctx, "option axis", option_axis,
+			       part->rank + 1, &axis);
+	if (status != OPVER_OK)
+		return status;
+	ref_dims_append(&shape, part, 0, axis);
+	ref_dims_push(&shape, node->num_inputs);
+	ref_dims_append(&shape, part, axis, part->rank);
+	return ref_shape_dims(ctx, node, 0, &shape,
+			      "stacking the inputs gives");
+}
+
 static opver_status pack_prepare(const opver_context *ctx, opver_node *node)
 {
 	opver_pack_params params = OPVER_PACK_PARAMS_DEFAULTS;
+	opver_status status;
 
 	if (node->num_inputs < 1 || node->num_outputs != 1 ||
 	    node->outputs[0] == NULL) {
@@ -103,6 +133,9 @@ static opver_status pack_prepare(const opver_context *ctx, opver_node *node)
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	opver_read_params(node, &params, sizeof(params));
+	status = pack_shape_output(ctx, node, params.axis);
+	if (status != OPVER_OK)
+		return status;
 	return pack_plan(ctx, node, node->outputs[0], node->num_inputs,
 			 node->inputs, params.values_count, "values_count",
 			 params.axis, "input");

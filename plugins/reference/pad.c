@@ -183,8 +183,11 @@ static opver_status pad_prepare(const opver_context *ctx, opver_node *node)
 	if (status != OPVER_OK)
 		return status;
 	data->deferred = !paddings->is_constant;
-	if (data->deferred)
-		return ref_gather_identity(ctx, input, &data->plan);
+	if (data->deferred) {
+		status = ref_defer_output(ctx, 0, NULL);
+		return status == OPVER_OK ?
+			ref_gather_identity(ctx, input, &data->plan) : status;
+	}
 	return pad_plan(ctx, node, data);
 }
 

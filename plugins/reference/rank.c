@@ -26,7 +26,10 @@ static opver_status rank_prepare(const opver_context *ctx, opver_node *node)
 			     output->name, opver_tensor_elements(output));
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	return OPVER_OK;
+	/* One element whatever the input's shape: the model's shape ([] or
+	 * [1]) stays. */
+	return ref_shape_output(ctx, node, 0, output->dims, output->rank,
+				"RANK gives");
 }
 
 static opver_status rank_invoke(const opver_context *ctx, opver_node *node)

@@ -7,11 +7,11 @@
  * TFLite's legacy spelling of a scalar), else, with neither, from the
  * output tensor itself.  One entry may be -1: it stands for what the
  * element count leaves.  Prepare gives the output that shape
- * (ref_shape_output()), so it follows a resized input: a shape tensor
- * that is not constant has no values before invoke, so only its length
- * is checked and the output's shape stands (its element count is still
- * checked against the input's, so the bytes copied are the same either
- * way).
+ * (ref_shape_output()), so it follows a resized input.  A shape tensor
+ * that is not constant has no values before invoke: the output is then
+ * dynamic and invoke gives it their shape (hosts before ABI 2.4: only the
+ * tensor's length is checked and the output's shape stands, its element
+ * count checked against the input's).
  *
  * Version range: TFLite has only RESHAPE version 1.
  */
@@ -25,6 +25,7 @@ enum { RESHAPE_INPUT = 0, RESHAPE_SHAPE = 1 };
 
 typedef struct reshape_data {
 	size_t bytes; /* of the input and of the output */
+	bool dynamic; /* the output is shaped at invoke, from the shape tensor */
 } reshape_data;
 
 /* A new shape of `count` dimensions, from `what`, has the output's rank. */
@@ -88,8 +89,9 @@ static opver_status reshape_infer(const opver_context *ctx,
  * length must still be its rank). */
 static opver_status reshape_shape_output(const opver_context *ctx,
 					 const opver_node *node,
-					 size_t elements)
+					 size_t elements, bool at_invoke)
 {
+	reshape_data *data = node->op_data;
 	const opver_tensor *output = node->outputs[0];
 	const opver_tensor *shape = node->num_inputs > RESHAPE_SHAPE
 					    ? node->inputs[RESHAPE_SHAPE]
@@ -107,10 +109,14 @@ static opver_status reshape_shape_output(const opver_context *ctx,
 		if (status != OPVER_OK)
 			return status;
 		snprintf(what, sizeof(what), "shape tensor '%s'", shape->name);
-		/* Not constant: its values exist only at invoke. */
-		if (!shape->is_constant)
-			return reshape_check_rank(ctx, shape->dims[0], what,
-						  output);
+		/* Not constant: its values exist only at invoke, where a
+		 * dynamic output gets the shape they give. */
+		if (!shape->is_constant && !at_invoke) {
+			status = ref_defer_output(ctx, 0, &data->dynamic);
+			return status != OPVER_OK || data->dynamic ? status :
+				reshape_check_rank(ctx, shape->dims[0], what,
+						   output);
+		}
 		dims = shape->data;
 		count = shape->dims[0];
 	} else {
@@ -127,7 +133,24 @@ static opver_status reshape_shape_output(const opver_context *ctx,
 	if (status != OPVER_OK)
 		return status;
 	snprintf(source, sizeof(source), "%s gives", what);
-	return ref_shape_output(ctx, node, 0, want, count, source);
+	return at_invoke ? ref_shape_output_at_invoke(ctx, node, 0, want,
+						      count, source) :
+		ref_shape_output(ctx, node, 0, want, count, source);
+}
+
+/* The output has the input's element count (what RESHAPE copies). */
+static opver_status reshape_check_elements(const opver_context *ctx,
+					   const opver_node *node)
+{
+	const opver_tensor *input = node->inputs[RESHAPE_INPUT];
+	const opver_tensor *output = node->outputs[0];
+
+	if (opver_tensor_elements(output) == opver_tensor_elements(input))
+		return OPVER_OK;
+	OPVER_REPORT(ctx, "output '%s' has %zu elements; input '%s' has %zu",
+		     output->name, opver_tensor_elements(output), input->name,
+		     opver_tensor_elements(input));
+	return OPVER_ERROR_INVALID_MODEL;
 }
 
 static opver_status reshape_prepare(const opver_context *ctx, opver_node *node)
@@ -151,31 +174,34 @@ static opver_status reshape_prepare(const opver_context *ctx, opver_node *node)
 		return OPVER_ERROR_INVALID_MODEL;
 	}
 	elements = opver_tensor_elements(input);
-	status = reshape_shape_output(ctx, node, elements);
-	if (status != OPVER_OK)
+	data->dynamic = false;
+	status = reshape_shape_output(ctx, node, elements, false);
+	if (status != OPVER_OK || data->dynamic)
 		return status;
-	if (opver_tensor_elements(output) != elements) {
-		OPVER_REPORT(ctx,
-			     "output '%s' has %zu elements; input '%s' has %zu",
-			     output->name,
-			     opver_tensor_elements(output), input->name,
-			     elements);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
+	status = reshape_check_elements(ctx, node);
 	data->bytes = output->bytes;
-	return OPVER_OK;
+	return status;
 }
 
 static opver_status reshape_invoke(const opver_context *ctx, opver_node *node)
 {
 	const reshape_data *data = node->op_data;
-	const void *input = node->inputs[RESHAPE_INPUT]->data;
-	void *output = node->outputs[0]->data;
+	const opver_tensor *input = node->inputs[RESHAPE_INPUT];
+	size_t bytes = data->bytes;
+	opver_status status;
 
-	(void)ctx;
+	if (data->dynamic) {
+		status = reshape_shape_output(
+			ctx, node, opver_tensor_elements(input), true);
+		if (status == OPVER_OK)
+			status = reshape_check_elements(ctx, node);
+		if (status != OPVER_OK)
+			return status;
+		bytes = input->bytes;
+	}
 	/* The planner may give the output the input's memory. */
-	if (data->bytes > 0 && output != input)
-		memmove(output, input, data->bytes);
+	if (bytes > 0 && node->outputs[0]->data != input->data)
+		memmove(node->outputs[0]->data, input->data, bytes);
 	return OPVER_OK;
 }
 

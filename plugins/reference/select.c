@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "broadcast.h"
 #include "elements.h"
 #include "kernels.h"
 #include "node_checks.h"
@@ -186,6 +187,9 @@ static opver_status select_v1_prepare(const opver_context *ctx,
 	condition = node->inputs[SELECT_CONDITION];
 	x = node->inputs[SELECT_X];
 	y = node->inputs[SELECT_Y];
+	status = ref_shape_like(ctx, node, 0, x);
+	if (status != OPVER_OK)
+		return status;
 	out = node->outputs[0];
 	if (!ref_same_shape(x, y) || !ref_same_shape(x, out)) {
 		OPVER_REPORT(ctx,
@@ -221,6 +225,9 @@ static opver_status select_v2_prepare(const opver_context *ctx,
 	char c[96], sx[96], sy[96], so[96];
 	opver_status status = select_check(ctx, node, &ref_select_v2);
 
+	if (status == OPVER_OK)
+		status = ref_broadcast_shape_output(
+			ctx, (const opver_tensor *const *)in, SELECT_INPUTS);
 	if (status != OPVER_OK)
 		return status;
 	if (!select_broadcasts_to(in, out)) {

@@ -24,21 +24,18 @@ opver_status ref_sequence_shape(const opver_context *ctx, const char *role,
 	return OPVER_OK;
 }
 
-opver_status ref_sequence_expect_output(const opver_context *ctx,
-					const opver_tensor *output,
-					const ref_sequence *seq, int32_t size)
+opver_status ref_sequence_shape_output(const opver_context *ctx,
+				       const opver_node *node,
+				       const ref_sequence *seq, int32_t size)
 {
 	const int32_t first = seq->time_major ? seq->time : seq->batch;
 	const int32_t second = seq->time_major ? seq->batch : seq->time;
 
-	if (output->rank == 3 && output->dims[0] == first &&
-	    output->dims[1] == second && output->dims[2] == size)
-		return OPVER_OK;
-	OPVER_REPORT(ctx, "the output must be [%d, %d, %d] (%s, the last dimension %d); it has rank %d",
-		     (int)first, (int)second, (int)size,
-		     seq->time_major ? "time, batch" : "batch, time",
-		     (int)size, (int)output->rank);
-	return OPVER_ERROR_INVALID_MODEL;
+	return ref_shape_output(ctx, node, 0,
+				(const int32_t[]){ first, second, size }, 3,
+				seq->time_major ?
+				"the input's [time, batch] and the units give" :
+				"the input's [batch, time] and the units give");
 }
 
 opver_status ref_sequence_expect_activation(const opver_context *ctx,

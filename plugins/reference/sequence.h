@@ -29,11 +29,11 @@ opver_status ref_sequence_shape(const opver_context *ctx, const char *role,
 				const opver_tensor *tensor, bool time_major,
 				ref_sequence *seq);
 
-/* The output is the input's layout with `size` last. */
-opver_status ref_sequence_expect_output(const opver_context *ctx,
-					const opver_tensor *output,
-					const ref_sequence *seq,
-					int32_t size);
+/* Gives output 0 of the node the input's layout with `size` last
+ * (ref_shape_output()), so it follows a resized time or batch. */
+opver_status ref_sequence_shape_output(const opver_context *ctx,
+				       const opver_node *node,
+				       const ref_sequence *seq, int32_t size);
 
 /* The row of step `t` of batch `b` in a sequence of `seq`'s layout. */
 static inline size_t ref_sequence_row(const ref_sequence *seq, int32_t t,

@@ -300,8 +300,8 @@ static opver_status lstm_prepare(const opver_context *ctx, opver_node *node)
 	if (status == OPVER_OK)
 		status = lstm_shapes(ctx, node, d);
 	if (status == OPVER_OK)
-		status = ref_sequence_expect_output(ctx, node->outputs[0],
-						    &d->seq, d->outputs);
+		status = ref_sequence_shape_output(ctx, node, &d->seq,
+						   d->outputs);
 	if (status == OPVER_OK)
 		status = ref_sequence_expect_activation(ctx,
 							params.activation);

@@ -78,8 +78,7 @@ static opver_status rnn_shapes(const opver_context *ctx,
 			     hidden->name);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	return ref_sequence_expect_output(ctx, node->outputs[0], &d->seq,
-					  d->units);
+	return ref_sequence_shape_output(ctx, node, &d->seq, d->units);
 }
 
 /* The hybrid kernel's weight scales (symmetric, per tensor) and scratch

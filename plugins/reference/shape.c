@@ -34,14 +34,8 @@ static opver_status shape_prepare(const opver_context *ctx, opver_node *node)
 			     output->name, ctx->host->type_name(output->type));
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	if (output->dims[0] != input->rank) {
-		OPVER_REPORT(ctx,
-			     "output '%s' has %d entries; input '%s' has rank %d",
-			     output->name, (int)output->dims[0], input->name,
-			     (int)input->rank);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	return OPVER_OK;
+	return ref_shape_output(ctx, node, 0, (const int32_t[]){ input->rank },
+				1, "an entry per dimension of the input gives");
 }
 
 static opver_status shape_invoke(const opver_context *ctx, opver_node *node)

@@ -3,8 +3,8 @@
  * `size` elements along each dimension (-1: to the end), for every element
  * type of TFLite's kernel.  begin and size are 1-D INT32 or INT64 tensors
  * of the input's rank; the block must lie inside the input.  With constant
- * begin and size the output shape is checked in prepare; otherwise in
- * invoke, where a mismatch fails the run.
+ * begin and size the output is shaped in prepare; otherwise it is
+ * dynamic, shaped in invoke (checked there by hosts before ABI 2.4).
  *
  * Version range 1-6 (int8 2, int16 4, more than 4 dimensions 5, uint32 6;
  * string, version 3, and int4, version 7, are not computed).
@@ -73,8 +73,11 @@ static opver_status slice_prepare(const opver_context *ctx, opver_node *node)
 	if (status != OPVER_OK)
 		return status;
 	data->deferred = !ref_move_all_constant(2, node->inputs + SLICE_BEGIN);
-	if (data->deferred)
-		return ref_gather_identity(ctx, input, &data->plan);
+	if (data->deferred) {
+		status = ref_defer_output(ctx, 0, NULL);
+		return status == OPVER_OK ?
+			ref_gather_identity(ctx, input, &data->plan) : status;
+	}
 	return slice_plan(ctx, node, data);
 }
 

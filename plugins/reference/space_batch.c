@@ -11,8 +11,9 @@
  *
  * block_shape and the paddings or crops are INT32 tensors ([M] and
  * [M, 2], M = 2 spatial dimensions, or 1 for rank 3): prepare computes the
- * geometry and checks it against the output when they are constant, invoke
- * when their values come at run time.  Rank 3 is rank 4 with width 1.
+ * geometry and shapes the output when they are constant; otherwise the
+ * output is dynamic and invoke does both (hosts before ABI 2.4: checks
+ * the model's shape).  Rank 3 is rank 4 with width 1.
  *
  * Version range: 1-4 each (2 adds int8, 3 rank 3, 4 int16).
  */
@@ -20,6 +21,7 @@
 
 #include "elements.h"
 #include "kernels.h"
+#include "movement.h"
 #include "node_checks.h"
 
 enum { SB_INPUT = 0, SB_BLOCK = 1, SB_PADDINGS = 2 };
@@ -55,10 +57,12 @@ static int32_t dim4(const opver_tensor *t, int32_t d)
  * The geometry the block and paddings (crops) values give, checked: block
  * entries positive, paddings or crops not negative, spatial sizes that
  * divide (SPACE_TO_BATCH_ND) and batches that divide (BATCH_TO_SPACE_ND),
- * and the output's shape equal to what they give.
+ * and the output given the shape they imply (checked against it at
+ * invoke, for values known then).
  */
 static opver_status space_batch_compute(const opver_context *ctx,
 					const opver_node *node, bool to_batch,
+					bool at_invoke,
 					space_batch_geometry *g)
 {
 	const opver_tensor *input = node->inputs[SB_INPUT];
@@ -70,6 +74,7 @@ static opver_status space_batch_compute(const opver_context *ctx,
 	const opver_tensor *batch = to_batch ? output : input;
 	int64_t blocks = 1;
 	int32_t want[4];
+	opver_status status;
 
 	for (int32_t d = 0; d < 2; d++) {
 		const int32_t b = d < spatial ? block[d] : 1;
@@ -108,18 +113,25 @@ static opver_status space_batch_compute(const opver_context *ctx,
 			     (long long)blocks);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
+	if (to_batch && input->dims[0] * blocks > INT32_MAX) {
+		OPVER_REPORT(ctx,
+			     "input '%s' has %d batches; with %lld positions a block, the output would have more than a dimension holds",
+			     input->name, (int)input->dims[0],
+			     (long long)blocks);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
 	want[0] = (int32_t)(to_batch ? input->dims[0] * blocks
 				     : input->dims[0] / blocks);
 	want[3] = dim4(input, 3);
-	for (int32_t d = 0; d < 4; d++)
-		if (want[d] != dim4(output, d)) {
-			OPVER_REPORT(ctx,
-				     "output '%s' has %d at dimension %d; the block and %s give %d",
-				     output->name, (int)dim4(output, d),
-				     (int)d, to_batch ? "paddings" : "crops",
-				     (int)want[d]);
-			return OPVER_ERROR_INVALID_MODEL;
-		}
+	/* Rank 3 has no width: [batch, height, depth]. */
+	if (input->rank == 3)
+		want[2] = want[3];
+	status = ref_move_shape_output(ctx, node, 0, input->rank, want,
+				       to_batch ? "the block and paddings give" :
+						  "the block and crops give",
+				       at_invoke);
+	if (status != OPVER_OK)
+		return status;
 	for (int32_t d = 0; d < 3; d++) {
 		g->batch[d] = dim4(batch, d);
 		g->space[d] = dim4(space, d);
@@ -182,8 +194,8 @@ static opver_status space_batch_prepare(const opver_context *ctx,
 				  : 0;
 	if (!node->inputs[SB_BLOCK]->is_constant ||
 	    !node->inputs[SB_PADDINGS]->is_constant)
-		return OPVER_OK;
-	return space_batch_compute(ctx, node, to_batch, &data->g);
+		return ref_defer_output(ctx, 0, NULL);
+	return space_batch_compute(ctx, node, to_batch, false, &data->g);
 }
 
 /* Fills one pixel of padding with the pad value. */
@@ -211,17 +223,20 @@ static opver_status space_batch_invoke(const opver_context *ctx,
 	space_batch_data *data = node->op_data;
 	const space_batch_geometry *g = &data->g;
 	const unsigned char *in = node->inputs[SB_INPUT]->data;
-	unsigned char *out = node->outputs[0]->data;
+	unsigned char *out;
 	const size_t pixel = data->pixel_bytes;
 
 	if (!node->inputs[SB_BLOCK]->is_constant ||
 	    !node->inputs[SB_PADDINGS]->is_constant) {
 		opver_status status =
-			space_batch_compute(ctx, node, to_batch, &data->g);
+			space_batch_compute(ctx, node, to_batch, true,
+					    &data->g);
 
 		if (status != OPVER_OK)
 			return status;
 	}
+	/* After a dynamic output got its buffer. */
+	out = node->outputs[0]->data;
 	/* Walks the batch side; each pixel maps to one of the space side or,
 	 * past its edges, to padding (cropped away). */
 	for (int32_t b = 0; b < g->batch[0]; b++) {

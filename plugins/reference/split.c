@@ -6,8 +6,8 @@
  * size_splits, axis) parts of the sizes size_splits gives, one of which
  * may be -1: what the others leave.  The axis is a one-element INT32
  * tensor, negative counting from the end.  With constant axis and sizes
- * the outputs are checked in prepare; otherwise in invoke, where a
- * mismatch fails the run.
+ * the outputs are shaped in prepare; otherwise they are dynamic, shaped
+ * in invoke (checked there by hosts before ABI 2.4).
  *
  * Version ranges: SPLIT 1-4 (int8 2, int32 3, int16 4); SPLIT_V 1-2 (int8
  * 2).
@@ -172,8 +172,11 @@ static opver_status split_prepare(const opver_context *ctx, opver_node *node)
 		return OPVER_ERROR_NOMEM;
 	data->deferred = !node->inputs[data->axis_input]->is_constant ||
 			 (v && !node->inputs[1]->is_constant);
+	for (int32_t k = 0; data->deferred && k < node->num_outputs &&
+			    status == OPVER_OK; k++)
+		status = ref_defer_output(ctx, k, NULL);
 	if (data->deferred)
-		return OPVER_OK;
+		return status;
 	return split_plan(ctx, node, data);
 }
 

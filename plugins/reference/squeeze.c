@@ -6,8 +6,9 @@
  * SQUEEZE removes the dimensions squeeze_dims lists (negative counting
  * from the end; each must have size 1), or every dimension of size 1 when
  * the list is empty.  EXPAND_DIMS inserts one at its second input, a
- * one-element INT32 or INT64 axis in [-(rank + 1), rank]; a non-constant
- * axis is read and checked in invoke.
+ * one-element INT32 or INT64 axis in [-(rank + 1), rank]; with a
+ * non-constant axis the output is dynamic, shaped in invoke (checked
+ * there by hosts before ABI 2.4).
  *
  * Version ranges: SQUEEZE 1 (string, version 2, has no fixed size);
  * EXPAND_DIMS 1.
@@ -100,7 +101,7 @@ static opver_status squeeze_prepare(const opver_context *ctx,
 	data->bytes = input->bytes;
 	data->deferred = expand && !node->inputs[1]->is_constant;
 	if (data->deferred)
-		return OPVER_OK;
+		return ref_defer_output(ctx, 0, NULL);
 	return expand ? expand_dims_shape(ctx, node, false)
 		      : squeeze_shape(ctx, node);
 }
@@ -109,7 +110,7 @@ static opver_status squeeze_invoke(const opver_context *ctx, opver_node *node)
 {
 	const squeeze_data *data = node->op_data;
 	const void *input = node->inputs[0]->data;
-	void *output = node->outputs[0]->data;
+	void *output;
 
 	if (data->deferred) {
 		opver_status status = expand_dims_shape(ctx, node, true);
@@ -117,7 +118,9 @@ static opver_status squeeze_invoke(const opver_context *ctx, opver_node *node)
 		if (status != OPVER_OK)
 			return status;
 	}
-	/* The planner may give the output the input's memory. */
+	/* Read after a dynamic output got its buffer; the planner may give
+	 * the output the input's memory. */
+	output = node->outputs[0]->data;
 	if (data->bytes > 0 && output != input)
 		memmove(output, input, data->bytes);
 	return OPVER_OK;

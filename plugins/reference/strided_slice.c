@@ -271,7 +271,7 @@ static opver_status ss_prepare(const opver_context *ctx, opver_node *node)
 		return status;
 	data->deferred = !ref_move_all_constant(3, node->inputs + SS_BEGIN);
 	if (data->deferred)
-		return OPVER_OK;
+		return ref_defer_output(ctx, 0, NULL);
 	return ss_plan(ctx, node, data);
 }
 

@@ -77,7 +77,6 @@ static opver_status svdf_shapes(const opver_context *ctx,
 	const opver_tensor *time = node->inputs[SVDF_WEIGHTS_TIME];
 	const opver_tensor *bias = node->inputs[SVDF_BIAS];
 	const opver_tensor *state = node->inputs[SVDF_STATE];
-	const opver_tensor *output = node->outputs[0];
 	opver_status status = ref_expect_rank(ctx, "input", input, 2);
 
 	if (status == OPVER_OK)
@@ -86,8 +85,6 @@ static opver_status svdf_shapes(const opver_context *ctx,
 		status = ref_expect_rank(ctx, "weights_time", time, 2);
 	if (status == OPVER_OK)
 		status = ref_expect_rank(ctx, "state", state, 2);
-	if (status == OPVER_OK)
-		status = ref_expect_rank(ctx, "output", output, 2);
 	if (status == OPVER_OK && bias != NULL)
 		status = ref_expect_rank(ctx, "bias", bias, 1);
 	if (status != OPVER_OK)
@@ -120,13 +117,16 @@ static opver_status svdf_shapes(const opver_context *ctx,
 			     (int)state->dims[0], (int)state->dims[1]);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	if ((bias != NULL && bias->dims[0] != d->num_units) ||
-	    output->dims[0] != d->batch || output->dims[1] != d->num_units) {
-		OPVER_REPORT(ctx, "bias must have %d units and output be [%d, %d] (filters / rank)",
-			     (int)d->num_units, (int)d->batch,
-			     (int)d->num_units);
+	if (bias != NULL && bias->dims[0] != d->num_units) {
+		OPVER_REPORT(ctx, "bias must have %d units (filters / rank); it has %d",
+			     (int)d->num_units, (int)bias->dims[0]);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
+	status = ref_shape_output(ctx, node, 0,
+				  (const int32_t[]){ d->batch, d->num_units },
+				  2, "the batch and filters / rank give");
+	if (status != OPVER_OK)
+		return status;
 	if (state->is_constant) {
 		OPVER_REPORT(ctx, "state '%s' is constant; SVDF writes its state, so it must be a variable tensor",
 			     state->name);

@@ -4,8 +4,9 @@
  * element size.
  *
  * The multiples (INT32 or INT64, one per input dimension) give the output
- * shape: prepare checks them against the output when they are constant,
- * invoke when they come at run time.  The copy works from the innermost
+ * shape: prepare gives it when they are constant; otherwise the output is
+ * dynamic and invoke gives it (hosts before ABI 2.4: checks the model's).
+ * The copy works from the innermost
  * dimension out: each block is written once and then duplicated whole.
  *
  * Version range: 1-3.  Version 2 (string input) has no kernel here: no
@@ -58,59 +59,45 @@ static size_t tile_dimension(const tile_data *d, int32_t dim,
 	return block * (size_t)d->multiples[dim];
 }
 
-/* The multiples tensor's values are those the shapes give (any
- * non-negative one along an empty input dimension). */
-static opver_status tile_check_multiples(const opver_context *ctx,
-					 const opver_node *node,
-					 const tile_data *data)
+/* The output's shape, input * multiples: given in prepare for constant
+ * multiples; `at_invoke` for run-time ones (a dynamic output). */
+static opver_status tile_shape_output(const opver_context *ctx,
+				      const opver_node *node, bool at_invoke)
 {
+	const opver_tensor *input = node->inputs[TILE_INPUT];
 	const opver_tensor *multiples = node->inputs[TILE_MULTIPLES];
+	ref_dims shape = { 0 };
 
-	for (int32_t d = 0; d < data->rank; d++) {
+	for (int32_t d = 0; d < input->rank; d++) {
 		const int64_t value = ref_integer_at(multiples, (size_t)d);
+		const int64_t out = value * input->dims[d];
 
-		if (data->in_dims[d] == 0 ? value >= 0
-					  : value == data->multiples[d])
-			continue;
-		OPVER_REPORT(ctx,
-			     "multiples '%s' gives %lld at entry %d; output '%s' needs %d there",
-			     multiples->name, (long long)value, (int)d,
-			     node->outputs[0]->name, (int)data->multiples[d]);
-		return OPVER_ERROR_INVALID_MODEL;
+		if (value < 0 || value > INT32_MAX || out > INT32_MAX) {
+			OPVER_REPORT(ctx,
+				     "multiples '%s' gives %lld at entry %d, which tiles input '%s''s %d to no size a dimension can have",
+				     multiples->name, (long long)value, (int)d,
+				     input->name, (int)input->dims[d]);
+			return OPVER_ERROR_INVALID_MODEL;
+		}
+		ref_dims_push(&shape, (int32_t)out);
 	}
-	return OPVER_OK;
+	return at_invoke ?
+		ref_shape_dims_at_invoke(ctx, node, 0, &shape, "this TILE gives") :
+		ref_shape_dims(ctx, node, 0, &shape, "this TILE gives");
 }
 
-static opver_status tile_prepare(const opver_context *ctx, opver_node *node)
+/* The walk over the output, from its shape (given by now). */
+static opver_status tile_plan(const opver_context *ctx, const opver_node *node,
+			      tile_data *data)
 {
-	tile_data *data = node->op_data;
-	const opver_tensor *input, *multiples, *output;
+	const opver_tensor *input = node->inputs[TILE_INPUT];
+	const opver_tensor *output = node->outputs[0];
 	size_t stride;
-	opver_status status;
+	opver_status status = ref_expect_rank(ctx, "output", output,
+					      input->rank);
 
-	status = ref_check_arity(ctx, node, 2, 2, 1,
-				 "TILE takes an input, multiples and one output");
 	if (status != OPVER_OK)
 		return status;
-	input = node->inputs[TILE_INPUT];
-	multiples = node->inputs[TILE_MULTIPLES];
-	output = node->outputs[0];
-	status = ref_expect_type_in(ctx, "input", input, TILE_TYPES);
-	if (status == OPVER_OK)
-		status = ref_expect_type(ctx, "output", output, input->type);
-	if (status == OPVER_OK)
-		status = ref_expect_vector(ctx, "multiples", multiples,
-					   OPVER_T(INT32) | OPVER_T(INT64),
-					   input->rank);
-	if (status == OPVER_OK)
-		status = ref_expect_rank(ctx, "output", output, input->rank);
-	if (status != OPVER_OK)
-		return status;
-	if (input->rank > TILE_MAX_RANK) {
-		OPVER_REPORT(ctx, "input '%s' has rank %d; at most %d is supported",
-			     input->name, (int)input->rank, TILE_MAX_RANK);
-		return OPVER_ERROR_UNSUPPORTED;
-	}
 	data->rank = input->rank;
 	data->element_bytes = ref_element_size(input->type);
 	stride = data->element_bytes;
@@ -131,18 +118,53 @@ static opver_status tile_prepare(const opver_context *ctx, opver_node *node)
 		data->in_stride[d] = stride;
 		stride *= (size_t)in;
 	}
+	return OPVER_OK;
+}
+
+static opver_status tile_prepare(const opver_context *ctx, opver_node *node)
+{
+	const opver_tensor *input, *multiples, *output;
+	opver_status status;
+
+	status = ref_check_arity(ctx, node, 2, 2, 1,
+				 "TILE takes an input, multiples and one output");
+	if (status != OPVER_OK)
+		return status;
+	input = node->inputs[TILE_INPUT];
+	multiples = node->inputs[TILE_MULTIPLES];
+	output = node->outputs[0];
+	status = ref_expect_type_in(ctx, "input", input, TILE_TYPES);
+	if (status == OPVER_OK)
+		status = ref_expect_type(ctx, "output", output, input->type);
+	if (status == OPVER_OK)
+		status = ref_expect_vector(ctx, "multiples", multiples,
+					   OPVER_T(INT32) | OPVER_T(INT64),
+					   input->rank);
+	if (status == OPVER_OK && input->rank > TILE_MAX_RANK) {
+		OPVER_REPORT(ctx, "input '%s' has rank %d; at most %d is supported",
+			     input->name, (int)input->rank, TILE_MAX_RANK);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
+	if (status != OPVER_OK)
+		return status;
+	/* Multiples at invoke: the output is shaped, and walked, there. */
 	if (!multiples->is_constant)
-		return OPVER_OK;
-	return tile_check_multiples(ctx, node, data);
+		return ref_defer_output(ctx, 0, NULL);
+	status = tile_shape_output(ctx, node, false);
+	return status == OPVER_OK ? tile_plan(ctx, node, node->op_data)
+				  : status;
 }
 
 static opver_status tile_invoke(const opver_context *ctx, opver_node *node)
 {
-	const tile_data *data = node->op_data;
+	tile_data *data = node->op_data;
 	opver_status status = OPVER_OK;
 
-	if (!node->inputs[TILE_MULTIPLES]->is_constant)
-		status = tile_check_multiples(ctx, node, data);
+	if (!node->inputs[TILE_MULTIPLES]->is_constant) {
+		status = tile_shape_output(ctx, node, true);
+		if (status == OPVER_OK)
+			status = tile_plan(ctx, node, data);
+	}
 	if (status != OPVER_OK || node->outputs[0]->bytes == 0)
 		return status;
 	if (data->rank == 0)

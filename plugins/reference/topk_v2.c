@@ -26,22 +26,20 @@ typedef struct topk_data {
 	size_t k;
 } topk_data;
 
-/* Whether `out` has the shape of `input` with the last dimension k. */
-static opver_status topk_check_output(const opver_context *ctx,
-				      const opver_tensor *input,
-				      const opver_tensor *out, int32_t k)
+/* Both outputs: the input's shape with the last dimension k. */
+static opver_status topk_shape_outputs(const opver_context *ctx,
+				       const opver_node *node, int32_t k)
 {
-	bool same = out->rank == input->rank;
+	const opver_tensor *input = node->inputs[TOPK_INPUT];
+	ref_dims shape = { 0 };
+	opver_status status = OPVER_OK;
 
-	for (int32_t d = 0; same && d < input->rank; d++)
-		same = out->dims[d] ==
-		       (d == input->rank - 1 ? k : input->dims[d]);
-	if (!same) {
-		OPVER_REPORT(ctx, "output '%s' must have the shape of input '%s' with the last dimension k = %d",
-			     out->name, input->name, (int)k);
-		return OPVER_ERROR_INVALID_MODEL;
-	}
-	return OPVER_OK;
+	ref_dims_append(&shape, input, 0, input->rank - 1);
+	ref_dims_push(&shape, k);
+	for (int32_t o = 0; o < 2 && status == OPVER_OK; o++)
+		status = ref_shape_dims(ctx, node, o, &shape,
+					"the input's rows of k give");
+	return status;
 }
 
 static opver_status topk_prepare(const opver_context *ctx, opver_node *node)
@@ -83,10 +81,7 @@ static opver_status topk_prepare(const opver_context *ctx, opver_node *node)
 			     (int)k, (int)input->dims[input->rank - 1]);
 		return OPVER_ERROR_INVALID_MODEL;
 	}
-	status = topk_check_output(ctx, input, node->outputs[TOPK_VALUES], k);
-	if (status == OPVER_OK)
-		status = topk_check_output(ctx, input,
-					   node->outputs[TOPK_INDICES], k);
+	status = topk_shape_outputs(ctx, node, k);
 	if (status != OPVER_OK)
 		return status;
 	data->depth = (size_t)input->dims[input->rank - 1];

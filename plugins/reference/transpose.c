@@ -1,9 +1,9 @@
 /*
  * transpose.c - TRANSPOSE: output dimension d is input dimension perm[d],
  * for every element type of TFLite's kernel.  perm is a 1-D INT32 tensor
- * holding each of 0 .. rank-1 once.  With a constant perm the output shape
- * is checked in prepare; otherwise in invoke, where a mismatch fails the
- * run.
+ * holding each of 0 .. rank-1 once.  With a constant perm the output is
+ * shaped in prepare; otherwise it is dynamic, shaped in invoke (checked
+ * there by hosts before ABI 2.4).
  *
  * Version range 1-8 (int8 2, bool 3, 5 dimensions 4, int16 5, 6
  * dimensions 6, more than 6 dimensions or bfloat16 8), up to
@@ -81,7 +81,7 @@ static opver_status transpose_prepare(const opver_context *ctx,
 		return status;
 	data->deferred = !node->inputs[TRANSPOSE_PERM]->is_constant;
 	if (data->deferred)
-		return OPVER_OK;
+		return ref_defer_output(ctx, 0, NULL);
 	return transpose_plan(ctx, node, data);
 }
 

@@ -83,3 +83,22 @@ class Resize(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DynamicOutputs(unittest.TestCase):
+    def test_an_output_shaped_by_values_reads_at_its_new_shape(self):
+        # dynamic_reshape: y = RESHAPE(x, [rows, 6 / rows]), z = y summed
+        # along axis 1; TFLite gives z [6, 15] for rows 2, [3, 7, 11]
+        # for rows 3.
+        with opver.Interpreter(model_path=support.test_model(
+                "dynamic_reshape"), config=support.CONFIG) as it:
+            x, rows = it.get_input_details()
+            y, z = it.get_output_details()
+            it.set_tensor(x["index"], np.arange(1, 7, dtype=np.float32))
+            for n, sums in ((2, [6, 15]), (3, [3, 7, 11])):
+                it.set_tensor(rows["index"], np.array([n], np.int32))
+                it.invoke()
+                self.assertEqual(it.get_tensor(y["index"]).shape,
+                                 (n, 6 // n))
+                np.testing.assert_array_equal(it.get_tensor(z["index"]),
+                                              np.array(sums, np.float32))
