@@ -152,6 +152,34 @@ Test(delegate_resize, a_resized_interpreter_is_destroyed_cleanly)
 	opver_runtime_destroy(runtime);
 }
 
+/* A partition's persistent memory (allocate_persistent: "valid until the
+ * interpreter is destroyed") outlives the partition: allocate frees the
+ * old partitions before the session that holds it, so a delegate's free
+ * can still read what its prepare kept there (a 4 MiB table, mmap'ed, so
+ * that reading it after the core frees it faults; AddressSanitizer's
+ * build reports it in any case). */
+Test(delegate_resize, a_partitions_persistent_memory_outlives_its_free)
+{
+	opver_runtime *runtime = fixture_runtime(
+		TEST_NPU "keep = table\n" KERNELS, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	test_counters *npu = fixture_stats("delegate");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(resize_batch(it, 3), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(npu->partition_frees, 2);
+	cr_assert_eq(resize_batch(it, 1), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(npu->partition_frees, 4);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	opver_interpreter_destroy(it);
+	cr_assert_eq(npu->partition_frees, 6);
+	cr_assert_eq(npu->tables_lost, 0);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 /* A delegate whose prepare refuses the new shapes (built for the model's,
  * as a device may be) fails the allocation naming its partition and
  * delegate; the model's shape then works again. */
