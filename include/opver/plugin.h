@@ -60,7 +60,12 @@
  *   prepare  required; once per node before the first invoke: validate types
  *            and shapes, fill op_data with everything that does not depend on
  *            input values (quantized multipliers), request scratch.
- *            Non-constant tensors have no data yet.
+ *            Non-constant tensors have no data yet.  After an input resize
+ *            with a delegate loaded, every node's kernel (a delegated
+ *            node's too) gets init, prepare and free once to give the new
+ *            shapes before the delegates claim again, then the nodes left
+ *            on kernels init and prepare as usual (delegate hooks,
+ *            "Resized inputs").
  *   invoke   required; compute the outputs from the inputs.  May not allocate.
  *   free     required when init is given; destroys what init created.
  * Every callback returns OPVER_OK or reports why through report_error and
