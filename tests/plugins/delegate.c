@@ -14,7 +14,8 @@
  * partition's tensors are, and invoke checks they are still there; the
  * option `fail = bind_memory` makes bind_memory fail, and `fail =
  * new_shapes` makes prepare refuse an input of another size than the
- * first prepare saw, as a delegate built for fixed shapes would; `keep =
+ * first prepare saw, as a delegate built for fixed shapes would;
+ * `fail_claim = N` makes the Nth claim fail; `keep =
  * table` makes prepare keep a large table in persistent memory (beyond
  * malloc's mmap threshold, so that a read after the core frees it
  * faults) that free reads, as a delegate releasing device objects
@@ -22,6 +23,7 @@
  * the partitions alive are one list for the whole plugin.
  */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -58,10 +60,19 @@ static bool is_add_one(const opver_node *node)
 	       strcmp(node->custom_name, "ADD_ONE") == 0;
 }
 
+/* `fail_claim = N`: the Nth claim since the plugin's init fails (0:
+ * none), and how many claims there were. */
+static int fail_claim;
+static int claims_since_init;
+
 static opver_status claim(const opver_context *ctx,
 			  const opver_graph_view *graph, uint8_t *claimed)
 {
-	(void)ctx;
+	if (++claims_since_init == fail_claim) {
+		OPVER_REPORT(ctx, "claim %d fails, as configured (fail_claim)",
+			     claims_since_init);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
 	/* The bug the core must catch: no version check. */
 	for (int32_t n = 0; n < graph->num_nodes; n++)
 		claimed[n] = is_add_one(graph->nodes[n]);
@@ -259,8 +270,15 @@ static opver_status plugin_init(const opver_context *ctx,
 	fail_new_shapes = false;
 	first_input_bytes = 0;
 	keep_table = false;
+	fail_claim = 0;
+	claims_since_init = 0;
 	for (uint32_t i = 0; i < num_options; i++) {
 		bool bind = strcmp(options[i].value, "bind_memory") == 0;
+
+		if (strcmp(options[i].key, "fail_claim") == 0) {
+			fail_claim = atoi(options[i].value);
+			continue;
+		}
 
 		if (strcmp(options[i].key, "keep") == 0 &&
 		    strcmp(options[i].value, "table") == 0) {
