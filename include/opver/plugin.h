@@ -180,10 +180,11 @@ typedef struct opver_host {
 	/*
 	 * Zeroed memory aligned to 64 bytes for the node or partition being
 	 * prepared (per-channel multipliers, lookup tables), or NULL.  Only
-	 * during prepare.  Owned by the core: valid until after the free of
-	 * that node's kernel object or that partition (when the interpreter
-	 * is destroyed, or re-prepares after its inputs were resized), then
-	 * freed; never pass it to free_memory.
+	 * during prepare.  Owned by the core: valid until the interpreter is
+	 * destroyed or, after opver_interpreter_resize_input(), prepares
+	 * the node or partition again (the partition's free and a per-node
+	 * kernel object's free come first; a stateless kernel's shared
+	 * object outlives it); never pass it to free_memory.
 	 */
 	void *(*allocate_persistent)(const opver_context *ctx, size_t bytes);
 
