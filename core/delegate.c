@@ -646,7 +646,7 @@ int32_t opver__service_buffer_handle(const opver_context *ctx,
 	return 1;
 }
 
-void opver__delegation_free(opver__delegation *delegation)
+void opver__delegation_release(opver__delegation *delegation)
 {
 	for (size_t i = 0; i < delegation->count; i++) {
 		opver__partition *partition = &delegation->partitions[i];
@@ -654,6 +654,19 @@ void opver__delegation_free(opver__delegation *delegation)
 		if (partition->initialized)
 			partition->plugin->delegate.free(
 				&partition->call.context, partition->data);
+		partition->initialized = false;
+		partition->data = NULL;
+	}
+	free(delegation->held);
+	delegation->held = NULL;
+}
+
+void opver__delegation_free(opver__delegation *delegation)
+{
+	opver__delegation_release(delegation);
+	for (size_t i = 0; i < delegation->count; i++) {
+		opver__partition *partition = &delegation->partitions[i];
+
 		free(partition->nodes);
 		free(partition->inputs);
 		free(partition->input_indices);
@@ -664,6 +677,5 @@ void opver__delegation_free(opver__delegation *delegation)
 	free(delegation->node_partition);
 	free(delegation->node_step);
 	free(delegation->steps);
-	free(delegation->held);
 	memset(delegation, 0, sizeof(*delegation));
 }

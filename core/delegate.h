@@ -124,6 +124,13 @@ int32_t opver__service_buffer_handle(const opver_context *ctx,
 				     const opver_tensor *tensor,
 				     uint64_t *handle);
 
+/* Calls each initialized partition's delegate free, leaving the plan
+ * and the partitions' views (for queries) but no partition data and no
+ * buffer handles.  Before the session (persistent memory) and arena the
+ * partitions used are freed, which their free may still read.  Safe on a
+ * zeroed delegation, and twice. */
+void opver__delegation_release(opver__delegation *delegation);
+
 /* Frees what each initialized partition's delegate created, then the
  * arrays.  Safe on a zeroed delegation. */
 void opver__delegation_free(opver__delegation *delegation);

@@ -121,6 +121,9 @@ static bool inputs_resized(const opver_interpreter *it)
  * no arena, every tensor a kernel may reshape with the model's shape. */
 static void unprepare(opver_interpreter *it)
 {
+	/* Partitions first, as destroy does: a delegate's free may read
+	 * its persistent memory, which the session frees below. */
+	opver__delegation_release(&it->delegation);
 	opver__interpreter_release_nodes(it);
 	opver__session_free(&it->session);
 	free(it->arena);

@@ -152,6 +152,85 @@ Test(delegate_resize, a_resized_interpreter_is_destroyed_cleanly)
 	opver_runtime_destroy(runtime);
 }
 
+/* A partition's persistent memory (allocate_persistent: "valid until the
+ * interpreter is destroyed") outlives the partition: allocate frees the
+ * old partitions before the session that holds it, so a delegate's free
+ * can still read what its prepare kept there (a 4 MiB table, mmap'ed, so
+ * that reading it after the core frees it faults; AddressSanitizer's
+ * build reports it in any case). */
+Test(delegate_resize, a_partitions_persistent_memory_outlives_its_free)
+{
+	opver_runtime *runtime = fixture_runtime(
+		TEST_NPU "keep = table\n" KERNELS, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	test_counters *npu = fixture_stats("delegate");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(resize_batch(it, 3), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(npu->partition_frees, 2);
+	cr_assert_eq(resize_batch(it, 1), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(npu->partition_frees, 4);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	opver_interpreter_destroy(it);
+	cr_assert_eq(npu->partition_frees, 6);
+	cr_assert_eq(npu->tables_lost, 0);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
+/* A delegate whose claim fails while partitions exist: at batch 3 the
+ * partitions are rebuilt (claim 2); back at the model's shape claim 3
+ * fails, after the old partitions were freed and before new ones exist.
+ * The nodes then name no partition (node_info must not reach the freed
+ * ones), invoke refuses, and allocating again (claim 4) works. */
+Test(delegate_resize, a_claim_failing_on_rebuild_fails_cleanly)
+{
+	opver_runtime *runtime = fixture_runtime(
+		TEST_NPU "fail_claim = 3\n" KERNELS, &captured);
+	opver_model *model = fixture_model(runtime, "add_one_chain");
+	opver_interpreter *it;
+	const float x[4] = { 1, 2, 3, 4 };
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(resize_batch(it, 3), OPVER_OK, "%s", captured.text);
+	cr_assert_eq(resize_batch(it, 1), OPVER_ERROR_INVALID_ARGUMENT, "%s",
+		     captured.text);
+	cr_assert(messages_line_has(&captured, "delegate 'test_npu' of plugin 'npu': claiming nodes failed",
+				    NULL),
+		  "%s", captured.text);
+	for (size_t n = 0; n < opver_interpreter_node_count(it); n++) {
+		opver_node_info info;
+
+		cr_assert_eq(opver_interpreter_node_info(it, n, &info),
+			     OPVER_OK);
+		cr_assert_eq(info.partition, -1, "node %zu", n);
+		cr_assert_null(info.delegate, "node %zu", n);
+	}
+	cr_assert_eq(opver_interpreter_invoke(it),
+		     OPVER_ERROR_INVALID_ARGUMENT);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	{
+		opver_node_info info;
+
+		cr_assert_eq(opver_interpreter_node_info(it, 0, &info),
+			     OPVER_OK);
+		cr_assert_eq(info.partition, 0, "the partitions are back");
+	}
+	memcpy(opver_interpreter_input(it, 0)->data, x, sizeof(x));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	for (int i = 0; i < 4; i++)
+		cr_expect_float_eq(((const float *)opver_interpreter_output(
+					    it, 0)->data)[i],
+				   x[i] + 4.0f, 0, "element %d", i);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 /* A delegate whose prepare refuses the new shapes (built for the model's,
  * as a device may be) fails the allocation naming its partition and
  * delegate; the model's shape then works again. */

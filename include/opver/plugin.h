@@ -61,7 +61,12 @@
  *   prepare  required; once per node before the first invoke: validate types
  *            and shapes, fill op_data with everything that does not depend on
  *            input values (quantized multipliers), request scratch.
- *            Non-constant tensors have no data yet.
+ *            Non-constant tensors have no data yet.  After an input resize
+ *            with a delegate loaded, every node's kernel (a delegated
+ *            node's too) gets init, prepare and free once to give the new
+ *            shapes before the delegates claim again, then the nodes left
+ *            on kernels init and prepare as usual (delegate hooks,
+ *            "Resized inputs").
  *   invoke   required; compute the outputs from the inputs.  May not allocate.
  *   free     required when init is given; destroys what init created.
  * Every callback returns OPVER_OK or reports why through report_error and
@@ -177,7 +182,10 @@ typedef struct opver_host {
 	 * Zeroed memory aligned to 64 bytes for the node or partition being
 	 * prepared (per-channel multipliers, lookup tables), or NULL.  Only
 	 * during prepare.  Owned by the core: valid until the interpreter is
-	 * destroyed, which frees it; never pass it to free_memory.
+	 * destroyed or, after opver_interpreter_resize_input(), prepares
+	 * the node or partition again (the partition's free and a per-node
+	 * kernel object's free come first; a stateless kernel's shared
+	 * object outlives it); never pass it to free_memory.
 	 */
 	void *(*allocate_persistent)(const opver_context *ctx, size_t bytes);
 

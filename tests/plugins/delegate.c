@@ -14,11 +14,16 @@
  * partition's tensors are, and invoke checks they are still there; the
  * option `fail = bind_memory` makes bind_memory fail, and `fail =
  * new_shapes` makes prepare refuse an input of another size than the
- * first prepare saw, as a delegate built for fixed shapes would.  Not
- * thread-safe:
+ * first prepare saw, as a delegate built for fixed shapes would;
+ * `fail_claim = N` makes the Nth claim fail; `keep =
+ * table` makes prepare keep a large table in persistent memory (beyond
+ * malloc's mmap threshold, so that a read after the core frees it
+ * faults) that free reads, as a delegate releasing device objects
+ * listed there would.  Not thread-safe:
  * the partitions alive are one list for the whole plugin.
  */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -28,6 +33,10 @@ __attribute__((visibility("default"))) test_counters test_stats;
 
 /* The most outputs of a partition kept on the device. */
 #define MAX_HELD 8
+/* `keep = table`: 4 MiB, past glibc's mmap threshold for a first
+ * allocation, and the value free expects at its end. */
+#define TABLE_WORDS (1u << 20)
+#define TABLE_MARK 0x7ab1e5u
 
 typedef struct npu_partition {
 	const opver_partition *view;    /* the core's; valid until free */
@@ -37,6 +46,8 @@ typedef struct npu_partition {
 	 * core's. */
 	const void *bound_input;
 	const void *bound_output;
+	/* `keep = table`: persistent memory from prepare, read in free. */
+	const uint32_t *table;
 	struct npu_partition *next;
 } npu_partition;
 
@@ -49,10 +60,19 @@ static bool is_add_one(const opver_node *node)
 	       strcmp(node->custom_name, "ADD_ONE") == 0;
 }
 
+/* `fail_claim = N`: the Nth claim since the plugin's init fails (0:
+ * none), and how many claims there were. */
+static int fail_claim;
+static int claims_since_init;
+
 static opver_status claim(const opver_context *ctx,
 			  const opver_graph_view *graph, uint8_t *claimed)
 {
-	(void)ctx;
+	if (++claims_since_init == fail_claim) {
+		OPVER_REPORT(ctx, "claim %d fails, as configured (fail_claim)",
+			     claims_since_init);
+		return OPVER_ERROR_UNSUPPORTED;
+	}
 	/* The bug the core must catch: no version check. */
 	for (int32_t n = 0; n < graph->num_nodes; n++)
 		claimed[n] = is_add_one(graph->nodes[n]);
@@ -73,6 +93,8 @@ static void partition_free(const opver_context *ctx, void *partition_data)
 {
 	npu_partition *p = partition_data;
 
+	if (p->table != NULL && p->table[TABLE_WORDS - 1] != TABLE_MARK)
+		test_stats.tables_lost++;
 	for (npu_partition **link = &alive; *link != NULL;
 	     link = &(*link)->next) {
 		if (*link == p) {
@@ -122,6 +144,7 @@ static opver_status partition_init(const opver_context *ctx,
  * none yet). */
 static bool fail_new_shapes;
 static size_t first_input_bytes;
+static bool keep_table;
 
 /* Keeps every output on the device. */
 static opver_status partition_prepare(const opver_context *ctx,
@@ -136,6 +159,15 @@ static opver_status partition_prepare(const opver_context *ctx,
 		OPVER_REPORT(ctx, "input 0 has %zu bytes; this device runs %zu only",
 			     partition->inputs[0]->bytes, first_input_bytes);
 		return OPVER_ERROR_UNSUPPORTED;
+	}
+	if (keep_table) {
+		uint32_t *table = ctx->host->allocate_persistent(
+			ctx, TABLE_WORDS * sizeof(*table));
+
+		if (table == NULL)
+			return OPVER_ERROR_NOMEM;
+		table[TABLE_WORDS - 1] = TABLE_MARK;
+		p->table = table;
 	}
 
 	for (int32_t o = 0; o < partition->num_outputs; o++) {
@@ -237,9 +269,22 @@ static opver_status plugin_init(const opver_context *ctx,
 	fail_bind_memory = false;
 	fail_new_shapes = false;
 	first_input_bytes = 0;
+	keep_table = false;
+	fail_claim = 0;
+	claims_since_init = 0;
 	for (uint32_t i = 0; i < num_options; i++) {
 		bool bind = strcmp(options[i].value, "bind_memory") == 0;
 
+		if (strcmp(options[i].key, "fail_claim") == 0) {
+			fail_claim = atoi(options[i].value);
+			continue;
+		}
+
+		if (strcmp(options[i].key, "keep") == 0 &&
+		    strcmp(options[i].value, "table") == 0) {
+			keep_table = true;
+			continue;
+		}
 		if (strcmp(options[i].key, "fail") != 0 ||
 		    (!bind && strcmp(options[i].value, "new_shapes") != 0)) {
 			OPVER_REPORT(ctx, "unknown option %s = %s",

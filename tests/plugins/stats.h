@@ -25,6 +25,9 @@ typedef struct test_counters {
 	int memory_binds;
 	int binds_without_memory;
 	int invokes_off_bound_memory;
+	/* Partition frees that found the table their prepare kept in
+	 * persistent memory overwritten (delegate.c, `keep = table`). */
+	int tables_lost;
 } test_counters;
 
 #define TEST_STATS_SYMBOL "test_stats"
