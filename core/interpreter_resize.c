@@ -171,8 +171,12 @@ OPVER_API opver_status opver_interpreter_allocate_tensors(
 		it->needs_allocate = false;
 		return OPVER_OK;
 	}
-	opver__error(&it->runtime->reporter,
-		     "allocate_tensors: the model cannot run with its inputs' new shapes; resize them back to allocate again");
+	if (it->session.inputs_resized)
+		opver__error(&it->runtime->reporter,
+			     "allocate_tensors: the model cannot run with its inputs' new shapes; resize them back to allocate again");
+	else
+		opver__error(&it->runtime->reporter,
+			     "allocate_tensors: the model cannot run with its own input shapes (see above)");
 	/* What prepared before the refusal is freed at the next try. */
 	return status == OPVER_ERROR_NOMEM ? status
 					   : OPVER_ERROR_INVALID_ARGUMENT;

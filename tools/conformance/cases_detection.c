@@ -96,7 +96,7 @@ static bool fill_scores(cf_case *c, cf_rng *rng, int32_t t, opver_type type,
 	int32_t order[256];
 	void *values;
 
-	if (!cf_case_fill(c, t, rng, 0, 1, false))
+	if (n > 256 || !cf_case_fill(c, t, rng, 0, 1, false))
 		return false;
 	values = cf_case_values(c, t);
 	if (type == OPVER_TYPE_FLOAT32) {
