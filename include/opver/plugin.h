@@ -1,9 +1,9 @@
 /*
- * opver/plugin.h - plugin ABI 2.3.  The only header a plugin includes.
+ * opver/plugin.h - plugin ABI 2.4.  The only header a plugin includes.
  * ABI 2.3 appended to the host API only (opver.h: input resizing, a
  * chosen subgraph, a loop limit) and to ops.h (the parameters of
- * UNIDIRECTIONAL_SEQUENCE_RNN and _LSTM, IF, WHILE, CALL_ONCE); this
- * header's structs are as in 2.2.
+ * UNIDIRECTIONAL_SEQUENCE_RNN and _LSTM, IF, WHILE, CALL_ONCE); its
+ * structs were as in 2.2.
  *
  * A plugin is a shared object exporting one function,
  * opver_plugin_negotiate(), that is told the host's ABI version and returns
