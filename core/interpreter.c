@@ -54,7 +54,8 @@ static opver_status build_nodes(opver_interpreter *it)
 
 	for (int32_t n = 0; n < graph->num_nodes; n++) {
 		io += (size_t)graph->nodes[n].num_inputs +
-		      (size_t)graph->nodes[n].num_outputs;
+		      (size_t)graph->nodes[n].num_outputs +
+		      (size_t)graph->nodes[n].num_intermediates;
 		inputs += (size_t)graph->nodes[n].num_inputs;
 	}
 	it->nodes = calloc(count, sizeof(*it->nodes));
@@ -95,6 +96,13 @@ static opver_status build_nodes(opver_interpreter *it)
 		for (int32_t o = 0; o < source->num_outputs; o++)
 			it->io_pool[next_io++] =
 				it->tensor_pointers[source->outputs[o]];
+		node->num_intermediates = source->num_intermediates;
+		node->intermediates = &it->io_pool[next_io];
+		for (int32_t i = 0; i < source->num_intermediates; i++) {
+			int32_t t = source->intermediates[i];
+
+			it->io_pool[next_io++] = t < 0 ? NULL : it->tensor_pointers[t];
+		}
 		state->partition = -1;
 		it->node_pointers[n] = node;
 	}
