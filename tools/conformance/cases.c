@@ -95,6 +95,7 @@ bool cf_case_model(const cf_case *c, int32_t version, uint8_t **bytes,
 	const cf_operator_desc node = {
 		0, c->inputs, c->num_inputs, outputs, num_outputs,
 		c->has_params ? &c->params : NULL,
+		c->intermediates, c->num_intermediates,
 	};
 	const cf_model_desc desc = {
 		c->tensors, c->num_tensors, &code, 1, &node, 1,

@@ -273,8 +273,14 @@ static bool check_operator(const checker *c, const cf_model_desc *desc,
 		return refuse(c, "operator %d: operator code %d is outside 0..%d",
 			      index, op->opcode_index, desc->num_opcodes - 1);
 	if (!check_array(c, "operator inputs", op->inputs, op->num_inputs) ||
-	    !check_array(c, "operator outputs", op->outputs, op->num_outputs))
+	    !check_array(c, "operator outputs", op->outputs, op->num_outputs) ||
+	    !check_array(c, "operator intermediates", op->intermediates,
+			 op->num_intermediates))
 		return false;
+	for (int32_t i = 0; i < op->num_intermediates; i++)
+		if (!check_index(c, "operator intermediate", i,
+				 op->intermediates[i], desc->num_tensors, true))
+			return false;
 	for (int32_t i = 0; i < op->num_inputs; i++)
 		if (!check_index(c, "operator input", i, op->inputs[i],
 				 desc->num_tensors, true))
@@ -426,6 +432,8 @@ static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
 	cf_set_field(&t, OPERATOR_OPCODE_INDEX, 4, (uint32_t)op->opcode_index);
 	cf_set_field(&t, OPERATOR_INPUTS, 4, 0);
 	cf_set_field(&t, OPERATOR_OUTPUTS, 4, 0);
+	if (op->num_intermediates > 0)
+		cf_set_field(&t, OPERATOR_INTERMEDIATES, 4, 0);
 	if (type != 0) {
 		cf_set_field(&t, OPERATOR_BUILTIN_OPTIONS_TYPE, 1, type);
 		cf_set_field(&t, OPERATOR_BUILTIN_OPTIONS, 4, 0);
@@ -435,6 +443,10 @@ static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
 		     (size_t)op->num_inputs);
 	int32s_field(w, pos[OPERATOR_OUTPUTS], op->outputs,
 		     (size_t)op->num_outputs);
+	if (op->num_intermediates > 0)
+		int32s_field(w, pos[OPERATOR_INTERMEDIATES],
+			      op->intermediates,
+			      (size_t)op->num_intermediates);
 	if (type == 0)
 		return;
 	patch(w, pos[OPERATOR_BUILTIN_OPTIONS],

@@ -90,6 +90,12 @@ typedef struct cf_operator_desc {
 	 * it written.  Other ops take NULL.
 	 */
 	const void *params;
+	/* The operator's intermediates (tensor indices, borrowed; -1 for an
+	 * omitted one): tensors no operator computes whose quantization
+	 * the kernel reads, as the integer LSTM's gate scales.  None when
+	 * num_intermediates is 0. */
+	const int32_t *intermediates;
+	int32_t num_intermediates;
 } cf_operator_desc;
 
 typedef struct cf_model_desc {
