@@ -95,14 +95,16 @@ bool cf_case_model(const cf_case *c, int32_t version, uint8_t **bytes,
 	const cf_operator_desc node = {
 		0, c->inputs, c->num_inputs, outputs, num_outputs,
 		c->has_params ? &c->params : NULL,
-		c->intermediates, c->num_intermediates,
 	};
+	const cf_intermediates between = { c->intermediates,
+					   c->num_intermediates };
 	const cf_model_desc desc = {
 		c->tensors, c->num_tensors, &code, 1, &node, 1,
 		graph_inputs, num_graph_inputs, outputs, num_outputs,
 	};
 
-	return cf_build_model(&desc, bytes, size, error, error_size);
+	return cf_build_model_with_intermediates(&desc, &between, bytes, size,
+						 error, error_size);
 }
 
 /* The version the core requires of the node of the model `bytes`; 0

@@ -90,13 +90,15 @@ typedef struct cf_operator_desc {
 	 * it written.  Other ops take NULL.
 	 */
 	const void *params;
-	/* The operator's intermediates (tensor indices, borrowed; -1 for an
-	 * omitted one): tensors no operator computes whose quantization
-	 * the kernel reads, as the integer LSTM's gate scales.  None when
-	 * num_intermediates is 0. */
-	const int32_t *intermediates;
-	int32_t num_intermediates;
 } cf_operator_desc;
+
+/* An operator's intermediates: `count` tensor indices (borrowed; -1 for
+ * an omitted one), tensors no operator computes whose quantization the
+ * kernel reads, as the integer LSTM's gate scales. */
+typedef struct cf_intermediates {
+	const int32_t *tensors;
+	int32_t count;
+} cf_intermediates;
 
 typedef struct cf_model_desc {
 	/* All borrowed. */
@@ -122,5 +124,12 @@ typedef struct cf_model_desc {
  */
 bool cf_build_model(const cf_model_desc *desc, uint8_t **bytes, size_t *size,
 		    char *error, size_t error_size);
+
+/* As cf_build_model(), writing operator i's intermediates from
+ * intermediates[i] (desc->num_operators entries, borrowed). */
+bool cf_build_model_with_intermediates(const cf_model_desc *desc,
+				       const cf_intermediates *intermediates,
+				       uint8_t **bytes, size_t *size,
+				       char *error, size_t error_size);
 
 #endif /* OPVER_CONFORMANCE_MODEL_BUILDER_H */
