@@ -29,6 +29,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "dot.h"
 #include "fixed_point.h"
 #include "kernels.h"
 #include "node_memory.h"
@@ -98,7 +99,8 @@ static opver_status lstm8_constant(const opver_context *ctx,
 }
 
 /* bias[r] (or 0) + zero * the sum of row r of the int8 [rows, cols]
- * weights, as TFLite's PrecomputeZeroPointTimesWeightWithBias. */
+ * weights, as TFLite's PrecomputeZeroPointTimesWeightWithBias, in its
+ * int32 arithmetic: wrapping (computed unsigned). */
 static int32_t *lstm8_fold(const opver_context *ctx, const opver_tensor *w,
 			   const opver_tensor *bias, int32_t zero,
 			   int32_t rows, int32_t cols)
@@ -110,12 +112,16 @@ static int32_t *lstm8_fold(const opver_context *ctx, const opver_tensor *w,
 	if (out == NULL)
 		return NULL;
 	for (int32_t r = 0; r < rows; r++) {
-		int32_t sum = 0;
+		uint32_t sum = 0;
 
 		for (int32_t c = 0; c < cols; c++)
-			sum += weights[(size_t)r * (size_t)cols + (size_t)c];
-		out[r] = (bias != NULL ? ((const int32_t *)bias->data)[r] : 0) +
-			 zero * sum;
+			sum += (uint32_t)(int32_t)
+				weights[(size_t)r * (size_t)cols + (size_t)c];
+		out[r] = (int32_t)((bias != NULL
+					    ? (uint32_t)((const int32_t *)
+								 bias->data)[r]
+					    : 0u) +
+				   (uint32_t)zero * sum);
 	}
 	return out;
 }
@@ -216,9 +222,19 @@ static opver_status lstm8_prepare_gate(const opver_context *ctx,
 			status = lstm8_rescale(ctx, scale,
 					       "layer norm coefficients' scale",
 					       &gd->norm);
-		gd->variance_guard = (int32_t)(10000.0f * scale);
-		if (gd->variance_guard < 1)
-			gd->variance_guard = 1;
+		/* The normalized values are rescaled 2^12 further. */
+		if (status == OPVER_OK &&
+		    gd->norm.shift + 12 > REF_MAX_RESCALE_SHIFT) {
+			OPVER_REPORT(ctx, "layer norm coefficients '%s' have a scale of %g; the integer LSTM takes one below 2^18",
+				     norm->name, (double)scale);
+			status = OPVER_ERROR_UNSUPPORTED;
+		}
+		/* TFLite's guard against a variance of 0, as an int32. */
+		scale *= 10000.0f;
+		if (scale >= 2147483520.0f)
+			gd->variance_guard = INT32_MAX;
+		else
+			gd->variance_guard = scale < 1.0f ? 1 : (int32_t)scale;
 	}
 	if (status != OPVER_OK)
 		return status;
@@ -343,27 +359,37 @@ static opver_status lstm8_prepare(const opver_context *ctx, opver_node *node)
 				   &d->hidden_scratch);
 }
 
-static int32_t lstm8_rescale_by(int32_t x, const rescale *r)
+/* rescale(x) + add, saturated to [min, max]: the sum in 64 bits, where
+ * TFLite's int32 overflows only for hostile scales. */
+static int32_t lstm8_rescale_add(int32_t x, const rescale *r, int32_t add,
+				 int32_t min, int32_t max)
 {
-	return ref_multiply_by_quantized_multiplier(x, r->multiplier, r->shift);
+	const int64_t sum = (int64_t)ref_multiply_by_quantized_multiplier(
+				    x, r->multiplier, r->shift) +
+			    add;
+
+	return sum < min ? min : sum > max ? max : (int32_t)sum;
 }
 
-/* out[r] += rescale(bias[r] + weights[r] . x) for `rows` rows of `cols`
- * int8 weights, then zero, saturating to [min, max]; out as int16 (or
- * int8 when out8). */
+/* bias[row] + weights[row] . x, wrapping as TFLite's int32 accumulator. */
+static int32_t lstm8_row(const int8_t *weights, const int32_t *bias,
+			 int32_t row, int32_t cols, const int8_t *x)
+{
+	return (int32_t)((uint32_t)bias[row] +
+			 ref_dot_int8(x, 0, weights + (size_t)row * (size_t)cols,
+				      0, (size_t)cols));
+}
+
+/* out[r] += rescale(bias[r] + weights[r] . x), saturating to int16, for
+ * `rows` rows of `cols` int8 weights. */
 static void lstm8_accumulate(const int8_t *weights, const int32_t *bias,
 			     const rescale *r, int32_t rows, int32_t cols,
 			     const int8_t *x, int16_t *out)
 {
-	for (int32_t row = 0; row < rows; row++) {
-		const int8_t *w = weights + (size_t)row * (size_t)cols;
-		int32_t acc = bias[row];
-
-		for (int32_t c = 0; c < cols; c++)
-			acc += (int32_t)x[c] * w[c];
-		acc = lstm8_rescale_by(acc, r) + out[row];
-		out[row] = (int16_t)ref_clamp_int32(acc, INT16_MIN, INT16_MAX);
-	}
+	for (int32_t row = 0; row < rows; row++)
+		out[row] = (int16_t)lstm8_rescale_add(
+			lstm8_row(weights, bias, row, cols, x), r, out[row],
+			INT16_MIN, INT16_MAX);
 }
 
 /* TFLite's integer layer norm of one gate: mean and variance in fixed
@@ -430,9 +456,8 @@ static void lstm8_gate(const lstm8_data *d, const opver_node *node,
 		const int16_t *w = peephole->data;
 
 		for (int32_t i = 0; i < cells; i++)
-			gate[i] = (int16_t)ref_clamp_int32(
-				lstm8_rescale_by((int32_t)w[i] * c[i],
-						 &gd->peephole) + gate[i],
+			gate[i] = (int16_t)lstm8_rescale_add(
+				(int32_t)w[i] * c[i], &gd->peephole, gate[i],
 				INT16_MIN, INT16_MAX);
 	}
 	if (d->shape.layer_norm)
@@ -478,14 +503,10 @@ static void lstm8_step(const lstm8_data *d, const opver_node *node,
 		c[i] = (int16_t)sum;
 	}
 	lstm8_gate(d, node, GATE_OUTPUT, x, h, c, output);
-	for (int32_t i = 0; i < cells; i++) {
-		const int32_t v = lstm8_rescale_by(
+	for (int32_t i = 0; i < cells; i++)
+		hidden[i] = (int8_t)lstm8_rescale_add(
 			(int32_t)output[i] * ref_tanh16_bits(c[i], tanh_bits),
-			&d->hidden);
-
-		hidden[i] = (int8_t)ref_clamp_int32(v + d->hidden_zero,
-						    INT8_MIN, INT8_MAX);
-	}
+			&d->hidden, d->hidden_zero, INT8_MIN, INT8_MAX);
 	if (!d->shape.projection) {
 		memcpy(h, hidden, (size_t)cells);
 		return;
@@ -493,14 +514,10 @@ static void lstm8_step(const lstm8_data *d, const opver_node *node,
 	const int8_t *w = node->inputs[LSTM_PROJECTION]->data;
 
 	for (int32_t row = 0; row < d->shape.outputs; row++) {
-		int32_t acc = d->projection_bias[row];
+		int32_t acc = lstm8_rescale_add(
+			lstm8_row(w, d->projection_bias, row, cells, hidden),
+			&d->projection, d->output_zero, INT8_MIN, INT8_MAX);
 
-		for (int32_t i = 0; i < cells; i++)
-			acc += (int32_t)hidden[i] *
-			       w[(size_t)row * (size_t)cells + (size_t)i];
-		acc = ref_clamp_int32(lstm8_rescale_by(acc, &d->projection) +
-					      d->output_zero,
-				      INT8_MIN, INT8_MAX);
 		if (d->proj_clip > 0)
 			acc = ref_clamp_int32(acc, -d->proj_clip, d->proj_clip);
 		h[row] = (int8_t)acc;
