@@ -11,7 +11,7 @@
  * Q0.15) and the cell gate tanh(bias / 4096).  The cell state is at
  * 2^-11, the output state and hidden state at 1/128, zero point 0.
  */
-#include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -162,6 +162,18 @@ Test(sequence_lstm_int8, refuses_a_node_without_its_intermediates)
 	node->num_intermediates = 4;
 	kh_expect_rejected(&h, node, OPVER_ERROR_INVALID_MODEL,
 			   "from 5 intermediate tensors; the node has 4");
+}
+
+/* A 2.3 core's node ends before the intermediates: the kernel must not
+ * read past it, and refuses the node. */
+Test(sequence_lstm_int8, refuses_a_node_of_a_core_before_abi_2_4)
+{
+	lstm8 l = lstm8_base(1, 0);
+	opver_node *node = lstm8_node(&l, &tanh_params);
+
+	node->struct_size = (uint32_t)offsetof(opver_node, num_intermediates);
+	kh_expect_rejected(&h, node, OPVER_ERROR_INVALID_MODEL,
+			   "from 5 intermediate tensors; the node has 0");
 }
 
 Test(sequence_lstm_int8, refuses_a_cell_scale_not_a_power_of_two)
