@@ -229,6 +229,8 @@ static opver_status lstm8_prepare_gate(const opver_context *ctx,
 				     norm->name, (double)scale);
 			status = OPVER_ERROR_UNSUPPORTED;
 		}
+		if (status != OPVER_OK)
+			return status;
 		/* TFLite's guard against a variance of 0, as an int32. */
 		scale *= 10000.0f;
 		if (scale >= 2147483520.0f)
