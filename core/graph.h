@@ -57,6 +57,10 @@ typedef struct opver__graph_node {
 	int32_t *inputs;          /* owned; tensor indices, -1 = omitted */
 	int32_t num_outputs;
 	int32_t *outputs;         /* owned; tensor indices */
+	/* The operator's intermediates: tensors whose quantization a kernel
+	 * reads (TFLite's integer LSTM takes its gates' scales from them). */
+	int32_t num_intermediates;
+	int32_t *intermediates;   /* owned; tensor indices, -1 = omitted */
 	/* Decoded options struct (ops.h), owned; NULL for ops without one. */
 	void *params;
 	size_t params_size;

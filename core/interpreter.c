@@ -55,7 +55,8 @@ static opver_status build_nodes(opver_interpreter *it)
 
 	for (int32_t n = 0; n < graph->num_nodes; n++) {
 		io += (size_t)graph->nodes[n].num_inputs +
-		      (size_t)graph->nodes[n].num_outputs;
+		      (size_t)graph->nodes[n].num_outputs +
+		      (size_t)graph->nodes[n].num_intermediates;
 		inputs += (size_t)graph->nodes[n].num_inputs;
 	}
 	it->nodes = calloc(count, sizeof(*it->nodes));
@@ -96,6 +97,13 @@ static opver_status build_nodes(opver_interpreter *it)
 		for (int32_t o = 0; o < source->num_outputs; o++)
 			it->io_pool[next_io++] =
 				it->tensor_pointers[source->outputs[o]];
+		node->num_intermediates = source->num_intermediates;
+		node->intermediates = &it->io_pool[next_io];
+		for (int32_t i = 0; i < source->num_intermediates; i++) {
+			int32_t t = source->intermediates[i];
+
+			it->io_pool[next_io++] = t < 0 ? NULL : it->tensor_pointers[t];
+		}
 		state->partition = -1;
 		it->node_pointers[n] = node;
 	}
@@ -202,6 +210,25 @@ static opver_status mark_resizable(opver_interpreter *it)
 }
 
 /*
+ * Gives every variable tensor TFLite's initial value (ResetVariableTensor):
+ * the zero point of an int8 one, which is its real 0, zeros otherwise.  The
+ * model reader refuses variables with data of their own, as TFLite does.
+ */
+static void reset_variables(opver_interpreter *it)
+{
+	for (int32_t t = 0; t < it->graph->num_tensors; t++) {
+		const opver__graph_tensor *source = &it->graph->tensors[t];
+		int value = 0;
+
+		if (!source->is_variable || it->tensors[t].data == NULL)
+			continue;
+		if (source->type == OPVER_TYPE_INT8 && source->quant.count > 0)
+			value = (int)source->quant.zero_point[0];
+		memset(it->tensors[t].data, value, it->tensors[t].bytes);
+	}
+}
+
+/*
  * Places the activations and every scratch request in one arena, after
  * prepare (which is when scratch is requested), within it->max_arena_bytes;
  * allocates it and points the tensors and scratch into it when `allocate`.
@@ -289,6 +316,7 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 			       graph->tensors[t].initial_data,
 			       graph->tensors[t].bytes);
 	}
+	reset_variables(it);
 	for (size_t i = 0; i < session->num_scratch; i++)
 		if (offsets[tensors + i] != SIZE_MAX)
 			session->scratch[i].memory = it->arena + offsets[tensors + i];
@@ -754,8 +782,6 @@ OPVER_API opver_status opver_interpreter_invoke(opver_interpreter *it)
 	return status;
 }
 
-/* Zeros, as the arena starts: the model reader refuses variables with
- * data of their own, as TFLite does. */
 OPVER_API opver_status opver_interpreter_reset_variables(opver_interpreter *it)
 {
 	if (it->inspect_only) {
@@ -763,10 +789,7 @@ OPVER_API opver_status opver_interpreter_reset_variables(opver_interpreter *it)
 			     "this interpreter was created for inspection only (inspect_only or prepare_only) and has no variable tensors to reset");
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
-	for (int32_t t = 0; t < it->graph->num_tensors; t++)
-		if (it->graph->tensors[t].is_variable &&
-		    it->tensors[t].data != NULL)
-			memset(it->tensors[t].data, 0, it->tensors[t].bytes);
+	reset_variables(it);
 	opver__control_reset_variables(it->control);
 	return OPVER_OK;
 }

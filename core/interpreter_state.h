@@ -48,7 +48,8 @@ struct opver_interpreter {
 	const opver__graph *graph;              /* borrowed from the model */
 	opver_tensor *tensors;                  /* owned; graph->num_tensors */
 	opver_tensor **tensor_pointers;         /* owned; &tensors[i] */
-	opver_tensor **io_pool;                 /* owned; backs node in/outputs */
+	opver_tensor **io_pool;                 /* owned; backs node in/outputs
+	                                         * and intermediates */
 	int32_t *type_pool;                     /* owned; backs input_types */
 	const opver_node **node_pointers;       /* owned; for the graph view */
 	opver_graph_view view;

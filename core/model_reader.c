@@ -298,6 +298,7 @@ void opver__graph_free(opver__graph *graph)
 	for (int32_t i = 0; i < graph->num_nodes; i++) {
 		free(graph->nodes[i].inputs);
 		free(graph->nodes[i].outputs);
+		free(graph->nodes[i].intermediates);
 		free(graph->nodes[i].params);
 		free(graph->nodes[i].version_reason);
 	}

@@ -76,8 +76,6 @@ static opver_status read_operator(opver__model_reader *r,
 	uint64_t large_offset, large_size;
 	uint32_t opcode_index;
 	uint8_t options_type;
-	int32_t num_intermediates;
-	int32_t *intermediates;
 	const opver__model_op_code *code;
 	char where[sizeof(r->where) + 256];
 	opver__model_span custom;
@@ -111,13 +109,12 @@ static opver_status read_operator(opver__model_reader *r,
 					      num_tensors, false,
 					      &node->num_outputs,
 					      &node->outputs);
-	if (status != OPVER_OK)
-		return status;
-	/* Intermediates are kernel-internal tensors; checked, not kept. */
-	status = opver__model_indices(r, &table, OPERATOR_INTERMEDIATES,
-				      "intermediates", num_tensors, false,
-				      &num_intermediates, &intermediates);
-	free(intermediates);
+	if (status == OPVER_OK)
+		status = opver__model_indices(r, &table,
+					      OPERATOR_INTERMEDIATES,
+					      "intermediates", num_tensors,
+					      true, &node->num_intermediates,
+					      &node->intermediates);
 	if (status != OPVER_OK)
 		return status;
 	if (!opver__fb_vector_field(&r->fb, &table,

@@ -6,7 +6,10 @@
  * matching TFLite's outputs for two nodes sharing the states
  * (tests/models/lstm_steps.json), which TFLite 2.12 (tflite_ref.js) ran
  * in one invoke; opver_interpreter_reset_variables() starts the sequence
- * over.
+ * over.  The same for a full-integer LSTM (lstm8_state.json and
+ * lstm8_steps.json), bit-exact: its scales come from the node's
+ * intermediates through the model reader, and its int8 output state
+ * starts and resets at its zero point (10), TFLite's real 0.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -93,6 +96,41 @@ Test(sequence_state, two_nodes_sharing_the_states_match_tflite)
 		     captured.text);
 	expect_near(opver_interpreter_output(it, 0)->data, y[0], 4, "node 0");
 	expect_near(opver_interpreter_output(it, 1)->data, y[1], 4, "node 1");
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}
+
+/* Each of two invokes' input [1, 2 steps, 2] and TFLite's output, int8,
+ * recorded with tflite_ref.js --random 7 on lstm8_steps. */
+static const int8_t x8[2][4] = { { 65, -114, 90, 107 }, { -92, 33, -91, 92 } };
+static const int8_t y8[2][4] = { { 5, -11, 51, 5 }, { 26, -51, 30, 23 } };
+
+/* Invokes `it` on x8[k] and expects y8[k] exactly. */
+static void invoke8(opver_interpreter *it, int k, const char *what)
+{
+	const int8_t *got;
+
+	memcpy(opver_interpreter_input(it, 0)->data, x8[k], sizeof(x8[k]));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	got = opver_interpreter_output(it, 0)->data;
+	for (int i = 0; i < 4; i++)
+		cr_expect_eq(got[i], y8[k][i],
+			     "%s, element %d: got %d, TFLite %d", what, i,
+			     got[i], y8[k][i]);
+}
+
+Test(sequence_state, int8_states_carry_over_invokes_as_in_tflite_and_reset)
+{
+	opver_model *model = fixture_model(runtime, "lstm8_state");
+	opver_interpreter *it;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	invoke8(it, 0, "first invoke");
+	invoke8(it, 1, "second invoke");
+	cr_assert_eq(opver_interpreter_reset_variables(it), OPVER_OK);
+	invoke8(it, 0, "first invoke after the reset");
 	opver_interpreter_destroy(it);
 	opver_model_close(model);
 }

@@ -92,6 +92,20 @@ Test(quantize_prepare, rejects_a_per_channel_requantize)
 			   "output 'out' is quantized per channel");
 }
 
+/* fuzz_invoke found a requantize reading the output of a node without
+ * one: the arity is checked first. */
+Test(quantize_prepare, rejects_a_requantize_without_an_output)
+{
+	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_UINT8, KH_DIMS(2),
+					NULL, 1.0f, 0);
+
+	kh_expect_rejected(&h,
+			   kh_node(&h, kh_kernel(&h, "quantize_uint8_int8"), 1,
+				   NULL, 0, 1, &in, 0, NULL),
+			   OPVER_ERROR_INVALID_MODEL,
+			   "QUANTIZE takes one input and one output");
+}
+
 Test(quantize_prepare, rejects_int16_requantize_zero_points)
 {
 	opver_tensor *in = kh_quantized(&h, "in", OPVER_TYPE_INT16, KH_DIMS(2),

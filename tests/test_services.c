@@ -343,6 +343,43 @@ Test(services, frozen_abi_2_2_kernel_reads_its_options_through_the_host)
 	opver_runtime_destroy(runtime);
 }
 
+/* The 2.3 kernel shapes its output like its input in prepare, as 2.3
+ * requires after a resize: the model's [1, 4] input resized to [3, 2]
+ * gives a [3, 2] output holding x + 2.5. */
+Test(services, frozen_abi_2_3_kernel_shapes_its_output_after_a_resize)
+{
+	static const int32_t dims[] = { 3, 2 };
+	opver_runtime *runtime = fixture_runtime(
+		"[plugin.frozen]\nlibrary = " TEST_PLUGIN_DIR "/frozen_abi23.so\n",
+		&captured);
+	opver_model *model = fixture_model(runtime, "add_k");
+	opver_interpreter *it;
+	const opver_tensor *y;
+	float *x;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(opver_interpreter_resize_input(it, 0, dims, 2), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	x = opver_interpreter_input(it, 0)->data;
+	for (int i = 0; i < 6; i++)
+		x[i] = (float)i - 1.0f;
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	y = opver_interpreter_output(it, 0);
+	cr_assert_eq(y->rank, 2);
+	cr_assert_eq(y->dims[0], 3);
+	cr_assert_eq(y->dims[1], 2);
+	for (int i = 0; i < 6; i++)
+		cr_assert_float_eq(((const float *)y->data)[i], (float)i + 1.5f,
+				   0, "element %d", i);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+	opver_runtime_destroy(runtime);
+}
+
 /* Hostile options (a map claiming 200 values in 24 bytes) are refused at
  * prepare, with the reader's reason under the node's prefix. */
 Test(services, flex_map_find_refuses_hostile_options_naming_the_node)

@@ -631,8 +631,9 @@ OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
 /*
  * Appended in ABI 2.2.  Sets every variable tensor (is_variable in the
  * model: the state of SVDF, LSTM and RNN layers), those of the subgraphs
- * IF, WHILE and CALL_ONCE call too, back to zeros, the state a new
- * interpreter starts from, as TFLite's ResetVariableTensors does.
+ * IF, WHILE and CALL_ONCE call too, back to real 0 (an int8 tensor's
+ * zero point, zeros for other types), the state a new interpreter starts
+ * from, as TFLite's ResetVariableTensors does.
  * Variable tensors otherwise keep their values from one invoke to the
  * next.  OPVER_ERROR_INVALID_ARGUMENT for an inspect-only interpreter.
  *

@@ -3,7 +3,10 @@
  * ABI 2.3 appended to the host API only (opver.h: input resizing, a
  * chosen subgraph, a loop limit) and to ops.h (the parameters of
  * UNIDIRECTIONAL_SEQUENCE_RNN and _LSTM, IF, WHILE, CALL_ONCE); its
- * structs were as in 2.2.
+ * structs were as in 2.2.  ABI 2.4 appended the operator's intermediate
+ * tensors to opver_node (num_intermediates, intermediates), which a kernel
+ * reads only when OPVER_NODE_HAS(node, intermediates), and the host
+ * service set_output_dynamic, for outputs shaped at invoke.
  *
  * A plugin is a shared object exporting one function,
  * opver_plugin_negotiate(), that is told the host's ABI version and returns
@@ -16,7 +19,8 @@
  *   opver_kernel         one manifest entry: (op or custom name, inclusive
  *                        version range, accepted tensor types, priority,
  *                        flags) and init/free/prepare/invoke
- *   opver_node           what a kernel is given for one model node
+ *   opver_node           what a kernel is given for one model node; its
+ *                        intermediate tensors since ABI 2.4
  *   opver_delegate       optional hardware-delegate hooks: typed claims
  *                        (op, version range, type signatures), a claim
  *                        callback, and the callbacks of each partition
@@ -394,8 +398,25 @@ typedef struct opver_node {
 	 * this node.  Owned by the core.
 	 */
 	void *op_data;
+	/*
+	 * ABI 2.4; check OPVER_NODE_HAS(node, intermediates) first.  The
+	 * operator's intermediate tensors, in model order, an omitted one
+	 * (-1) NULL: tensors no node computes that carry quantization
+	 * parameters a kernel needs, as TFLite's integer LSTM takes the
+	 * scales of its gates and hidden state from them.  They have no
+	 * data unless a node also writes them.  The array and the tensors
+	 * are owned by the core, valid as long as the node.
+	 */
+	int32_t num_intermediates;
+	opver_tensor *const *intermediates;
 } opver_node;
-OPVER_ABI_ENDS_AT(opver_node, op_data);
+OPVER_ABI_ENDS_AT(opver_node, intermediates);
+
+/* Whether `node` (a node the core gave) has `field`: a field appended
+ * after the minor a plugin runs on is there only when the node's
+ * struct_size covers it. */
+#define OPVER_NODE_HAS(node, field) \
+	((node)->struct_size >= OPVER_SIZE_THROUGH(opver_node, field))
 
 /*
  * Copies the node's parameter struct over *params, which the caller filled

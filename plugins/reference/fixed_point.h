@@ -395,14 +395,15 @@ static inline int16_t ref_logistic16(int16_t a)
 	return a > 0 ? positive : ref_wrap16(INT16_MAX - positive);
 }
 
-/* tanh(a) in Q0.15 for a in Q3.12, as gemmlowp's tanh(): (1 - e) / (1 + e)
- * with e = exp(-2|a|), negated for negative a. */
-static inline int16_t ref_tanh16(int16_t a)
+/* tanh(a) in Q0.15 for a in Q(integer_bits).(15 - integer_bits),
+ * integer_bits in [0, 4], as gemmlowp's tanh(): (1 - e) / (1 + e) with
+ * e = exp(-2|a|), negated for negative a. */
+static inline int16_t ref_tanh16_bits(int16_t a, int integer_bits)
 {
 	const int16_t minus_abs = a < 0 ? a : ref_wrap16(-a);
-	/* -2|a| is minus_abs read as Q4.11. */
+	/* -2|a| is minus_abs read with one more integer bit. */
 	const int16_t x = ref_newton_half_denominator16(
-		ref_exp_on_negative16(minus_abs, 4));
+		ref_exp_on_negative16(minus_abs, integer_bits + 1));
 	/* 2 / (1 + e) - 1 in Q2.13, to Q0.15. */
 	const int16_t t =
 		ref_saturating_shift_left16(ref_wrap16(x - (1 << 13)), 2);
@@ -410,6 +411,12 @@ static inline int16_t ref_tanh16(int16_t a)
 	if (a == 0)
 		return 0;
 	return a < 0 ? ref_wrap16(-t) : t;
+}
+
+/* tanh(a) in Q0.15 for a in Q3.12 (ref_tanh16_bits). */
+static inline int16_t ref_tanh16(int16_t a)
+{
+	return ref_tanh16_bits(a, 3);
 }
 
 #endif /* OPVER_REFERENCE_FIXED_POINT_H */

@@ -78,6 +78,8 @@ extern const opver_kernel ref_sequence_rnn;
 extern const opver_kernel ref_sequence_rnn_hybrid;
 extern const opver_kernel ref_sequence_lstm;
 extern const opver_kernel ref_sequence_lstm_hybrid;
+/* sequence_lstm_int8.c */
+extern const opver_kernel ref_sequence_lstm_int8;
 /* embedding_lookup.c */
 extern const opver_kernel ref_embedding_lookup;
 

@@ -230,6 +230,7 @@ static const opver_kernel *const reference_kernels[] = {
 	&ref_sequence_rnn_hybrid,
 	&ref_sequence_lstm,
 	&ref_sequence_lstm_hybrid,
+	&ref_sequence_lstm_int8,
 	&ref_tanh_float32,
 	&ref_tanh_lut8,
 	&ref_tanh_int16,

@@ -150,18 +150,20 @@ static opver_status requantize_prepare(const opver_context *ctx,
 				       opver_type out)
 {
 	requantize_data *data = node->op_data;
-	const opver_tensor *input = node->inputs[0];
-	const opver_tensor *output = node->outputs[0];
+	const opver_tensor *input, *output;
 	float input_scale, output_scale;
 	double rescale;
 	opver_status status;
 
 	status = ref_check_unary(ctx, node, in, out,
 				 QUANTIZE_USAGE);
-	if (status == OPVER_OK)
-		status = ref_per_tensor_quantization(ctx, "input", input,
-						     &input_scale,
-						     &data->input_zero_point);
+	if (status != OPVER_OK)
+		return status;
+	/* Only now known to be there. */
+	input = node->inputs[0];
+	output = node->outputs[0];
+	status = ref_per_tensor_quantization(ctx, "input", input, &input_scale,
+					     &data->input_zero_point);
 	if (status == OPVER_OK)
 		status = ref_per_tensor_quantization(ctx, "output", output,
 						     &output_scale,

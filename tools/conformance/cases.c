@@ -98,12 +98,15 @@ bool cf_case_model(const cf_case *c, int32_t version, uint8_t **bytes,
 		c->has_params ? &c->params : NULL,
 		c->custom_options, c->custom_options_size,
 	};
+	const cf_intermediates between = { c->intermediates,
+					   c->num_intermediates };
 	const cf_model_desc desc = {
 		c->tensors, c->num_tensors, &code, 1, &node, 1,
 		graph_inputs, num_graph_inputs, outputs, num_outputs,
 	};
 
-	return cf_build_model(&desc, bytes, size, error, error_size);
+	return cf_build_model_with_intermediates(&desc, &between, bytes, size,
+						 error, error_size);
 }
 
 /* The version the core requires of the node of the model `bytes`; 0

@@ -42,9 +42,11 @@ float cf_rng_float(cf_rng *rng, float lo, float hi);
 /* A seed mixed from several values: the same values, the same seed. */
 uint64_t cf_seed_mix(uint64_t seed, uint64_t value);
 
-/* UNIDIRECTIONAL_SEQUENCE_LSTM's 24 inputs and its output. */
-#define CF_MAX_TENSORS 25
+/* UNIDIRECTIONAL_SEQUENCE_LSTM's 24 inputs, its output and the integer
+ * LSTM's 5 intermediates. */
+#define CF_MAX_TENSORS 30
 #define CF_MAX_NODE_INPUTS 24
+#define CF_MAX_INTERMEDIATES 5
 /* A node's outputs past its first (SPLIT, SPLIT_V, UNPACK). */
 #define CF_MAX_MORE_OUTPUTS 3
 #define CF_MAX_NODE_OUTPUTS (1 + CF_MAX_MORE_OUTPUTS)
@@ -103,6 +105,10 @@ typedef struct cf_case {
 	int32_t output;
 	int32_t more_outputs[CF_MAX_MORE_OUTPUTS];
 	int32_t num_more_outputs;
+	/* The node's intermediates (tensor indices), written as the
+	 * operator's: tensors whose quantization the kernel reads. */
+	int32_t intermediates[CF_MAX_INTERMEDIATES];
+	int32_t num_intermediates;
 	/* Written as the node's options when has_params. */
 	bool has_params;
 	cf_params params;

@@ -263,8 +263,11 @@ static bool check_array(const checker *c, const char *what,
 	return true;
 }
 
+/* An operator without intermediates. */
+static const cf_intermediates none = { NULL, 0 };
+
 static bool check_operator(const checker *c, const cf_model_desc *desc,
-			   int32_t index)
+			   int32_t index, const cf_intermediates *between)
 {
 	const cf_operator_desc *op = &desc->operators[index];
 	int32_t code;
@@ -273,8 +276,14 @@ static bool check_operator(const checker *c, const cf_model_desc *desc,
 		return refuse(c, "operator %d: operator code %d is outside 0..%d",
 			      index, op->opcode_index, desc->num_opcodes - 1);
 	if (!check_array(c, "operator inputs", op->inputs, op->num_inputs) ||
-	    !check_array(c, "operator outputs", op->outputs, op->num_outputs))
+	    !check_array(c, "operator outputs", op->outputs, op->num_outputs) ||
+	    !check_array(c, "operator intermediates", between->tensors,
+			 between->count))
 		return false;
+	for (int32_t i = 0; i < between->count; i++)
+		if (!check_index(c, "operator intermediate", i,
+				 between->tensors[i], desc->num_tensors, true))
+			return false;
 	for (int32_t i = 0; i < op->num_inputs; i++)
 		if (!check_index(c, "operator input", i, op->inputs[i],
 				 desc->num_tensors, true))
@@ -309,7 +318,8 @@ static bool check_operator(const checker *c, const cf_model_desc *desc,
 	return true;
 }
 
-static bool check_model(const checker *c, const cf_model_desc *desc)
+static bool check_model(const checker *c, const cf_model_desc *desc,
+			const cf_intermediates *intermediates)
 {
 	if (!check_array(c, "tensors", desc->tensors, desc->num_tensors) ||
 	    !check_array(c, "operator codes", desc->opcodes,
@@ -341,7 +351,9 @@ static bool check_model(const checker *c, const cf_model_desc *desc)
 				      code->version);
 	}
 	for (int32_t i = 0; i < desc->num_operators; i++)
-		if (!check_operator(c, desc, i))
+		if (!check_operator(c, desc, i,
+				    intermediates != NULL ? &intermediates[i]
+							  : &none))
 			return false;
 	for (int32_t i = 0; i < desc->num_inputs; i++)
 		if (!check_index(c, "graph input", i, desc->inputs[i],
@@ -432,7 +444,8 @@ static void write_tensor(writer *w, size_t slot, int32_t index,
 }
 
 static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
-			   const cf_operator_desc *op)
+			   const cf_operator_desc *op,
+			   const cf_intermediates *between)
 {
 	int32_t code = desc->opcodes[op->opcode_index].op;
 	size_t pos[MAX_FIELDS], options_pos[MAX_FIELDS];
@@ -444,6 +457,8 @@ static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
 	cf_set_field(&t, OPERATOR_OPCODE_INDEX, 4, (uint32_t)op->opcode_index);
 	cf_set_field(&t, OPERATOR_INPUTS, 4, 0);
 	cf_set_field(&t, OPERATOR_OUTPUTS, 4, 0);
+	if (between->count > 0)
+		cf_set_field(&t, OPERATOR_INTERMEDIATES, 4, 0);
 	if (type != 0) {
 		cf_set_field(&t, OPERATOR_BUILTIN_OPTIONS_TYPE, 1, type);
 		cf_set_field(&t, OPERATOR_BUILTIN_OPTIONS, 4, 0);
@@ -464,6 +479,9 @@ static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
 			       op->custom_options_size);
 		patch(w, pos[OPERATOR_CUSTOM_OPTIONS], vector);
 	}
+	if (between->count > 0)
+		int32s_field(w, pos[OPERATOR_INTERMEDIATES], between->tensors,
+			     (size_t)between->count);
 	if (type == 0)
 		return;
 	patch(w, pos[OPERATOR_BUILTIN_OPTIONS],
@@ -482,7 +500,8 @@ static void write_operator(writer *w, size_t slot, const cf_model_desc *desc,
 	}
 }
 
-static void write_subgraph(writer *w, size_t slot, const cf_model_desc *desc)
+static void write_subgraph(writer *w, size_t slot, const cf_model_desc *desc,
+			   const cf_intermediates *intermediates)
 {
 	size_t pos[MAX_FIELDS], vector;
 	cf_table t = { 0 };
@@ -512,7 +531,8 @@ static void write_subgraph(writer *w, size_t slot, const cf_model_desc *desc)
 	patch(w, pos[SUBGRAPH_OPERATORS], vector);
 	for (int32_t i = 0; i < desc->num_operators; i++)
 		write_operator(w, vector + 4 + 4 * (size_t)i, desc,
-			       &desc->operators[i]);
+			       &desc->operators[i],
+			       intermediates != NULL ? &intermediates[i] : &none);
 	patch(w, pos[SUBGRAPH_NAME], write_string(w, "main"));
 }
 
@@ -548,6 +568,15 @@ static void write_buffers(writer *w, size_t field, const cf_model_desc *desc)
 bool cf_build_model(const cf_model_desc *desc, uint8_t **bytes, size_t *size,
 		    char *error, size_t error_size)
 {
+	return cf_build_model_with_intermediates(desc, NULL, bytes, size,
+						 error, error_size);
+}
+
+bool cf_build_model_with_intermediates(const cf_model_desc *desc,
+				       const cf_intermediates *intermediates,
+				       uint8_t **bytes, size_t *size,
+				       char *error, size_t error_size)
+{
 	const checker c = { error, error_size };
 	writer w = { 0 };
 	size_t pos[MAX_FIELDS], vector;
@@ -557,7 +586,7 @@ bool cf_build_model(const cf_model_desc *desc, uint8_t **bytes, size_t *size,
 	*size = 0;
 	if (error_size > 0)
 		error[0] = '\0';
-	if (!check_model(&c, desc))
+	if (!check_model(&c, desc, intermediates))
 		return false;
 
 	/* The root offset, then the file identifier. */
@@ -578,7 +607,7 @@ bool cf_build_model(const cf_model_desc *desc, uint8_t **bytes, size_t *size,
 				    &desc->opcodes[i]);
 	vector = write_vector(&w, 1, 4, 4);
 	patch(&w, pos[MODEL_SUBGRAPHS], vector);
-	write_subgraph(&w, vector + 4, desc);
+	write_subgraph(&w, vector + 4, desc, intermediates);
 	patch(&w, pos[MODEL_DESCRIPTION],
 	      write_string(&w, "opver-conformance case"));
 	write_buffers(&w, pos[MODEL_BUFFERS], desc);

@@ -99,6 +99,14 @@ typedef struct cf_operator_desc {
 	size_t custom_options_size;
 } cf_operator_desc;
 
+/* An operator's intermediates: `count` tensor indices (borrowed; -1 for
+ * an omitted one), tensors no operator computes whose quantization the
+ * kernel reads, as the integer LSTM's gate scales. */
+typedef struct cf_intermediates {
+	const int32_t *tensors;
+	int32_t count;
+} cf_intermediates;
+
 typedef struct cf_model_desc {
 	/* All borrowed. */
 	const cf_tensor_desc *tensors;
@@ -123,5 +131,12 @@ typedef struct cf_model_desc {
  */
 bool cf_build_model(const cf_model_desc *desc, uint8_t **bytes, size_t *size,
 		    char *error, size_t error_size);
+
+/* As cf_build_model(), writing operator i's intermediates from
+ * intermediates[i] (desc->num_operators entries, borrowed). */
+bool cf_build_model_with_intermediates(const cf_model_desc *desc,
+				       const cf_intermediates *intermediates,
+				       uint8_t **bytes, size_t *size,
+				       char *error, size_t error_size);
 
 #endif /* OPVER_CONFORMANCE_MODEL_BUILDER_H */

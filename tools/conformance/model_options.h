@@ -9,8 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The most fields any table written here has. */
-#define MAX_FIELDS 8
+/* The most fields any table written here has (Operator's intermediates
+ * are field 8). */
+#define MAX_FIELDS 9
 
 /* A table about to be written: per field id, its width (0: absent) and
  * value; an offset field is 4 bytes wide with its value patched later. */
