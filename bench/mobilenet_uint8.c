@@ -38,11 +38,11 @@ static const struct {
 enum { OP_CONV, OP_DEPTHWISE, OP_POOL, OP_RESHAPE, OP_SOFTMAX };
 
 static const cf_opcode_desc opcodes[] = {
-	[OP_CONV] = { OPVER_OP_CONV_2D, 1 },
-	[OP_DEPTHWISE] = { OPVER_OP_DEPTHWISE_CONV_2D, 1 },
-	[OP_POOL] = { OPVER_OP_AVERAGE_POOL_2D, 1 },
-	[OP_RESHAPE] = { OPVER_OP_RESHAPE, 1 },
-	[OP_SOFTMAX] = { OPVER_OP_SOFTMAX, 1 },
+	[OP_CONV] = { .op = OPVER_OP_CONV_2D, .version = 1 },
+	[OP_DEPTHWISE] = { .op = OPVER_OP_DEPTHWISE_CONV_2D, .version = 1 },
+	[OP_POOL] = { .op = OPVER_OP_AVERAGE_POOL_2D, .version = 1 },
+	[OP_RESHAPE] = { .op = OPVER_OP_RESHAPE, .version = 1 },
+	[OP_SOFTMAX] = { .op = OPVER_OP_SOFTMAX, .version = 1 },
 };
 
 /* RELU6 outputs over their whole uint8 range. */
