@@ -125,6 +125,11 @@ static void unprepare(opver_interpreter *it)
 	 * its persistent memory, which the session frees below. */
 	opver__delegation_release(&it->delegation);
 	opver__interpreter_release_nodes(it);
+	/* Times and profile events describe one plan: the partitions are
+	 * new and plan steps may change, so nodes start again too. */
+	for (int32_t n = 0; n < it->graph->num_nodes; n++)
+		it->nodes[n].total_ns = it->nodes[n].invocations = 0;
+	opver__profiler_free(&it->profiler);
 	opver__session_free(&it->session);
 	free(it->arena);
 	it->arena = NULL;

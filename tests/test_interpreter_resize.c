@@ -270,6 +270,26 @@ Test(resize, add_broadcasts_one_resized_input)
 	free(batched);
 }
 
+/* A node's time and invocations count from the last allocation. */
+Test(resize, node_times_start_again_after_allocate_tensors)
+{
+	opver_node_info info = { .struct_size = sizeof(info) };
+
+	open_reference("simple_add_model");
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	cr_assert_eq(opver_interpreter_node_info(it, 0, &info), OPVER_OK);
+	cr_assert_eq(info.invocations, 2);
+	cr_assert_eq(opver_interpreter_resize_input(
+			     it, 0, (const int32_t[]){ 2, 128, 128, 1 }, 4),
+		     OPVER_OK);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK,
+		     "%s", captured.text);
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK);
+	cr_assert_eq(opver_interpreter_node_info(it, 0, &info), OPVER_OK);
+	cr_expect_eq(info.invocations, 1);
+}
+
 /* add_no_clamp's ADD never calls resize_output: its node is refused
  * rather than run with an output of the model's size. */
 Test(resize, a_kernel_that_keeps_the_models_shapes_is_refused)

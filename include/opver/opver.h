@@ -681,7 +681,8 @@ OPVER_API opver_status opver_interpreter_resize_input(opver_interpreter *it,
  * its outputs their shapes, or the resize is refused naming the node and
  * the delegate.  Tensor dims (outputs' too) then have the new shapes;
  * data and dims pointers from before are invalid, inputs hold zeros and
- * variable tensors are reset.  OPVER_OK and nothing done when no input
+ * variable tensors are reset; nodes' times and invocations and profile
+ * events count again from zero.  OPVER_OK and nothing done when no input
  * was resized since the last allocation.  A kernel or delegate partition
  * that refuses the new shapes is reported naming its node and kernel (or
  * delegate) and gives
