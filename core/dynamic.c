@@ -46,18 +46,24 @@ static opver__dynamic *table(opver__session *session)
 	dynamic->num_tensors = session->graph->num_tensors;
 	dynamic->how = calloc(count, sizeof(*dynamic->how));
 	dynamic->writers = calloc(count, sizeof(*dynamic->writers));
+	dynamic->first_reader = malloc(count * sizeof(*dynamic->first_reader));
 	dynamic->storage = calloc(count, sizeof(*dynamic->storage));
 	if (dynamic->how == NULL || dynamic->writers == NULL ||
-	    dynamic->storage == NULL) {
+	    dynamic->first_reader == NULL || dynamic->storage == NULL) {
 		opver__dynamic_free(dynamic);
 		return NULL;
 	}
-	for (int32_t n = 0; n < session->graph->num_nodes; n++) {
+	for (size_t t = 0; t < count; t++)
+		dynamic->first_reader[t] = INT32_MAX;
+	for (int32_t n = session->graph->num_nodes - 1; n >= 0; n--) {
 		const opver__graph_node *node = &session->graph->nodes[n];
 
 		for (int32_t o = 0; o < node->num_outputs; o++)
 			if (dynamic->writers[node->outputs[o]] < 2)
 				dynamic->writers[node->outputs[o]]++;
+		for (int32_t i = 0; i < node->num_inputs; i++)
+			if (node->inputs[i] >= 0)
+				dynamic->first_reader[node->inputs[i]] = n;
 	}
 	session->dynamic = dynamic;
 	return dynamic;
@@ -247,11 +253,22 @@ opver_status opver__dynamic_defer(const opver__call *call, bool *deferred)
 
 		if (!session->resizable[t])
 			continue;
-		if (written_twice(session, t)) {
+		if (opver__dynamic_is(session, t))
+			status = OPVER_OK;      /* checked when first marked */
+		else if (written_twice(session, t)) {
 			opver__call_describe(call, who, sizeof(who));
 			opver__error(call->reporter,
 				     "%s: reads a tensor shaped at invoke, so its output %d ('%s') would be too, but another node writes that tensor (or this one twice) at the shape it was prepared with; give each tensor one writer",
 				     who, (int)o, session->tensors[t].name);
+			return OPVER_ERROR_UNSUPPORTED;
+		} else if (session->dynamic != NULL &&
+			   session->dynamic->first_reader[t] <=
+			   call->node_index) {
+			opver__call_describe(call, who, sizeof(who));
+			opver__error(call->reporter,
+				     "%s: reads a tensor shaped at invoke, so its output %d ('%s') would be too, but node %d reads that tensor before this node writes it, and would find no data; give the model its nodes in the order they run",
+				     who, (int)o, session->tensors[t].name,
+				     (int)session->dynamic->first_reader[t]);
 			return OPVER_ERROR_UNSUPPORTED;
 		}
 		status = mark(session, t, OPVER__DYNAMIC_BY_CORE);
@@ -344,6 +361,7 @@ void opver__dynamic_free(opver__dynamic *dynamic)
 	}
 	free(dynamic->storage);
 	free(dynamic->writers);
+	free(dynamic->first_reader);
 	free(dynamic->how);
 	free(dynamic);
 }

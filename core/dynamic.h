@@ -38,6 +38,8 @@ typedef struct opver__dynamic {
 	uint8_t *how;                    /* per tensor: OPVER__DYNAMIC_* */
 	/* Per tensor: the node outputs that are it, 2 for two or more. */
 	uint8_t *writers;
+	/* Per tensor: the first node reading it, or INT32_MAX. */
+	int32_t *first_reader;
 	opver__dynamic_tensor *storage;  /* per tensor */
 	uint64_t bytes;                  /* the buffers' capacities */
 } opver__dynamic;
@@ -71,9 +73,11 @@ opver_status opver__dynamic_shape(const opver_context *ctx, int32_t t,
  * In prepare, before a node's kernel prepares: whether the node reads a
  * dynamic tensor (*deferred); if so its outputs become dynamic, but for
  * those that may not be reshaped (a variable, a delegate's), which keep
- * the model's shape.  An output another node writes too is refused
- * (reported, OPVER_ERROR_UNSUPPORTED): that node writes it at the shape
- * it was prepared with, whatever buffer this one's gets.
+ * the model's shape.  An output another node writes too, or that this
+ * node or one before it reads, is refused (reported,
+ * OPVER_ERROR_UNSUPPORTED): the other writer writes it at the shape it
+ * was prepared with, whatever buffer this one's gets, and a reader
+ * before it would find no data.
  */
 opver_status opver__dynamic_defer(const opver__call *call, bool *deferred);
 

@@ -355,3 +355,20 @@ Test(dynamic, a_deferred_output_another_node_writes_is_refused)
 				    NULL),
 		  "%s", captured.text);
 }
+
+/* dynamic_read_before_write: node 1 reads t and was prepared with its
+ * [100] before node 2, reading FILL's dynamic output, would make t
+ * dynamic: node 1 would read 100 floats from t's smaller buffer, so the
+ * core refuses node 2 at creation. */
+Test(dynamic, an_output_read_by_a_node_prepared_before_is_refused)
+{
+	runtime = fixture_runtime("[plugin.reference]\nlibrary = "
+				  REFERENCE_PLUGIN "\n",
+				  &captured);
+	model = fixture_model(runtime, "dynamic_read_before_write");
+	cr_assert_neq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	cr_assert(messages_line_has(&captured, "node 2 (RELU",
+				    "output 0 ('t') would be too, but node 1 reads that tensor before",
+				    NULL),
+		  "%s", captured.text);
+}
