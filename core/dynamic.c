@@ -16,6 +16,12 @@ bool opver__dynamic_is(const opver__session *session, int32_t t)
 	       session->dynamic->how[t] != OPVER__DYNAMIC_NO;
 }
 
+bool opver__dynamic_by_kernel(const opver__session *session, int32_t t)
+{
+	return opver__dynamic_is(session, t) &&
+	       session->dynamic->how[t] == OPVER__DYNAMIC_BY_KERNEL;
+}
+
 bool opver__dynamic_reads(const opver__session *session,
 			  const opver__graph_node *node)
 {
@@ -39,10 +45,25 @@ static opver__dynamic *table(opver__session *session)
 		return NULL;
 	dynamic->num_tensors = session->graph->num_tensors;
 	dynamic->how = calloc(count, sizeof(*dynamic->how));
+	dynamic->writers = calloc(count, sizeof(*dynamic->writers));
+	dynamic->first_reader = malloc(count * sizeof(*dynamic->first_reader));
 	dynamic->storage = calloc(count, sizeof(*dynamic->storage));
-	if (dynamic->how == NULL || dynamic->storage == NULL) {
+	if (dynamic->how == NULL || dynamic->writers == NULL ||
+	    dynamic->first_reader == NULL || dynamic->storage == NULL) {
 		opver__dynamic_free(dynamic);
 		return NULL;
+	}
+	for (size_t t = 0; t < count; t++)
+		dynamic->first_reader[t] = INT32_MAX;
+	for (int32_t n = session->graph->num_nodes - 1; n >= 0; n--) {
+		const opver__graph_node *node = &session->graph->nodes[n];
+
+		for (int32_t o = 0; o < node->num_outputs; o++)
+			if (dynamic->writers[node->outputs[o]] < 2)
+				dynamic->writers[node->outputs[o]]++;
+		for (int32_t i = 0; i < node->num_inputs; i++)
+			if (node->inputs[i] >= 0)
+				dynamic->first_reader[node->inputs[i]] = n;
 	}
 	session->dynamic = dynamic;
 	return dynamic;
@@ -66,6 +87,18 @@ static opver_status mark(opver__session *session, int32_t t, uint8_t how)
 		tensor->bytes = session->graph->tensors[t].bytes;
 	}
 	return OPVER_OK;
+}
+
+/* Whether node outputs other than one are tensor `t` (another node
+ * writes it, or the node lists it twice): such a tensor cannot take one
+ * writer's shape at invoke, since the other writes it at the shape it was
+ * prepared with, past a smaller buffer.  false, with no table, without
+ * memory (mark() then fails). */
+static bool written_twice(opver__session *session, int32_t t)
+{
+	const opver__dynamic *dynamic = table(session);
+
+	return dynamic != NULL && dynamic->writers[t] > 1;
 }
 
 /* Whether tensor `t` is one of the graph's inputs. */
@@ -128,6 +161,11 @@ opver_status opver__service_set_output_dynamic(const opver_context *ctx,
 	if (opver__resize_seen_before(session->graph, call->node_index, output,
 				      t)) {
 		ctx->host->report_error(ctx, "set_output_dynamic: output %d ('%s') is also an input of this node, or a tensor of a node prepared before, and keeps its shape",
+					(int)output, session->tensors[t].name);
+		return OPVER_ERROR_INVALID_ARGUMENT;
+	}
+	if (written_twice(session, t)) {
+		ctx->host->report_error(ctx, "set_output_dynamic: output %d ('%s') is an output of another node too (or twice of this one), which writes it at the shape it was prepared with, and keeps its shape",
 					(int)output, session->tensors[t].name);
 		return OPVER_ERROR_INVALID_ARGUMENT;
 	}
@@ -209,10 +247,32 @@ opver_status opver__dynamic_defer(const opver__call *call, bool *deferred)
 	 * their place in the arena and the model's shape, which the
 	 * kernel's prepare at invoke checks. */
 	for (int32_t o = 0; *deferred && o < node->num_outputs &&
-			    status == OPVER_OK; o++)
-		if (session->resizable[node->outputs[o]])
-			status = mark(session, node->outputs[o],
-				      OPVER__DYNAMIC_BY_CORE);
+			    status == OPVER_OK; o++) {
+		const int32_t t = node->outputs[o];
+		char who[320];
+
+		if (!session->resizable[t])
+			continue;
+		if (opver__dynamic_is(session, t))
+			status = OPVER_OK;      /* checked when first marked */
+		else if (written_twice(session, t)) {
+			opver__call_describe(call, who, sizeof(who));
+			opver__error(call->reporter,
+				     "%s: reads a tensor shaped at invoke, so its output %d ('%s') would be too, but another node writes that tensor (or this one twice) at the shape it was prepared with; give each tensor one writer",
+				     who, (int)o, session->tensors[t].name);
+			return OPVER_ERROR_UNSUPPORTED;
+		} else if (session->dynamic != NULL &&
+			   session->dynamic->first_reader[t] <=
+			   call->node_index) {
+			opver__call_describe(call, who, sizeof(who));
+			opver__error(call->reporter,
+				     "%s: reads a tensor shaped at invoke, so its output %d ('%s') would be too, but node %d reads that tensor before this node writes it, and would find no data; give the model its nodes in the order they run",
+				     who, (int)o, session->tensors[t].name,
+				     (int)session->dynamic->first_reader[t]);
+			return OPVER_ERROR_UNSUPPORTED;
+		}
+		status = mark(session, t, OPVER__DYNAMIC_BY_CORE);
+	}
 	return status;
 }
 
@@ -300,6 +360,8 @@ void opver__dynamic_free(opver__dynamic *dynamic)
 		free(dynamic->storage[t].buffer);
 	}
 	free(dynamic->storage);
+	free(dynamic->writers);
+	free(dynamic->first_reader);
 	free(dynamic->how);
 	free(dynamic);
 }

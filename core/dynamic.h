@@ -36,12 +36,20 @@ typedef struct opver__dynamic_tensor {
 typedef struct opver__dynamic {
 	int32_t num_tensors;
 	uint8_t *how;                    /* per tensor: OPVER__DYNAMIC_* */
+	/* Per tensor: the node outputs that are it, 2 for two or more. */
+	uint8_t *writers;
+	/* Per tensor: the first node reading it, or INT32_MAX. */
+	int32_t *first_reader;
 	opver__dynamic_tensor *storage;  /* per tensor */
 	uint64_t bytes;                  /* the buffers' capacities */
 } opver__dynamic;
 
 /* Whether tensor `t` of the session is dynamic. */
 bool opver__dynamic_is(const opver__session *session, int32_t t);
+
+/* Whether tensor `t` was marked by its kernel (set_output_dynamic), whose
+ * invoke gives it its shape. */
+bool opver__dynamic_by_kernel(const opver__session *session, int32_t t);
 
 /* Whether `node` reads a dynamic tensor. */
 bool opver__dynamic_reads(const opver__session *session,
@@ -65,7 +73,11 @@ opver_status opver__dynamic_shape(const opver_context *ctx, int32_t t,
  * In prepare, before a node's kernel prepares: whether the node reads a
  * dynamic tensor (*deferred); if so its outputs become dynamic, but for
  * those that may not be reshaped (a variable, a delegate's), which keep
- * the model's shape.
+ * the model's shape.  An output another node writes too, or that this
+ * node or one before it reads, is refused (reported,
+ * OPVER_ERROR_UNSUPPORTED): the other writer writes it at the shape it
+ * was prepared with, whatever buffer this one's gets, and a reader
+ * before it would find no data.
  */
 opver_status opver__dynamic_defer(const opver__call *call, bool *deferred);
 

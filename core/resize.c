@@ -240,8 +240,10 @@ opver_status opver__resize_check_node(const opver__call *call)
 		int32_t t = node->outputs[o];
 
 		/* resize_output gives a copy; the model's dims mean the
-		 * kernel kept the output as the model states it. */
-		if (session->tensors[t].dims != session->graph->tensors[t].dims)
+		 * kernel kept the output as the model states it, unless its
+		 * kernel marked it dynamic, to shape it in invoke. */
+		if (session->tensors[t].dims != session->graph->tensors[t].dims ||
+		    opver__dynamic_by_kernel(session, t))
 			continue;
 		opver__text_init(&text, why, sizeof(why));
 		if (!describe_resized_input(session, node, &text))

@@ -278,3 +278,97 @@ Test(dynamic, space_to_batch_follows_an_input_block)
 		      (const float[]){ 1, 5, 9, 13, 2, 6, 10, 14,
 				       3, 7, 11, 15, 4, 8, 12, 16 });
 }
+
+/* dynamic_chain: RESHAPE reads FILL's dynamic output and takes its own
+ * shape from a model input, so it is prepared at invoke and marks its
+ * output dynamic there, with the model's placeholder shape still on it:
+ * that is not a kernel keeping the model's shape on resized inputs. */
+Test(dynamic, a_node_prepared_at_invoke_may_shape_its_output_in_invoke)
+{
+	static const float ones[] = { 1, 1, 1, 1, 1, 1 };
+
+	open_test_model("dynamic_chain", NULL);
+	set_input(0, (const int32_t[]){ 2, 3 }, 2 * sizeof(int32_t));
+	set_input(1, (const int32_t[]){ 6 }, sizeof(int32_t));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	expect_output(0, (const int32_t[]){ 2, 3 }, 2, ones);
+	expect_output(1, (const int32_t[]){ 6 }, 1, ones);
+	set_input(0, (const int32_t[]){ 3, 1 }, 2 * sizeof(int32_t));
+	set_input(1, (const int32_t[]){ 3 }, sizeof(int32_t));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	expect_output(1, (const int32_t[]){ 3 }, 1, ones);
+}
+
+/* The same through resize_input: RESHAPE's shape comes at invoke, so
+ * its output keeping the model's shape in prepare is no refusal. */
+Test(dynamic, a_resized_input_reaches_a_reshape_to_a_computed_shape)
+{
+	float x[12];
+
+	for (int i = 0; i < 12; i++)
+		x[i] = (float)(i + 1);
+	open_test_model("dynamic_reshape", NULL);
+	cr_assert_eq(opver_interpreter_resize_input(it, 0, (const int32_t[]){ 12 },
+						    1),
+		     OPVER_OK, "%s", captured.text);
+	cr_assert_eq(opver_interpreter_allocate_tensors(it), OPVER_OK, "%s",
+		     captured.text);
+	set_input(0, x, sizeof(x));
+	set_input(1, (const int32_t[]){ 3 }, sizeof(int32_t));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	expect_output(0, (const int32_t[]){ 3, 4 }, 2, x);
+	expect_output(1, (const int32_t[]){ 3 }, 1,
+		      (const float[]){ 10, 26, 42 });
+}
+
+/* dynamic_two_writers: RESHAPE would shape t at invoke into a buffer of
+ * its own, and RELU writes t too at the [1000] it was prepared with: t
+ * keeps its shape and creation fails, rather than RELU writing past the
+ * buffer. */
+Test(dynamic, a_tensor_another_node_writes_is_not_made_dynamic)
+{
+	runtime = fixture_runtime("[plugin.reference]\nlibrary = "
+				  REFERENCE_PLUGIN "\n",
+				  &captured);
+	model = fixture_model(runtime, "dynamic_two_writers");
+	cr_assert_neq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	cr_assert(messages_line_has(&captured, "node 0 (RESHAPE",
+				    "output 0 ('t') is an output of another node too",
+				    NULL),
+		  "%s", captured.text);
+}
+
+/* dynamic_two_writers_deferred: the same for the output of a node
+ * prepared at invoke (RELU reads FILL's dynamic output). */
+Test(dynamic, a_deferred_output_another_node_writes_is_refused)
+{
+	runtime = fixture_runtime("[plugin.reference]\nlibrary = "
+				  REFERENCE_PLUGIN "\n",
+				  &captured);
+	model = fixture_model(runtime, "dynamic_two_writers_deferred");
+	cr_assert_neq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	cr_assert(messages_line_has(&captured, "node 1 (RELU",
+				    "output 0 ('t') would be too, but another node writes that tensor",
+				    NULL),
+		  "%s", captured.text);
+}
+
+/* dynamic_read_before_write: node 1 reads t and was prepared with its
+ * [100] before node 2, reading FILL's dynamic output, would make t
+ * dynamic: node 1 would read 100 floats from t's smaller buffer, so the
+ * core refuses node 2 at creation. */
+Test(dynamic, an_output_read_by_a_node_prepared_before_is_refused)
+{
+	runtime = fixture_runtime("[plugin.reference]\nlibrary = "
+				  REFERENCE_PLUGIN "\n",
+				  &captured);
+	model = fixture_model(runtime, "dynamic_read_before_write");
+	cr_assert_neq(opver_interpreter_create(runtime, model, &it), OPVER_OK);
+	cr_assert(messages_line_has(&captured, "node 2 (RELU",
+				    "output 0 ('t') would be too, but node 1 reads that tensor before",
+				    NULL),
+		  "%s", captured.text);
+}
