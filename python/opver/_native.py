@@ -317,7 +317,8 @@ def _config_path(config):
 class _Session:
     """Owns a runtime and, once opened, a model and an interpreter; the
     C objects are freed once, by free() or when the last reference goes
-    (tensor views hold one, so a view never outlives its memory)."""
+    (tensor views hold one, so a view never outlives them; memory that
+    moves while they live is _views.py's concern)."""
 
     def __init__(self, config=None):
         self.log = _Log()

@@ -9,6 +9,7 @@ from . import _info
 from . import _model
 from . import _native
 from . import _signature
+from . import _views
 
 # numpy's type for each opver_type name, as tflite_runtime reports dtypes.
 _DTYPES = {
@@ -33,20 +34,6 @@ _TYPE_NAMES = {np.dtype(dtype): name for name, dtype in _DTYPES.items()}
 def _type_of(dtype):
     """The opver type name of a numpy dtype, or its own name."""
     return _TYPE_NAMES.get(np.dtype(dtype), str(np.dtype(dtype)).upper())
-
-
-class _View:
-    """A tensor's memory as numpy sees it (__array_interface__), holding
-    the session that owns the memory: the view keeps it alive."""
-
-    def __init__(self, session, data, shape, dtype):
-        self._session = session
-        self.__array_interface__ = {
-            "version": 3,
-            "shape": shape,
-            "typestr": np.dtype(dtype).str,
-            "data": (data, False),
-        }
 
 
 class Interpreter:
@@ -118,10 +105,27 @@ class Interpreter:
                 self._tensors[index] = tensor
         self._tensors.update(zip(graph.outputs, outputs))
         self._tensors.update(zip(graph.inputs, inputs))
+        self._views = _views.Views()
+        # Whether an input was resized since the last allocation: the
+        # next allocate_tensors() then gives every tensor new memory.
+        self._resized = False
+        self._shaped_at_invoke = set()
+        self._note_shaped_at_invoke()
+
+    def _note_shaped_at_invoke(self):
+        """After an allocation, notes the tensors shaped at invoke from
+        input values (TFLite's dynamic tensors): they alone have no data
+        until the first invoke (opver.h), and each invoke may give them
+        new memory; every other tensor keeps its memory until the next
+        allocation.  A union: once shaped at invoke, always treated so."""
+        self._shaped_at_invoke.update(
+            index for index, tensor in self._tensors.items()
+            if not tensor.contents.data)
 
     # Lifetime: the session frees the C objects once, when its last
     # reference goes: at close() (CPython frees at once) unless numpy
-    # views from tensor() still hold it, then with the last view.
+    # views from tensor() still hold it, then with the last view.  The
+    # memory that moves while the session lives is _views' concern.
     def close(self):
         """Frees the interpreter, model and runtime (when no view from
         tensor() still needs them).  Later calls raise ValueError."""
@@ -204,11 +208,19 @@ class Interpreter:
 
     def allocate_tensors(self):
         """After resize_tensor_input(), prepares every node again with the
-        new shapes and allocates a new arena, as TFLite's; otherwise
-        nothing to do (opver allocates when the Interpreter is created).
-        Views from tensor() taken before then are invalid."""
+        new shapes and gives every tensor new memory, as TFLite's;
+        otherwise nothing to do (opver allocates when the Interpreter is
+        created).  So after a resize it raises RuntimeError, changing
+        nothing, while an array from tensor() is alive (see tensor())."""
         session = self._live()
+        if self._resized:
+            self._views.ensure_none(
+                "allocate_tensors()", "since an input was resized, "
+                "allocating gives every tensor new memory")
         session.log.check(_native.allocate_tensors(session.interpreter))
+        if self._resized:
+            self._resized = False
+            self._note_shaped_at_invoke()
 
     def get_input_details(self):
         return [self._details(i) for i in self._graph.inputs]
@@ -222,8 +234,10 @@ class Interpreter:
 
     def set_tensor(self, tensor_index, value):
         """Copies value into the tensor; its dtype and shape must be the
-        tensor's (ValueError otherwise, as TFLite's)."""
-        t = self._tensor(tensor_index)
+        tensor's (ValueError otherwise, as TFLite's), and it must have
+        memory (ValueError between resize_tensor_input() and
+        allocate_tensors())."""
+        t = self._memory(tensor_index)
         dtype = self._dtype(t)
         array = np.ascontiguousarray(value)
         if array.dtype != np.dtype(dtype):
@@ -246,28 +260,70 @@ class Interpreter:
         if t.bytes > 0:
             ctypes.memmove(t.data, array.ctypes.data, t.bytes)
 
-    def _array(self, t):
-        """The tensor's memory as a numpy array (no copy)."""
+    def _memory(self, tensor_index):
+        """The tensor, refused (ValueError) while it has no memory to
+        read or write: one shaped at invoke before an invoke succeeded,
+        an input resized since the last allocation."""
+        t = self._tensor(tensor_index)
+        if t.bytes == 0 or t.data:
+            return t
+        if int(tensor_index) in self._shaped_at_invoke:
+            raise ValueError(
+                "tensor %d ('%s') is shaped at invoke, from input values: "
+                "it has no value until an invoke succeeds"
+                % (tensor_index, _native.text(t.name)))
+        raise ValueError(
+            "tensor %d ('%s') has no memory since an input was resized: "
+            "call allocate_tensors() first"
+            % (tensor_index, _native.text(t.name)))
+
+    def _array(self, tensor_index, views=None):
+        """The tensor's memory as a numpy array (no copy), tracked by
+        views when given."""
+        t = self._memory(tensor_index)
         dtype = self._dtype(t)
         shape = self._shape(t)
-        if t.bytes == 0 or not t.data:
+        if t.bytes == 0:
             return np.empty(shape, dtype=dtype)
-        return np.asarray(_View(self._session, t.data, shape, dtype))
+        view = _views.View(self._session, int(tensor_index),
+                           _native.text(t.name), t.data, shape, dtype)
+        return views.array(view) if views is not None else np.asarray(view)
 
     def get_tensor(self, tensor_index):
-        """A copy of the tensor's value."""
-        return self._array(self._tensor(tensor_index)).copy()
+        """A copy of the tensor's value: ValueError while it has none (a
+        tensor shaped at invoke before an invoke succeeded, an input
+        resized and not yet allocated)."""
+        return self._array(tensor_index).copy()
 
     def tensor(self, tensor_index):
         """A function returning a numpy view of the tensor's memory, as
         TFLite's: no copy, so it sees what invoke writes and writing it
-        sets an input.  The view keeps the C objects alive; the function
-        itself does not."""
+        sets an input.  The view keeps the C objects alive, past close();
+        the function itself does not.
+
+        Some calls give tensors new memory: allocate_tensors() after
+        resize_tensor_input() every tensor, and invoke() a tensor shaped
+        at invoke from input values (TFLite's dynamic tensors: RESHAPE to
+        a computed shape, FILL).  As TFLite's, those calls, and
+        resize_tensor_input() itself, raise RuntimeError and change
+        nothing while an array from this function that they would leave
+        reading freed memory is alive: drop it and call the function
+        again afterwards, or keep a copy.  Views are never silently
+        copies instead: a copy would no longer see invoke nor set an
+        input, and a view taken before a resize cannot become one after.
+        Unlike TFLite's, invoke() runs while views of tensors whose memory
+        it keeps are alive (any tensor of a model of fixed shapes), so
+        such a view sees every invoke."""
         self._tensor(tensor_index)
-        return lambda: self._array(self._tensor(tensor_index))
+        return lambda: self._array(tensor_index, self._views)
 
     def invoke(self):
+        """Runs the model; RuntimeError, running nothing, while an array
+        from tensor() views a tensor shaped at invoke (see tensor())."""
         session = self._live()
+        self._views.ensure_none(
+            "invoke()", "its shape follows from input values, so invoke "
+            "may give it new memory", self._shaped_at_invoke)
         session.log.check(_native.invoke(session.interpreter))
 
     def reset_all_variables(self):
@@ -290,7 +346,10 @@ class Interpreter:
         allocate_tensors() before set_tensor() and invoke().  With strict,
         only the dimensions shape_signature marks -1 may change.
         ValueError for a tensor that is not an input, or a shape strict
-        refuses; OpverError for a shape libopver refuses."""
+        refuses; OpverError for a shape libopver refuses; RuntimeError
+        for a new shape while an array from tensor() is alive, since the
+        allocation after it gives every tensor new memory (see
+        tensor())."""
         session = self._live()
         if isinstance(input_index, bool) or not isinstance(
                 input_index, (int, np.integer)) or \
@@ -299,8 +358,8 @@ class Interpreter:
                              "(inputs %s)" % (input_index,
                                               self._graph.inputs))
         dims = [int(d) for d in np.asarray(tensor_size).reshape(-1)]
+        old = self._shape(self._tensor(input_index))
         if strict:
-            old = self._shape(self._tensor(input_index))
             signature = self._graph.shape_signatures.get(int(input_index),
                                                          old)
             if len(dims) != len(signature) or any(
@@ -309,10 +368,17 @@ class Interpreter:
                     "resize_tensor_input(strict=True): input %d has the "
                     "shape signature %s; only its -1 dimensions may change, "
                     "not to %s" % (input_index, list(signature), dims))
+        # libopver changes nothing for the shape the input has.
+        changes = tuple(dims) != old
+        if changes:
+            self._views.ensure_none(
+                "resize_tensor_input()", "the allocate_tensors() a new "
+                "shape needs gives every tensor new memory")
         position = self._graph.inputs.index(int(input_index))
         array = (ctypes.c_int32 * max(len(dims), 1))(*dims)
         session.log.check(_native.resize_input(
             session.interpreter, position, array, len(dims)))
+        self._resized = self._resized or changes
 
     def get_signature_list(self):
         """{key: {"inputs": [names], "outputs": [names]}} for each of the
