@@ -81,10 +81,6 @@ class Resize(unittest.TestCase):
             it.invoke()
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class DynamicOutputs(unittest.TestCase):
     def test_an_output_shaped_by_values_reads_at_its_new_shape(self):
         # dynamic_reshape: y = RESHAPE(x, [rows, 6 / rows]), z = y summed
@@ -102,3 +98,7 @@ class DynamicOutputs(unittest.TestCase):
                                  (n, 6 // n))
                 np.testing.assert_array_equal(it.get_tensor(z["index"]),
                                               np.array(sums, np.float32))
+
+
+if __name__ == "__main__":
+    unittest.main()
