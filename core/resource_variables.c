@@ -31,6 +31,7 @@ typedef struct variable {
 
 struct opver__variables {
 	const opver__reporter *reporter;        /* borrowed */
+	opver__budget *budget;                  /* borrowed */
 	variable *vars;                         /* owned; count used */
 	int32_t count;
 	int32_t capacity;
@@ -44,12 +45,14 @@ bool opver__variable_node(const opver__graph_node *node)
 }
 
 opver_status opver__variables_create(const opver__reporter *reporter,
+				     opver__budget *budget,
 				     opver__variables **out)
 {
 	*out = calloc(1, sizeof(**out));
 	if (*out == NULL)
 		return OPVER_ERROR_NOMEM;
 	(*out)->reporter = reporter;
+	(*out)->budget = budget;
 	return OPVER_OK;
 }
 
@@ -212,10 +215,41 @@ static variable *handle_variable(opver__variables *vars,
 	return NULL;
 }
 
+/* Gives `v` memory for a value of `bytes` (its old value's is given
+ * back), charged to the tree's budget in place of the old value's. */
+static opver_status new_data(opver__variables *vars,
+			     const opver__variable_site *site, variable *v,
+			     size_t bytes)
+{
+	char what[320], name[160];
+	/* Within max_tensor_bytes, a copy of a tensor: allocated before
+	 * it is charged, so that a failure leaves the old charge. */
+	uint8_t *data = malloc(bytes > 0 ? bytes : 1);
+
+	if (data == NULL)
+		return OPVER_ERROR_NOMEM;
+	snprintf(what, sizeof(what),
+		 "node %d (%s) of subgraph %d: the value of variable %s",
+		 (int)site->index,
+		 opver_op_name(site->graph->nodes[site->index].op),
+		 (int)site->subgraph, variable_name(v, name, sizeof(name)));
+	if (opver__budget_charge(vars->budget, bytes, v->bytes,
+				 vars->reporter, what) != OPVER_OK) {
+		free(data);
+		return OPVER_ERROR_NOMEM;
+	}
+	free(v->data);
+	v->data = data;
+	v->bytes = bytes;
+	return OPVER_OK;
+}
+
 static opver_status assign(opver__variables *vars,
 			   const opver__variable_site *site, variable *v,
 			   const opver_tensor *value)
 {
+	opver_status status;
+
 	if (v->assigned && v->type != value->type) {
 		NODE_ERROR(vars, site, v,
 			   "holds %s; a value of %s would change its type, which opver refuses",
@@ -225,6 +259,11 @@ static opver_status assign(opver__variables *vars,
 	}
 	/* A new shape or size, as TFLite allows: new memory first, so a
 	 * failure leaves the old value whole. */
+	if (!v->assigned || v->bytes != value->bytes) {
+		status = new_data(vars, site, v, value->bytes);
+		if (status != OPVER_OK)
+			return status;
+	}
 	if (!v->assigned ||
 	    !opver__same_dims(v->rank, v->dims, value->rank, value->dims)) {
 		int32_t *dims = malloc((size_t)(value->rank > 0 ? value->rank
@@ -239,15 +278,6 @@ static opver_status assign(opver__variables *vars,
 		free(v->dims);
 		v->dims = dims;
 		v->rank = value->rank;
-	}
-	if (!v->assigned || v->bytes != value->bytes) {
-		uint8_t *data = malloc(value->bytes > 0 ? value->bytes : 1);
-
-		if (data == NULL)
-			return OPVER_ERROR_NOMEM;
-		free(v->data);
-		v->data = data;
-		v->bytes = value->bytes;
 	}
 	if (value->bytes > 0)
 		memcpy(v->data, value->data, value->bytes);
@@ -314,6 +344,7 @@ void opver__variables_reset(opver__variables *vars)
 	for (int32_t i = 0; vars != NULL && i < vars->count; i++) {
 		variable *v = &vars->vars[i];
 
+		opver__budget_release(vars->budget, v->bytes);
 		free(v->data);
 		free(v->dims);
 		v->data = NULL;
