@@ -19,7 +19,8 @@ struct opver__persistent_block {
 };
 
 /* At invoke, a prepare's memory is no part of the planned arena: charges
- * `bytes` to the budget, reporting as the call's `service` past it. */
+ * `bytes` to the budget, reporting as the call's `service` past it, or
+ * when its allocation (with OPVER_TENSOR_READ_SLACK) cannot be sized. */
 static opver_status charge_at_invoke(const opver_context *ctx,
 				     opver__session *session,
 				     const char *service, size_t bytes)
@@ -30,6 +31,12 @@ static opver_status charge_at_invoke(const opver_context *ctx,
 	opver__call_describe(call, who, sizeof(who));
 	snprintf(what, sizeof(what), "%s: %s in a prepare at invoke", who,
 		 service);
+	if (bytes > SIZE_MAX - OPVER_TENSOR_READ_SLACK) {
+		opver__error(call->reporter,
+			     "%s asks for %zu bytes, more than can be addressed",
+			     what, bytes);
+		return OPVER_ERROR_NOMEM;
+	}
 	return opver__budget_charge(session->budget, bytes, 0, call->reporter,
 				    what);
 }
@@ -80,8 +87,7 @@ opver_status opver__service_request_scratch(const opver_context *ctx,
 
 	if (session == NULL || index == NULL)
 		return OPVER_ERROR_INVALID_ARGUMENT;
-	if (session->num_scratch >= INT32_MAX ||
-	    bytes > SIZE_MAX - OPVER_TENSOR_READ_SLACK)
+	if (session->num_scratch >= INT32_MAX)
 		return OPVER_ERROR_NOMEM;
 	grown = realloc(session->scratch,
 			(session->num_scratch + 1) * sizeof(*grown));
