@@ -632,7 +632,8 @@ OPVER_API opver_status opver_interpreter_profile_event_info_sized(
 OPVER_API uint32_t opver_interpreter_threads(const opver_interpreter *it);
 
 /* Bytes of the planned activation arena, and what one buffer per tensor
- * would have needed. */
+ * would have needed: this interpreter's arena only (what the called
+ * subgraphs and invoking add: opver_interpreter_memory_in_use()). */
 OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
 					size_t *arena_bytes,
 					size_t *naive_bytes);
