@@ -215,40 +215,32 @@ static variable *handle_variable(opver__variables *vars,
 	return NULL;
 }
 
-/* Gives `v` memory for a value of `bytes` (its old value's is given
- * back), charged to the tree's budget in place of the old value's. */
-static opver_status new_data(opver__variables *vars,
-			     const opver__variable_site *site, variable *v,
-			     size_t bytes)
+/* Charges a value of `bytes` for `v` in place of its old value's. */
+static opver_status charge_value(opver__variables *vars,
+				 const opver__variable_site *site,
+				 const variable *v, size_t bytes)
 {
 	char what[320], name[160];
-	/* Within max_tensor_bytes, a copy of a tensor: allocated before
-	 * it is charged, so that a failure leaves the old charge. */
-	uint8_t *data = malloc(bytes > 0 ? bytes : 1);
 
-	if (data == NULL)
-		return OPVER_ERROR_NOMEM;
 	snprintf(what, sizeof(what),
 		 "node %d (%s) of subgraph %d: the value of variable %s",
 		 (int)site->index,
 		 opver_op_name(site->graph->nodes[site->index].op),
 		 (int)site->subgraph, variable_name(v, name, sizeof(name)));
-	if (opver__budget_charge(vars->budget, bytes, v->bytes,
-				 vars->reporter, what) != OPVER_OK) {
-		free(data);
-		return OPVER_ERROR_NOMEM;
-	}
-	free(v->data);
-	v->data = data;
-	v->bytes = bytes;
-	return OPVER_OK;
+	return opver__budget_charge(vars->budget, bytes, v->bytes,
+				    vars->reporter, what);
 }
 
 static opver_status assign(opver__variables *vars,
 			   const opver__variable_site *site, variable *v,
 			   const opver_tensor *value)
 {
-	opver_status status;
+	const bool new_data = !v->assigned || v->bytes != value->bytes;
+	const bool new_dims =
+		!v->assigned ||
+		!opver__same_dims(v->rank, v->dims, value->rank, value->dims);
+	uint8_t *data = v->data;
+	int32_t *dims = v->dims;
 
 	if (v->assigned && v->type != value->type) {
 		NODE_ERROR(vars, site, v,
@@ -257,21 +249,29 @@ static opver_status assign(opver__variables *vars,
 			   opver_type_name(value->type));
 		return OPVER_ERROR;
 	}
-	/* A new shape or size, as TFLite allows: new memory first, so a
-	 * failure leaves the old value whole. */
-	if (!v->assigned || v->bytes != value->bytes) {
-		status = new_data(vars, site, v, value->bytes);
-		if (status != OPVER_OK)
-			return status;
+	/* A new shape or size, as TFLite allows: new memory first (the
+	 * value is within max_tensor_bytes, a copy of a tensor), charged in
+	 * place of the old, so a failure leaves the old value whole. */
+	if (new_data)
+		data = malloc(value->bytes > 0 ? value->bytes : 1);
+	if (new_dims)
+		dims = malloc((size_t)(value->rank > 0 ? value->rank : 1) *
+			      sizeof(*dims));
+	if (data == NULL || dims == NULL ||
+	    (new_data &&
+	     charge_value(vars, site, v, value->bytes) != OPVER_OK)) {
+		if (new_data)
+			free(data);
+		if (new_dims)
+			free(dims);
+		return OPVER_ERROR_NOMEM;
 	}
-	if (!v->assigned ||
-	    !opver__same_dims(v->rank, v->dims, value->rank, value->dims)) {
-		int32_t *dims = malloc((size_t)(value->rank > 0 ? value->rank
-								: 1) *
-				       sizeof(*dims));
-
-		if (dims == NULL)
-			return OPVER_ERROR_NOMEM;
+	if (new_data) {
+		free(v->data);
+		v->data = data;
+		v->bytes = value->bytes;
+	}
+	if (new_dims) {
 		if (value->rank > 0)
 			memcpy(dims, value->dims,
 			       (size_t)value->rank * sizeof(*dims));
