@@ -31,11 +31,10 @@ struct opver__callees {
 	 * every subgraph counted against max_loop_iterations together:
 	 * nested loops cannot multiply the limit. */
 	uint64_t passes;
-	/* Arena bytes of the callee interpreters created so far: with the
-	 * root's own arena, within options.max_arena_bytes (the root's
-	 * limit, resolved), so a model cannot multiply its memory limit by
-	 * its number of subgraphs. */
-	uint64_t arena_bytes;
+	/* The root's max_arena_bytes (borrowed), which every interpreter
+	 * of the tree charges, so a model cannot multiply its memory limit
+	 * by its number of subgraphs. */
+	opver__budget *budget;
 	opver__variables *variables;            /* owned; the tree's */
 };
 
@@ -85,6 +84,7 @@ opver_status opver__control_create(opver_runtime *runtime,
 				   const opver__graph *graph, int32_t subgraph,
 				   opver__callees *callees,
 				   struct opver__pool *pool,
+				   opver__budget *budget,
 				   opver__control **out)
 {
 	const opver__graph *root = opver__model_graph(model);
@@ -125,12 +125,13 @@ opver_status opver__control_create(opver_runtime *runtime,
 	callees->options.trace = NULL;
 	callees->options.trace_user_data = NULL;
 	callees->pool = pool;
+	callees->budget = budget;
 	callees->count = root->num_subgraphs;
 	callees->interpreters = calloc((size_t)root->num_subgraphs,
 				       sizeof(*callees->interpreters));
 	if (callees->interpreters == NULL)
 		return OPVER_ERROR_NOMEM;
-	return opver__variables_create(&runtime->reporter,
+	return opver__variables_create(&runtime->reporter, budget,
 				       &callees->variables);
 }
 
@@ -139,8 +140,6 @@ static opver_status callee(opver__control *control, int32_t index,
 			   opver_interpreter **out)
 {
 	opver__callees *callees = control->callees;
-	opver_interpreter_options options;
-	uint64_t limit;
 	opver_status status;
 
 	*out = callees->interpreters[index];
@@ -152,42 +151,11 @@ static opver_status callee(opver__control *control, int32_t index,
 			     (int)index, MAX_CALL_DEPTH);
 		return OPVER_ERROR_UNSUPPORTED;
 	}
-	limit = callees->options.max_arena_bytes;
-	if (callees->arena_bytes >= limit) {
-		opver__error(control->reporter,
-			     "subgraph %d: the subgraphs called so far take all %" PRIu64 " bytes of max_arena_bytes (the called subgraphs and the model's own arena share it)",
-			     (int)index, limit);
-		return OPVER_ERROR_NOMEM;
-	}
-	options = callees->options;
-	options.max_arena_bytes = limit - callees->arena_bytes;
 	callees->depth++;
-	status = opver__interpreter_create_callee(callees->runtime,
-						  callees->model, &options,
-						  index, callees, callees->pool,
-						  out);
+	status = opver__interpreter_create_callee(
+		callees->runtime, callees->model, &callees->options, index,
+		callees, callees->pool, callees->budget, out);
 	callees->depth--;
-	if (status == OPVER_ERROR_NOMEM)
-		opver__error(control->reporter,
-			     "subgraph %d: the subgraphs control flow calls share max_arena_bytes, %" PRIu64 " bytes, with the model's own arena; %" PRIu64 " of it was left for this one",
-			     (int)index, limit, options.max_arena_bytes);
-	if (status == OPVER_OK) {
-		size_t bytes;
-
-		/* Subgraphs it calls in turn were charged while it was
-		 * created, after its own limit was set. */
-		opver_interpreter_memory(*out, &bytes, NULL);
-		if ((uint64_t)bytes > limit - callees->arena_bytes) {
-			opver__error(control->reporter,
-				     "subgraph %d: its arena of %zu bytes and the %" PRIu64 " bytes of the subgraphs called so far exceed max_arena_bytes, %" PRIu64 " bytes (the called subgraphs and the model's own arena share it)",
-				     (int)index, bytes, callees->arena_bytes,
-				     limit);
-			opver_interpreter_destroy(*out);
-			*out = NULL;
-			return OPVER_ERROR_NOMEM;
-		}
-		callees->arena_bytes += bytes;
-	}
 	callees->interpreters[index] = *out;
 	return status;
 }
@@ -479,12 +447,6 @@ opver_status opver__control_invoke(opver__control *control, int32_t index,
 		control->called[index] = status == OPVER_OK;
 		return status;
 	}
-}
-
-uint64_t opver__control_callee_arena_bytes(const opver__control *control)
-{
-	return control != NULL && control->owns_callees ?
-		       control->callees->arena_bytes : 0;
 }
 
 void opver__control_begin_invoke(opver__control *control)

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 
 #include "graph.h"
+#include "memory_budget.h"
 #include "opver/plugin.h"
 #include "report.h"
 
@@ -59,10 +60,11 @@ opver_status opver__control_check_version(const opver__graph_node *node,
  * (`graph`, borrowed) of `model`.  `callees` is the tree's table (borrowed)
  * for an interpreter of a called subgraph, NULL for the one the
  * application creates, which then owns a new table and the tree's
- * resource variables; `options` (copied,
- * without profiling or tracing) and `pool` (borrowed, the root's) are what
- * the called subgraphs' interpreters are created with.  *out owned by the
- * caller; release with opver__control_free().
+ * resource variables; `options` (copied, without profiling or tracing),
+ * `pool` and `budget` (both borrowed, the root's: the tree's memory limit,
+ * which the variables' values are charged to too) are what the called
+ * subgraphs' interpreters are created with.  *out owned by the caller;
+ * release with opver__control_free().
  */
 opver_status opver__control_create(opver_runtime *runtime,
 				   const opver_model *model,
@@ -70,6 +72,7 @@ opver_status opver__control_create(opver_runtime *runtime,
 				   const opver__graph *graph, int32_t subgraph,
 				   opver__callees *callees,
 				   struct opver__pool *pool,
+				   opver__budget *budget,
 				   opver__control **out);
 
 /* Prepares control-flow node `index` (`node` its tensors): creates the
@@ -81,11 +84,6 @@ opver_status opver__control_prepare(opver__control *control, int32_t index,
 /* Runs control-flow node `index` (`node` its tensors). */
 opver_status opver__control_invoke(opver__control *control, int32_t index,
 				   const opver_node *node);
-
-/* For the root's control (it owns the table), the arena bytes of every
- * callee interpreter, which the root's own arena shares max_arena_bytes
- * with; 0 for any other (each callee is checked when created). */
-uint64_t opver__control_callee_arena_bytes(const opver__control *control);
 
 /* Starts an invoke: for the root's control (it owns the table), the
  * WHILE passes counted against max_loop_iterations start again. */

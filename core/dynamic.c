@@ -3,10 +3,12 @@
  * shaped at invoke (dynamic.h).
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dynamic.h"
+#include "memory_budget.h"
 #include "text.h"
 
 bool opver__dynamic_is(const opver__session *session, int32_t t)
@@ -173,33 +175,37 @@ opver_status opver__service_set_output_dynamic(const opver_context *ctx,
 }
 
 /* Gives `storage` a buffer of `bytes` when it has less, or more than
- * twice (what a smaller shape no longer needs is given back), within
- * max_arena_bytes together with the arena and the other buffers. */
+ * twice (what a smaller shape no longer needs is given back), charged to
+ * the tree's budget in place of the old one. */
 static opver_status grow(const opver_context *ctx, opver__session *session,
 			 opver__dynamic_tensor *storage, const char *name,
 			 size_t bytes)
 {
-	opver__dynamic *dynamic = session->dynamic;
-	const uint64_t others = dynamic->bytes - storage->capacity;
+	const opver__call *call = opver__call_of(ctx);
+	char who[320], what[400];
 	uint8_t *buffer;
 
 	if (storage->buffer != NULL && bytes <= storage->capacity &&
 	    bytes >= storage->capacity / 2)
 		return OPVER_OK;
-	if ((uint64_t)bytes > session->max_arena_bytes ||
-	    others + session->arena_bytes >
-		    session->max_arena_bytes - (uint64_t)bytes) {
-		ctx->host->report_error(ctx, "output '%s' shaped at invoke takes %zu bytes; with the arena's %zu and the %" PRIu64 " of the other tensors shaped at invoke, more than the %" PRIu64 " bytes allowed (max_arena_bytes in the config, opver-run --max-arena)",
-					name, bytes, session->arena_bytes,
-					others, session->max_arena_bytes);
+	if (bytes > SIZE_MAX - OPVER_TENSOR_READ_SLACK)
 		return OPVER_ERROR_NOMEM;
-	}
+	/* Within max_tensor_bytes (resize.c): allocated before it is
+	 * charged, so that a failure leaves the old charge. */
 	buffer = opver__aligned_zalloc(bytes + OPVER_TENSOR_READ_SLACK);
 	if (buffer == NULL)
 		return OPVER_ERROR_NOMEM;
+	opver__call_describe(call, who, sizeof(who));
+	snprintf(what, sizeof(what), "%s: output '%s' shaped at invoke", who,
+		 name);
+	if (opver__budget_charge(session->budget, bytes, storage->capacity,
+				 call->reporter, what) != OPVER_OK) {
+		free(buffer);
+		return OPVER_ERROR_NOMEM;
+	}
 	free(storage->buffer);
 	storage->buffer = buffer;
-	dynamic->bytes = others + bytes;
+	session->dynamic->bytes += bytes - storage->capacity;
 	storage->capacity = bytes;
 	return OPVER_OK;
 }

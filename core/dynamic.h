@@ -41,7 +41,7 @@ typedef struct opver__dynamic {
 	/* Per tensor: the first node reading it, or INT32_MAX. */
 	int32_t *first_reader;
 	opver__dynamic_tensor *storage;  /* per tensor */
-	uint64_t bytes;                  /* the buffers' capacities */
+	uint64_t bytes;                  /* the buffers' capacities, charged */
 } opver__dynamic;
 
 /* Whether tensor `t` of the session is dynamic. */
@@ -62,8 +62,8 @@ opver_status opver__service_set_output_dynamic(const opver_context *ctx,
 /*
  * For resize_output on dynamic tensor `t`: gives it dims[0, rank)
  * (copied) and `bytes`, and inside invoke a buffer of at least `bytes`,
- * within the session's max_arena_bytes together with the arena and the
- * other buffers (OPVER_ERROR_NOMEM, reported, past it).
+ * charged to the session's budget, the tree's max_arena_bytes
+ * (OPVER_ERROR_NOMEM, reported, past it).
  */
 opver_status opver__dynamic_shape(const opver_context *ctx, int32_t t,
 				  const int32_t *dims, int32_t rank,

@@ -205,7 +205,6 @@ static opver_status mark_resizable(opver_interpreter *it)
 	it->session.tensors = it->tensors;
 	it->session.resizable = it->resizable;
 	it->session.max_tensor_bytes = it->max_tensor_bytes;
-	it->session.max_arena_bytes = it->max_arena_bytes;
 	return OPVER_OK;
 }
 
@@ -243,7 +242,7 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 	size_t count = tensors + session->num_scratch;
 	opver__lifetime *lifetimes = calloc(count ? count : 1,
 					    sizeof(*lifetimes));
-	uint64_t callee_bytes;
+	char what[96];
 	size_t *offsets = calloc(count ? count : 1, sizeof(*offsets));
 	opver_status status = OPVER_ERROR_NOMEM;
 
@@ -274,24 +273,24 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 		it->nomem_reported = true;
 		goto out;
 	}
-	/* The subgraphs control flow calls have arenas of their own, within
-	 * the same limit (the root's check; each callee's in control_flow.c). */
-	callee_bytes = opver__control_callee_arena_bytes(it->control);
-	if ((uint64_t)it->arena_bytes > it->max_arena_bytes ||
-	    callee_bytes > it->max_arena_bytes - it->arena_bytes) {
-		if (callee_bytes == 0)
-			opver__error(&it->runtime->reporter,
-				     "the model's activation tensors and scratch need an arena of %zu bytes; at most %" PRIu64 " bytes are allowed (max_arena_bytes in the config, opver-run --max-arena)",
-				     it->arena_bytes, it->max_arena_bytes);
-		else
-			opver__error(&it->runtime->reporter,
-				     "the model's activation tensors and scratch need an arena of %zu bytes, and the subgraphs it calls %" PRIu64 " more; at most %" PRIu64 " bytes are allowed (max_arena_bytes in the config, opver-run --max-arena)",
-				     it->arena_bytes, callee_bytes,
-				     it->max_arena_bytes);
+	if ((uint64_t)it->arena_bytes > it->max_arena_bytes) {
+		opver__error(&it->runtime->reporter,
+			     "the model's activation tensors and scratch need an arena of %zu bytes; at most %" PRIu64 " bytes are allowed (max_arena_bytes in the config, opver-run --max-arena)",
+			     it->arena_bytes, it->max_arena_bytes);
 		it->nomem_reported = true;
 		status = OPVER_ERROR_NOMEM;
 		goto out;
 	}
+	/* Called subgraphs' arenas and more share it (memory_budget.h). */
+	snprintf(what, sizeof(what),
+		 "subgraph %d: the arena of its activation tensors and scratch",
+		 (int)it->subgraph);
+	status = opver__budget_charge(session->budget, it->arena_bytes,
+				      session->arena_bytes,
+				      &it->runtime->reporter, what);
+	it->nomem_reported = status != OPVER_OK;
+	if (status != OPVER_OK)
+		goto out;
 	session->arena_bytes = it->arena_bytes;
 	opver__session_mark(session);
 	if (!allocate)
@@ -512,7 +511,8 @@ static opver_status bind(opver_interpreter *it, bool inspect_only)
 static opver_status create(opver_runtime *runtime, const opver_model *model,
 			   opver_interpreter_options given,
 			   struct opver__callees *callees,
-			   struct opver__pool *pool, opver_interpreter **out)
+			   struct opver__pool *pool, opver__budget *budget,
+			   opver_interpreter **out)
 {
 	opver_interpreter *it;
 	opver_status status;
@@ -546,6 +546,8 @@ static opver_status create(opver_runtime *runtime, const opver_model *model,
 		: runtime->config.max_tensor_bytes > 0
 			? runtime->config.max_tensor_bytes
 			: OPVER_DEFAULT_MAX_TENSOR_BYTES;
+	it->budget.limit = it->max_arena_bytes;
+	it->session.budget = budget != NULL ? budget : &it->budget;
 
 	status = bind(it, given.inspect_only);
 	if (given.inspect_only &&
@@ -568,7 +570,9 @@ static opver_status create(opver_runtime *runtime, const opver_model *model,
 	if (status == OPVER_OK)
 		status = opver__control_create(runtime, model, &given,
 					       it->graph, it->subgraph,
-					       callees, it->pool, &it->control);
+					       callees, it->pool,
+					       it->session.budget,
+					       &it->control);
 	it->profiler.trace = given.trace;
 	it->profiler.trace_user_data = given.trace_user_data;
 	if (given.profile || given.trace != NULL)
@@ -625,19 +629,19 @@ OPVER_API opver_status opver_interpreter_create_with_options(
 	if (options != NULL)
 		opver__read_sized(&given, sizeof(given), options,
 				  options->struct_size);
-	return create(runtime, model, given, NULL, NULL, out);
+	return create(runtime, model, given, NULL, NULL, NULL, out);
 }
 
 opver_status opver__interpreter_create_callee(
 	opver_runtime *runtime, const opver_model *model,
 	const opver_interpreter_options *options, int32_t subgraph,
 	struct opver__callees *callees, struct opver__pool *pool,
-	opver_interpreter **out)
+	opver__budget *budget, opver_interpreter **out)
 {
 	opver_interpreter_options given = *options;
 
 	given.subgraph = subgraph;
-	return create(runtime, model, given, callees, pool, out);
+	return create(runtime, model, given, callees, pool, budget, out);
 }
 
 OPVER_API void opver_interpreter_destroy(opver_interpreter *it)

@@ -17,6 +17,7 @@
 
 #include "opver/opver.h"
 
+struct opver__budget;
 struct opver__callees;
 struct opver__pool;
 
@@ -24,14 +25,14 @@ struct opver__pool;
  * An interpreter of subgraph `subgraph` of `model`, for the control-flow
  * nodes calling it (control_flow.h): as opver_interpreter_create_with_
  * options with `options` (borrowed for the call), sharing the tree's table
- * of callees and the thread pool of the interpreter the application
- * created (both borrowed until destroy).  *out owned by the caller
- * (the table's owner); release with opver_interpreter_destroy().
+ * of callees, the thread pool and the memory budget of the interpreter
+ * the application created (all borrowed until destroy).  *out owned by
+ * the caller (the table's owner); release with opver_interpreter_destroy().
  */
 opver_status opver__interpreter_create_callee(
 	opver_runtime *runtime, const opver_model *model,
 	const opver_interpreter_options *options, int32_t subgraph,
 	struct opver__callees *callees, struct opver__pool *pool,
-	opver_interpreter **out);
+	struct opver__budget *budget, opver_interpreter **out);
 
 #endif /* OPVER_CORE_INTERPRETER_H */

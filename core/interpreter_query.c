@@ -142,3 +142,11 @@ OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
 	if (naive_bytes != NULL)
 		*naive_bytes = it->naive_bytes;
 }
+
+OPVER_API uint64_t opver_interpreter_memory_in_use(const opver_interpreter *it,
+						   uint64_t *limit)
+{
+	if (limit != NULL)
+		*limit = it->session.budget->limit;
+	return it->session.budget->used;
+}

@@ -13,6 +13,7 @@
 
 #include "control_flow.h"
 #include "delegate.h"
+#include "memory_budget.h"
 #include "profiler.h"
 #include "resolver.h"
 #include "session.h"
@@ -73,6 +74,9 @@ struct opver_interpreter {
 	 * (opver_interpreter_options). */
 	uint64_t max_arena_bytes;
 	uint64_t max_tensor_bytes;
+	/* The application's interpreter: the tree's max_arena_bytes, which
+	 * session.budget points to in every interpreter of the tree. */
+	opver__budget budget;
 	/* A limit check or plan_arena reported why creation failed. */
 	bool nomem_reported;
 	/* The graph's subgraph index, and its control-flow nodes' state

@@ -31,6 +31,7 @@ typedef struct variable {
 
 struct opver__variables {
 	const opver__reporter *reporter;        /* borrowed */
+	opver__budget *budget;                  /* borrowed */
 	variable *vars;                         /* owned; count used */
 	int32_t count;
 	int32_t capacity;
@@ -44,12 +45,14 @@ bool opver__variable_node(const opver__graph_node *node)
 }
 
 opver_status opver__variables_create(const opver__reporter *reporter,
+				     opver__budget *budget,
 				     opver__variables **out)
 {
 	*out = calloc(1, sizeof(**out));
 	if (*out == NULL)
 		return OPVER_ERROR_NOMEM;
 	(*out)->reporter = reporter;
+	(*out)->budget = budget;
 	return OPVER_OK;
 }
 
@@ -212,10 +215,33 @@ static variable *handle_variable(opver__variables *vars,
 	return NULL;
 }
 
+/* Charges a value of `bytes` for `v` in place of its old value's. */
+static opver_status charge_value(opver__variables *vars,
+				 const opver__variable_site *site,
+				 const variable *v, size_t bytes)
+{
+	char what[320], name[160];
+
+	snprintf(what, sizeof(what),
+		 "node %d (%s) of subgraph %d: the value of variable %s",
+		 (int)site->index,
+		 opver_op_name(site->graph->nodes[site->index].op),
+		 (int)site->subgraph, variable_name(v, name, sizeof(name)));
+	return opver__budget_charge(vars->budget, bytes, v->bytes,
+				    vars->reporter, what);
+}
+
 static opver_status assign(opver__variables *vars,
 			   const opver__variable_site *site, variable *v,
 			   const opver_tensor *value)
 {
+	const bool new_data = !v->assigned || v->bytes != value->bytes;
+	const bool new_dims =
+		!v->assigned ||
+		!opver__same_dims(v->rank, v->dims, value->rank, value->dims);
+	uint8_t *data = v->data;
+	int32_t *dims = v->dims;
+
 	if (v->assigned && v->type != value->type) {
 		NODE_ERROR(vars, site, v,
 			   "holds %s; a value of %s would change its type, which opver refuses",
@@ -223,31 +249,35 @@ static opver_status assign(opver__variables *vars,
 			   opver_type_name(value->type));
 		return OPVER_ERROR;
 	}
-	/* A new shape or size, as TFLite allows: new memory first, so a
-	 * failure leaves the old value whole. */
-	if (!v->assigned ||
-	    !opver__same_dims(v->rank, v->dims, value->rank, value->dims)) {
-		int32_t *dims = malloc((size_t)(value->rank > 0 ? value->rank
-								: 1) *
-				       sizeof(*dims));
-
-		if (dims == NULL)
-			return OPVER_ERROR_NOMEM;
+	/* A new shape or size, as TFLite allows: new memory first (the
+	 * value is within max_tensor_bytes, a copy of a tensor), charged in
+	 * place of the old, so a failure leaves the old value whole. */
+	if (new_data)
+		data = malloc(value->bytes > 0 ? value->bytes : 1);
+	if (new_dims)
+		dims = malloc((size_t)(value->rank > 0 ? value->rank : 1) *
+			      sizeof(*dims));
+	if (data == NULL || dims == NULL ||
+	    (new_data &&
+	     charge_value(vars, site, v, value->bytes) != OPVER_OK)) {
+		if (new_data)
+			free(data);
+		if (new_dims)
+			free(dims);
+		return OPVER_ERROR_NOMEM;
+	}
+	if (new_data) {
+		free(v->data);
+		v->data = data;
+		v->bytes = value->bytes;
+	}
+	if (new_dims) {
 		if (value->rank > 0)
 			memcpy(dims, value->dims,
 			       (size_t)value->rank * sizeof(*dims));
 		free(v->dims);
 		v->dims = dims;
 		v->rank = value->rank;
-	}
-	if (!v->assigned || v->bytes != value->bytes) {
-		uint8_t *data = malloc(value->bytes > 0 ? value->bytes : 1);
-
-		if (data == NULL)
-			return OPVER_ERROR_NOMEM;
-		free(v->data);
-		v->data = data;
-		v->bytes = value->bytes;
 	}
 	if (value->bytes > 0)
 		memcpy(v->data, value->data, value->bytes);
@@ -314,6 +344,7 @@ void opver__variables_reset(opver__variables *vars)
 	for (int32_t i = 0; vars != NULL && i < vars->count; i++) {
 		variable *v = &vars->vars[i];
 
+		opver__budget_release(vars->budget, v->bytes);
 		free(v->data);
 		free(v->dims);
 		v->data = NULL;

@@ -21,7 +21,9 @@
  *
  * Each value is a copy of a tensor of the tree, whose size the
  * interpreter checked against max_tensor_bytes, so it is within that
- * limit too; the table frees the values when the tree is destroyed.
+ * limit too; all of them are charged to the tree's max_arena_bytes
+ * (memory_budget.h), so many variables cannot pass it together.  The
+ * table frees the values when the tree is destroyed.
  */
 #ifndef OPVER_CORE_RESOURCE_VARIABLES_H
 #define OPVER_CORE_RESOURCE_VARIABLES_H
@@ -30,6 +32,7 @@
 #include <stdint.h>
 
 #include "graph.h"
+#include "memory_budget.h"
 #include "opver/plugin.h"
 #include "report.h"
 
@@ -43,9 +46,11 @@ typedef struct opver__variables opver__variables;
 /* Whether `node` is VAR_HANDLE, READ_VARIABLE or ASSIGN_VARIABLE. */
 bool opver__variable_node(const opver__graph_node *node);
 
-/* A new, empty table.  `reporter` is borrowed.  *out owned by the
+/* A new, empty table.  `reporter` and `budget` (what values are charged
+ * to) are borrowed until opver__variables_free().  *out owned by the
  * caller; release with opver__variables_free(). */
 opver_status opver__variables_create(const opver__reporter *reporter,
+				     opver__budget *budget,
 				     opver__variables **out);
 
 /* A node: node `index` of subgraph `subgraph` (`graph`, borrowed), for

@@ -1,17 +1,45 @@
 /* session.c - persistent memory and arena scratch for kernels and
  * delegate partitions. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dynamic.h"
+#include "memory_budget.h"
 #include "session.h"
 
-/* A persistent allocation: the link, padded so the payload keeps the host
- * alignment. */
+/* A persistent allocation: the link and what it charged to the budget
+ * (allocated at invoke; 0 otherwise), padded so the payload keeps the
+ * host alignment. */
 struct opver__persistent_block {
 	struct opver__persistent_block *next;
-	unsigned char padding[OPVER__HOST_ALIGNMENT - sizeof(void *)];
+	size_t charged;
+	unsigned char padding[OPVER__HOST_ALIGNMENT - sizeof(void *) -
+			      sizeof(size_t)];
 };
+
+/* At invoke, a prepare's memory is no part of the planned arena: charges
+ * `bytes` to the budget, reporting as the call's `service` past it, or
+ * when its allocation (with OPVER_TENSOR_READ_SLACK) cannot be sized. */
+static opver_status charge_at_invoke(const opver_context *ctx,
+				     opver__session *session,
+				     const char *service, size_t bytes)
+{
+	const opver__call *call = opver__call_of(ctx);
+	char who[320], what[400];
+
+	opver__call_describe(call, who, sizeof(who));
+	snprintf(what, sizeof(what), "%s: %s in a prepare at invoke", who,
+		 service);
+	if (bytes > SIZE_MAX - OPVER_TENSOR_READ_SLACK) {
+		opver__error(call->reporter,
+			     "%s asks for %zu bytes, more than can be addressed",
+			     what, bytes);
+		return OPVER_ERROR_NOMEM;
+	}
+	return opver__budget_charge(session->budget, bytes, 0, call->reporter,
+				    what);
+}
 
 /* The session of a call in prepare, or NULL after reporting that the
  * service is for prepare only. */
@@ -34,9 +62,17 @@ void *opver__service_allocate_persistent(const opver_context *ctx,
 
 	if (session == NULL || bytes > SIZE_MAX - sizeof(*block))
 		return NULL;
-	block = opver__aligned_zalloc(sizeof(*block) + bytes);
-	if (block == NULL)
+	if (session->at_invoke &&
+	    charge_at_invoke(ctx, session, "allocate_persistent", bytes) !=
+		    OPVER_OK)
 		return NULL;
+	block = opver__aligned_zalloc(sizeof(*block) + bytes);
+	if (block == NULL) {
+		if (session->at_invoke)
+			opver__budget_release(session->budget, bytes);
+		return NULL;
+	}
+	block->charged = session->at_invoke ? bytes : 0;
 	block->next = session->persistent;
 	session->persistent = block;
 	return block + 1;
@@ -47,6 +83,7 @@ opver_status opver__service_request_scratch(const opver_context *ctx,
 {
 	opver__session *session = preparing(ctx, "request_scratch");
 	opver__scratch *grown;
+	opver_status status;
 
 	if (session == NULL || index == NULL)
 		return OPVER_ERROR_INVALID_ARGUMENT;
@@ -65,11 +102,18 @@ opver_status opver__service_request_scratch(const opver_context *ctx,
 	/* The arena is planned: a prepare at invoke gets memory of its
 	 * own, freed at the next invoke (opver__session_rewind()). */
 	if (session->at_invoke) {
+		status = charge_at_invoke(ctx, session, "request_scratch",
+					  grown[session->num_scratch].bytes);
+		if (status != OPVER_OK)
+			return status;
 		grown[session->num_scratch].memory = opver__aligned_zalloc(
 			grown[session->num_scratch].bytes +
 			OPVER_TENSOR_READ_SLACK);
-		if (grown[session->num_scratch].memory == NULL)
+		if (grown[session->num_scratch].memory == NULL) {
+			opver__budget_release(session->budget,
+					      grown[session->num_scratch].bytes);
 			return OPVER_ERROR_NOMEM;
+		}
 	}
 	*index = (int32_t)session->num_scratch++;
 	return OPVER_OK;
@@ -95,12 +139,18 @@ static void free_since(opver__session *session,
 	while (session->persistent != NULL && session->persistent != until) {
 		struct opver__persistent_block *next = session->persistent->next;
 
+		opver__budget_release(session->budget,
+				      session->persistent->charged);
 		free(session->persistent);
 		session->persistent = next;
 	}
-	for (size_t i = from; i < session->num_scratch; i++)
-		if (session->scratch[i].own_memory)
-			free(session->scratch[i].memory);
+	for (size_t i = from; i < session->num_scratch; i++) {
+		if (!session->scratch[i].own_memory)
+			continue;
+		opver__budget_release(session->budget,
+				      session->scratch[i].bytes);
+		free(session->scratch[i].memory);
+	}
 	session->num_scratch = from;
 }
 
@@ -111,8 +161,12 @@ void opver__session_free(opver__session *session)
 	session->scratch = NULL;
 	session->marked_persistent = NULL;
 	session->marked_scratch = 0;
+	if (session->dynamic != NULL)
+		opver__budget_release(session->budget, session->dynamic->bytes);
 	opver__dynamic_free(session->dynamic);
 	session->dynamic = NULL;
+	opver__budget_release(session->budget, session->arena_bytes);
+	session->arena_bytes = 0;
 }
 
 void opver__session_mark(opver__session *session)

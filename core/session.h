@@ -14,6 +14,7 @@
 
 #include "call.h"
 
+struct opver__budget;
 struct opver__pool;
 struct opver__profiler;
 
@@ -54,14 +55,14 @@ typedef struct opver__session {
 	/* A model input has a shape of its own (resize_input): nodes
 	 * whose inputs changed must shape their outputs. */
 	bool inputs_resized;
-	/*
-	 * Tensors shaped at invoke (dynamic.h; owned, NULL until one is),
-	 * and what bounds their buffers: the arena's size once planned and
-	 * the interpreter's max_arena_bytes.
-	 */
+	/* Tensors shaped at invoke (dynamic.h; owned, NULL until one is). */
 	struct opver__dynamic *dynamic;
+	/* The tree's max_arena_bytes (memory_budget.h; borrowed, the root
+	 * interpreter's), charged with the arena's size once planned
+	 * (arena_bytes), the dynamic tensors' buffers and what prepares
+	 * at invoke ask for; each is released when freed. */
+	struct opver__budget *budget;
 	size_t arena_bytes;
-	uint64_t max_arena_bytes;
 	/* Inside opver_interpreter_invoke(), the prepares of nodes reading
 	 * dynamic tensors included. */
 	bool at_invoke;
@@ -118,7 +119,8 @@ uint8_t *opver__resizable_tensors(const opver__graph *graph,
 				  const int32_t *node_partition);
 
 /* Frees the persistent blocks, the scratch list and the dynamic tensors'
- * buffers (not the pool or profiler).  Safe on a zeroed session. */
+ * buffers (not the pool or profiler), and releases them and the arena's
+ * charge from the budget.  Safe on a zeroed session. */
 void opver__session_free(opver__session *session);
 
 /* After planning: what exists now stays until the session is freed. */

@@ -426,3 +426,63 @@ Test(control_flow, called_subgraphs_share_the_arena_limit)
 	opver_interpreter_destroy(it);
 	opver_model_close(model);
 }
+
+/* Runs if_fill_branch's then branch: y = a + a, with filled = FILL of
+ * [1, n] floats on the side. */
+static opver_status run_fill_branch(opver_interpreter *it, int32_t n)
+{
+	const uint8_t c = 1;
+	const float a[2] = { 1.0f, 2.0f };
+	const int32_t dims[2] = { 1, n };
+
+	memcpy(opver_interpreter_input(it, 0)->data, &c, sizeof(c));
+	memcpy(opver_interpreter_input(it, 1)->data, a, sizeof(a));
+	memcpy(opver_interpreter_input(it, 2)->data, dims, sizeof(dims));
+	return opver_interpreter_invoke(it);
+}
+
+/* The then branch's FILL gives its output a buffer at invoke, which the
+ * tree's arenas (U bytes after creation) and it share max_arena_bytes
+ * with: n floats fail the invoke under a limit of U + 4n - 4 bytes (the
+ * branch's own arena and buffers alone would fit it) and run under
+ * U + 4n, which they then use exactly. */
+Test(control_flow, a_buffer_shaped_in_a_branch_shares_the_arena_limit)
+{
+	const int32_t n = 256;
+	opver_model *model = fixture_model(runtime, "if_fill_branch");
+	opver_interpreter_options options;
+	opver_interpreter *it = NULL;
+	uint64_t arenas, limit = 0;
+	const float *y;
+
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	arenas = opver_interpreter_memory_in_use(it, NULL);
+	opver_interpreter_destroy(it);
+	cr_assert_gt(arenas, 0);
+
+	opver_interpreter_options_init(&options);
+	options.max_arena_bytes = arenas + 4 * (uint64_t)n - 4;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	cr_expect_eq(run_fill_branch(it, n), OPVER_ERROR_PLUGIN);
+	cr_expect(messages_line_has(&captured, "node 0 (FILL",
+				    "output 'filled' shaped at invoke takes 1024 bytes",
+				    "share at most", "max_arena_bytes", NULL),
+		  "%s", captured.text);
+	opver_interpreter_destroy(it);
+
+	options.max_arena_bytes = arenas + 4 * (uint64_t)n;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	cr_assert_eq(run_fill_branch(it, n), OPVER_OK, "%s", captured.text);
+	y = opver_interpreter_output(it, 0)->data;
+	cr_expect(y[0] == 2.0f && y[1] == 4.0f, "a + a: %g, %g", y[0], y[1]);
+	cr_expect_eq(opver_interpreter_memory_in_use(it, &limit),
+		     arenas + 4 * (uint64_t)n);
+	cr_expect_eq(limit, options.max_arena_bytes);
+	opver_interpreter_destroy(it);
+	opver_model_close(model);
+}

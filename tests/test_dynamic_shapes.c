@@ -372,3 +372,61 @@ Test(dynamic, an_output_read_by_a_node_prepared_before_is_refused)
 				    NULL),
 		  "%s", captured.text);
 }
+
+/* Creates dynamic_mean under `limit` and invokes it for a [rows, 1]
+ * filled, returning the invoke's status. */
+static opver_status invoke_mean(uint64_t limit, int32_t rows)
+{
+	opver_interpreter_options options;
+
+	opver_interpreter_options_init(&options);
+	options.max_arena_bytes = limit;
+	open_test_model("dynamic_mean", &options);
+	set_input(0, (const int32_t[]){ rows, 1 }, 2 * sizeof(int32_t));
+	return opver_interpreter_invoke(it);
+}
+
+/* Closes what invoke_mean() opened. */
+static void close_mean(void)
+{
+	teardown();
+	it = NULL;
+	model = NULL;
+	runtime = NULL;
+}
+
+/* dynamic_mean with 64 rows: at invoke FILL takes 256 bytes, MEAN's
+ * output 256 and, prepared at invoke, its accumulators 512 of scratch,
+ * all with the arena's A bytes within max_arena_bytes: A + 1023 fails
+ * the invoke, A + 1024 runs it (every mean 2.5) and then holds exactly
+ * A + 1024 until the next invoke. */
+Test(dynamic, scratch_asked_for_at_invoke_counts_against_max_arena_bytes)
+{
+	static const float means[64] = {
+		2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f,
+		2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f,
+		2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f,
+		2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f,
+		2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f,
+		2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f, 2.5f,
+		2.5f, 2.5f, 2.5f, 2.5f
+	};
+	uint64_t arena;
+
+	open_test_model("dynamic_mean", NULL);
+	arena = opver_interpreter_memory_in_use(it, NULL);
+	cr_assert_gt(arena, 0);
+	close_mean();
+
+	cr_assert_eq(invoke_mean(arena + 1023, 64), OPVER_ERROR_PLUGIN);
+	cr_assert(messages_line_has(&captured, "node 1 (MEAN",
+				    "request_scratch in a prepare at invoke takes 512 bytes",
+				    "share at most", NULL),
+		  "%s", captured.text);
+	close_mean();
+
+	cr_assert_eq(invoke_mean(arena + 1024, 64), OPVER_OK, "%s",
+		     captured.text);
+	expect_output(0, (const int32_t[]){ 64 }, 1, means);
+	cr_assert_eq(opver_interpreter_memory_in_use(it, NULL), arena + 1024);
+}

@@ -353,3 +353,56 @@ Test(resource_variables, a_handle_resized_to_two_elements_is_refused)
 				    NULL),
 		  "%s", captured.text);
 }
+
+/* Creates `it` on var_many under max_arena_bytes `limit` and invokes it
+ * with x = 0, 1, ..., 1023, returning the invoke's status. */
+static opver_status invoke_many(uint64_t limit)
+{
+	opver_interpreter_options options;
+	float *x;
+
+	opver_interpreter_options_init(&options);
+	options.max_arena_bytes = limit;
+	cr_assert_eq(opver_interpreter_create_with_options(runtime, model,
+							   &options, &it),
+		     OPVER_OK, "%s", captured.text);
+	x = opver_interpreter_input(it, 0)->data;
+	for (int i = 0; i < 1024; i++)
+		x[i] = (float)i;
+	return opver_interpreter_invoke(it);
+}
+
+/* var_many assigns 4096 bytes to each of four variables: with the
+ * arena's A bytes, A + 4 x 4096 - 1 fails at the fourth assign, naming
+ * it; A + 4 x 4096 runs and then holds exactly that; a reset gives the
+ * values' bytes back. */
+Test(resource_variables, the_values_of_many_variables_share_the_arena_limit)
+{
+	const uint64_t values = 4 * 4096;
+	const float *y;
+	uint64_t arena;
+	char in_use[64];
+
+	create("var_many");
+	arena = opver_interpreter_memory_in_use(it, NULL);
+	cr_assert_gt(arena, 0);
+	opver_interpreter_destroy(it);
+
+	cr_expect_eq(invoke_many(arena + values - 1), OPVER_ERROR_NOMEM);
+	snprintf(in_use, sizeof(in_use), "with the %llu bytes in use",
+		 (unsigned long long)(arena + values - 4096));
+	cr_expect(messages_line_has(&captured,
+				    "node 7 (ASSIGN_VARIABLE) of subgraph 0: the value of variable 'v3' takes 4096 bytes",
+				    in_use, "share at most", NULL),
+		  "%s", captured.text);
+	opver_interpreter_destroy(it);
+
+	cr_assert_eq(invoke_many(arena + values), OPVER_OK, "%s",
+		     captured.text);
+	y = opver_interpreter_output(it, 0)->data;
+	for (int i = 0; i < 1024; i++)
+		cr_expect_eq(y[i], (float)i, "y[%d] is %g", i, y[i]);
+	cr_expect_eq(opver_interpreter_memory_in_use(it, NULL), arena + values);
+	cr_assert_eq(opver_interpreter_reset_variables(it), OPVER_OK);
+	cr_expect_eq(opver_interpreter_memory_in_use(it, NULL), arena);
+}

@@ -412,9 +412,18 @@ typedef struct opver_interpreter_options {
 	/*
 	 * The most bytes the activation arena (tensors and scratch) may
 	 * take, together with the arenas of the subgraphs IF, WHILE and
-	 * CALL_ONCE call; creation fails with OPVER_ERROR_NOMEM, naming the
-	 * bytes needed and allowed, when the plan needs more.  0 takes the runtime's (config key
-	 * max_arena_bytes), else OPVER_DEFAULT_MAX_ARENA_BYTES.
+	 * CALL_ONCE call and, since ABI 2.4, what the interpreter and those
+	 * subgraphs take while invoking: the buffers of tensors shaped at
+	 * invoke, the scratch and persistent memory of kernels prepared at
+	 * invoke, and resource variables' values
+	 * (opver_interpreter_memory_in_use()).  Creation fails with
+	 * OPVER_ERROR_NOMEM, naming the bytes needed and allowed, when the
+	 * plans need more; an invoke fails, naming the limit and what
+	 * asked, when what it asks for would pass it (OPVER_ERROR_PLUGIN
+	 * when a kernel asked, OPVER_ERROR_NOMEM for a resource variable's
+	 * value), and the next invoke may run with other values.  0 takes
+	 * the runtime's (config key max_arena_bytes), else
+	 * OPVER_DEFAULT_MAX_ARENA_BYTES.
 	 */
 	uint64_t max_arena_bytes;
 	/*
@@ -508,7 +517,7 @@ OPVER_API size_t opver_interpreter_output_count(const opver_interpreter *it);
  * calls it) gets its rank, dims, bytes and data at each invoke: read them
  * after the invoke, through this same tensor; they stay valid until the
  * next invoke (before the first one data is NULL).  Such a tensor lives
- * outside the arena, in a buffer of its own that counts, with the arena,
+ * outside the arena, in a buffer of its own that counts, with the arenas,
  * against max_arena_bytes (and alone against max_tensor_bytes): a shape
  * past them fails that invoke with OPVER_ERROR_PLUGIN, naming the limit,
  * and the next invoke may run with other values.
@@ -623,10 +632,23 @@ OPVER_API opver_status opver_interpreter_profile_event_info_sized(
 OPVER_API uint32_t opver_interpreter_threads(const opver_interpreter *it);
 
 /* Bytes of the planned activation arena, and what one buffer per tensor
- * would have needed. */
+ * would have needed: this interpreter's arena only (what the called
+ * subgraphs and invoking add: opver_interpreter_memory_in_use()). */
 OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
 					size_t *arena_bytes,
 					size_t *naive_bytes);
+
+/*
+ * Appended in ABI 2.4.  The bytes counted against max_arena_bytes now by
+ * the interpreter and the interpreters of the subgraphs IF, WHILE and
+ * CALL_ONCE call (opver_interpreter_options.max_arena_bytes says what
+ * counts), and in *limit, when not NULL, max_arena_bytes itself.  After
+ * an invoke it includes what that invoke left allocated (the buffers of
+ * tensors shaped at invoke, the memory of kernels prepared at invoke,
+ * resource variables' values); 0 for an inspect-only interpreter.
+ */
+OPVER_API uint64_t opver_interpreter_memory_in_use(const opver_interpreter *it,
+						   uint64_t *limit);
 
 /*
  * Appended in ABI 2.2.  Sets every variable tensor (is_variable in the
