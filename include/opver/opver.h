@@ -641,9 +641,9 @@ OPVER_API void opver_interpreter_memory(const opver_interpreter *it,
 /*
  * Appended in ABI 2.4 (libopver -version-info 5).  The bytes counted
  * against max_arena_bytes now by the interpreter and the interpreters of
- * the subgraphs IF, WHILE and
- * CALL_ONCE call (opver_interpreter_options.max_arena_bytes says what
- * counts), and in *limit, when not NULL, max_arena_bytes itself.  After
+ * the subgraphs IF, WHILE and CALL_ONCE call
+ * (opver_interpreter_options.max_arena_bytes says what counts), and in
+ * *limit, when not NULL, max_arena_bytes itself.  After
  * an invoke it includes what that invoke left allocated (the buffers of
  * tensors shaped at invoke, the memory of kernels prepared at invoke,
  * resource variables' values); 0 for an inspect-only interpreter.
