@@ -310,6 +310,10 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 	for (size_t t = 0; t < tensors; t++) {
 		if (offsets[t] != SIZE_MAX)
 			it->tensors[t].data = it->arena + offsets[t];
+		else if (it->tensors[t].bytes == 0 &&
+			 !it->tensors[t].is_constant &&
+			 !opver__dynamic_is(session, (int32_t)t))
+			it->tensors[t].data = opver__empty_data();
 		/* resize_input keeps such an input at the model's size. */
 		if (graph->tensors[t].initial_data != NULL &&
 		    it->tensors[t].bytes == graph->tensors[t].bytes)
