@@ -260,14 +260,29 @@ static unsigned char *gather_dim(const ref_gather_plan *plan, int32_t d,
 	return out;
 }
 
+/* Whether the input has no elements (a dimension of size 0). */
+static bool gather_input_empty(const ref_gather_plan *plan)
+{
+	for (int32_t d = 0; d < plan->rank; d++)
+		if (plan->dims[d].size == 0)
+			return true;
+	return false;
+}
+
 void ref_gather_run(const ref_gather_plan *plan, const void *input, void *output)
 {
-	/* An input of no elements has no data (NULL), and no address may be
-	 * formed from it: every output element is the pad value (only PAD
-	 * makes elements out of none; the other ops' outputs are empty). */
-	if (input == NULL) {
+	const size_t elements = gather_block(plan, 0);
+
+	/* No output element: nothing to walk, however long the output's
+	 * other dimensions are. */
+	if (elements == 0)
+		return;
+	/* An input of no elements has no index to read: every output
+	 * element is the pad value (only PAD makes elements out of none;
+	 * the other ops' outputs are empty). */
+	if (gather_input_empty(plan)) {
 		if (plan->outside == REF_GATHER_PAD)
-			gather_pad(plan, gather_block(plan, 0), output);
+			gather_pad(plan, elements, output);
 		return;
 	}
 	if (plan->rank == 0)
