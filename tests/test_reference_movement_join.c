@@ -99,6 +99,20 @@ Test(movement, concatenation_refuses_activation_and_mismatched_shapes)
 			   OPVER_ERROR_INVALID_MODEL, "only axis 1 may differ");
 }
 
+/* Empty inputs may be long along the axis; joined past INT32_MAX they
+ * are refused (fuzz_invoke: signed overflow adding their lengths). */
+Test(movement, concatenation_refuses_a_length_past_int32_max)
+{
+	opver_tensor *a = floats("a", KH_DIMS(0, 1442840577), NULL);
+	opver_tensor *out = floats("out", KH_DIMS(0, 1), NULL);
+	opver_concatenation_params p = { .axis = 1 };
+
+	kh_expect_rejected(&h, node("concatenation", 1, &p, sizeof(p),
+				    KH_TENSORS(a, a), KH_TENSORS(out)),
+			   OPVER_ERROR_INVALID_MODEL,
+			   "takes the output past 2147483647 along axis 1");
+}
+
 /* ------------------------------------------------ SPLIT, PACK, UNPACK */
 
 Test(movement, split_into_equal_parts)
