@@ -113,6 +113,23 @@ Test(movement, concatenation_refuses_a_length_past_int32_max)
 			   "takes the output past 2147483647 along axis 1");
 }
 
+/* Empty inputs with 2^62 empty rows before the axis: nothing to walk
+ * (fuzz_invoke timed out walking them). */
+Test(movement, concatenation_of_empty_rows_walks_nothing, .timeout = 2)
+{
+	opver_tensor *a = floats("a", KH_DIMS(INT32_MAX, INT32_MAX, 0), NULL);
+	opver_tensor *out = floats("out", KH_DIMS(INT32_MAX, INT32_MAX, 0),
+				   NULL);
+	opver_concatenation_params p = { .axis = 2 };
+	static _Alignas(64) float spot[16];
+
+	a->data = spot;
+	out->data = spot;
+	run(node("concatenation", 1, &p, sizeof(p), KH_TENSORS(a, a),
+		 KH_TENSORS(out)));
+	cr_assert_eq(out->bytes, 0);
+}
+
 /* ------------------------------------------------ SPLIT, PACK, UNPACK */
 
 Test(movement, split_into_equal_parts)

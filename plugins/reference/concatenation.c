@@ -196,6 +196,9 @@ static opver_status concat_invoke(const opver_context *ctx, opver_node *node)
 	uint8_t *out = node->outputs[0]->data;
 
 	(void)ctx;
+	/* Empty rows, however many, need no walk. */
+	if (node->outputs[0]->bytes == 0)
+		return OPVER_OK;
 	if (!data->requantize) {
 		ref_move_join(data->rows, node->num_inputs, data->part_bytes,
 			      node->inputs, out);
