@@ -103,6 +103,11 @@ opver_status opver__call_prepare_failed(const opver__call *call,
  * free(). */
 void *opver__aligned_zalloc(size_t bytes);
 
+/* The data of every tensor of 0 bytes, so that no kernel sees NULL (nor
+ * does arithmetic on it): aligned to OPVER__HOST_ALIGNMENT, readable for
+ * OPVER_TENSOR_READ_SLACK bytes, never to be written.  Static. */
+void *opver__empty_data(void);
+
 /* The one services table every context points to. */
 extern const opver_host opver__host_services;
 

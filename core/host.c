@@ -92,6 +92,16 @@ void *opver__aligned_zalloc(size_t bytes)
 	return memory;
 }
 
+/* A tensor of 0 bytes points here: aligned, readable for the slack
+ * past its 0 bytes, and never written, as there is nothing to write. */
+static _Alignas(OPVER__HOST_ALIGNMENT) unsigned char
+	empty_data[OPVER_TENSOR_READ_SLACK];
+
+void *opver__empty_data(void)
+{
+	return empty_data;
+}
+
 static opver_status host_flex_map_find(const opver_context *ctx,
 				       const uint8_t *options, size_t size,
 				       const char *key,

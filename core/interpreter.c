@@ -10,6 +10,7 @@
 #include "interpreter_state.h"
 #include "kernel_match.h"
 #include "planner.h"
+#include "resource_variables.h"
 #include "runtime.h"
 #include "sized.h"
 #include "thread_pool.h"
@@ -308,6 +309,10 @@ opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 	for (size_t t = 0; t < tensors; t++) {
 		if (offsets[t] != SIZE_MAX)
 			it->tensors[t].data = it->arena + offsets[t];
+		else if (it->tensors[t].bytes == 0 &&
+			 !it->tensors[t].is_constant &&
+			 !opver__dynamic_is(session, (int32_t)t))
+			it->tensors[t].data = opver__empty_data();
 		/* resize_input keeps such an input at the model's size. */
 		if (graph->tensors[t].initial_data != NULL &&
 		    it->tensors[t].bytes == graph->tensors[t].bytes)
@@ -408,12 +413,19 @@ static opver_status prepare_node(opver_interpreter *it, node_state *state)
 }
 
 /* A deferred node's prepare, at invoke: after its producers ran, its
- * inputs have their shapes; its outputs get theirs and their buffers. */
+ * inputs have their shapes; its outputs get theirs and their buffers.
+ * The kernel gets what a first prepare gets: op_data zeroed, and the
+ * node's pointers the core's (its last invoke may have written them). */
 static opver_status prepare_deferred(opver_interpreter *it, node_state *state)
 {
+	const opver_kernel *kernel = state->binding.chosen->kernel;
 	bool deferred;
 	opver_status status = opver__dynamic_defer(&state->call, &deferred);
 
+	if (state->op_data != NULL)
+		memset(state->op_data, 0, kernel->op_data_size);
+	state->node.op_data = state->op_data;
+	state->node.kernel_data = state->kernel_data;
 	it->session.phase = OPVER__PHASE_PREPARE;
 	if (status == OPVER_OK)
 		status = run_prepare(state);
@@ -424,14 +436,19 @@ static opver_status prepare_deferred(opver_interpreter *it, node_state *state)
 }
 
 /* A control-flow node, which passes tensors of the shapes its subgraphs
- * were prepared with, so none shaped at invoke. */
+ * were prepared with, or a variable node, whose variable keeps one
+ * shape: so none shaped at invoke. */
 static opver_status prepare_control(opver_interpreter *it, int32_t n)
 {
-	if (opver__dynamic_reads(&it->session, &it->graph->nodes[n])) {
+	const opver__graph_node *node = &it->graph->nodes[n];
+
+	if (opver__dynamic_reads(&it->session, node)) {
 		opver__error(&it->runtime->reporter,
-			     "node %d (%s) of subgraph %d reads a tensor shaped at invoke (from values), which control flow does not pass to its subgraphs; give the model constant shapes there",
-			     (int)n, opver_op_name(it->graph->nodes[n].op),
-			     (int)it->subgraph);
+			     "node %d (%s) of subgraph %d reads a tensor shaped at invoke (from values), which %s; give the model constant shapes there",
+			     (int)n, opver_op_name(node->op), (int)it->subgraph,
+			     opver__variable_node(node) ?
+				     "a resource variable does not take: it holds values of one fixed shape" :
+				     "control flow does not pass to its subgraphs");
 		return OPVER_ERROR_UNSUPPORTED;
 	}
 	return opver__control_prepare(it->control, n, &it->nodes[n].node);

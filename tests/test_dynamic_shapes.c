@@ -255,6 +255,36 @@ Test(dynamic, an_output_a_delegate_reads_keeps_the_models_shape)
 		  "%s", captured.text);
 }
 
+/* dynamic_reshape_delegated: RESHAPE's output, read by a partition of
+ * tests/plugins/delegate.c, keeps the model's [2, 3]: newshape [2, 3]
+ * runs, [3, 2] (the same element count) fails that invoke naming
+ * RESHAPE and both shapes, rather than passing [2, 3] on. */
+Test(dynamic, a_reshape_a_delegate_reads_checks_its_shape_values)
+{
+	const float *z;
+
+	runtime = fixture_runtime("[plugin.reference]\nlibrary = "
+				  REFERENCE_PLUGIN "\n"
+				  "[plugin.npu]\nlibrary = " TEST_PLUGIN_DIR
+				  "/delegate.so\n",
+				  &captured);
+	model = fixture_model(runtime, "dynamic_reshape_delegated");
+	cr_assert_eq(opver_interpreter_create(runtime, model, &it), OPVER_OK,
+		     "%s", captured.text);
+	set_input(0, one_to_six, sizeof(one_to_six));
+	set_input(1, (const int32_t[]){ 2, 3 }, 2 * sizeof(int32_t));
+	cr_assert_eq(opver_interpreter_invoke(it), OPVER_OK, "%s",
+		     captured.text);
+	z = opver_interpreter_output(it, 0)->data;
+	for (int i = 0; i < 6; i++)
+		cr_expect_eq(z[i], one_to_six[i] + 1.0f);
+	set_input(1, (const int32_t[]){ 3, 2 }, 2 * sizeof(int32_t));
+	cr_assert_neq(opver_interpreter_invoke(it), OPVER_OK);
+	cr_assert(messages_line_has(&captured, "node 0 (RESHAPE",
+				    "[2, 3]", "[3, 2]", NULL),
+		  "%s", captured.text);
+}
+
 /* dynamic_space_to_batch: SPACE_TO_BATCH_ND with an input block;
  * TFLite's shapes and values. */
 Test(dynamic, space_to_batch_follows_an_input_block)

@@ -99,6 +99,37 @@ Test(movement, concatenation_refuses_activation_and_mismatched_shapes)
 			   OPVER_ERROR_INVALID_MODEL, "only axis 1 may differ");
 }
 
+/* Empty inputs may be long along the axis; joined past INT32_MAX they
+ * are refused (fuzz_invoke: signed overflow adding their lengths). */
+Test(movement, concatenation_refuses_a_length_past_int32_max)
+{
+	opver_tensor *a = floats("a", KH_DIMS(0, 1442840577), NULL);
+	opver_tensor *out = floats("out", KH_DIMS(0, 1), NULL);
+	opver_concatenation_params p = { .axis = 1 };
+
+	kh_expect_rejected(&h, node("concatenation", 1, &p, sizeof(p),
+				    KH_TENSORS(a, a), KH_TENSORS(out)),
+			   OPVER_ERROR_INVALID_MODEL,
+			   "takes the output past 2147483647 along axis 1");
+}
+
+/* Empty inputs with 2^62 empty rows before the axis: nothing to walk
+ * (fuzz_invoke timed out walking them). */
+Test(movement, concatenation_of_empty_rows_walks_nothing, .timeout = 2)
+{
+	opver_tensor *a = floats("a", KH_DIMS(INT32_MAX, INT32_MAX, 0), NULL);
+	opver_tensor *out = floats("out", KH_DIMS(INT32_MAX, INT32_MAX, 0),
+				   NULL);
+	opver_concatenation_params p = { .axis = 2 };
+	static _Alignas(64) float spot[16];
+
+	a->data = spot;
+	out->data = spot;
+	run(node("concatenation", 1, &p, sizeof(p), KH_TENSORS(a, a),
+		 KH_TENSORS(out)));
+	cr_assert_eq(out->bytes, 0);
+}
+
 /* ------------------------------------------------ SPLIT, PACK, UNPACK */
 
 Test(movement, split_into_equal_parts)

@@ -59,10 +59,11 @@ Test(movement, padv2_fills_with_its_constant_and_takes_int64_paddings)
 	kh_expect_floats(out, want, COUNT(want));
 }
 
-/* An input with a dimension of 0 has no data: the arena gives it none
- * (NULL), and every output element is the constant.  fuzz_invoke found
- * the kernel forming addresses from that NULL (UBSan: applying zero
- * offset to null pointer). */
+/* An input with a dimension of 0 has no element to read, and every
+ * output element is the constant; its data may be NULL (the core gave
+ * such tensors NULL before it gave them an empty spot).  fuzz_invoke
+ * found the kernel forming addresses from that NULL (UBSan: applying
+ * zero offset to null pointer). */
 Test(movement, padv2_of_an_empty_input_is_all_constant)
 {
 	opver_tensor *in = floats("in", KH_DIMS(2, 0), NULL);
@@ -80,6 +81,28 @@ Test(movement, padv2_of_an_empty_input_is_all_constant)
 
 /* Paddings computed at run time: the plan is made, and the output shape
  * checked, in invoke. */
+/* An output of no elements is not walked, however long its other
+ * dimensions (here 2^93 empty rows): fuzz_invoke (three invokes) timed
+ * out in PAD walking the empty rows of an input the core gives an empty
+ * spot rather than NULL. */
+Test(movement, pad_to_an_empty_output_walks_nothing, .timeout = 2)
+{
+	opver_tensor *in = floats("in", KH_DIMS(1, 1, 1, 0), NULL);
+	opver_tensor *pads = constant("paddings", KH_DIMS(4, 2),
+				      (const int32_t[]){ 0, INT32_MAX - 1,
+							 0, INT32_MAX - 1,
+							 0, INT32_MAX - 1,
+							 0, 0 });
+	opver_tensor *out = floats("out",
+				   KH_DIMS(INT32_MAX, INT32_MAX, INT32_MAX, 0),
+				   NULL);
+	static _Alignas(64) float spot[16];
+
+	in->data = spot;
+	run(node("pad", 1, NULL, 0, KH_TENSORS(in, pads), KH_TENSORS(out)));
+	cr_assert_eq(out->bytes, 0);
+}
+
 Test(movement, pad_with_run_time_paddings)
 {
 	opver_tensor *in = floats("in", KH_DIMS(3), six);

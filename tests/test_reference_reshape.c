@@ -134,20 +134,39 @@ Test(reshape, from_a_constant_shape_tensor)
 	expect_six(out);
 }
 
-/* A shape computed at run time has no values at prepare: its length is
- * checked and the output's shape stands. */
+/* A shape computed at run time has no values at prepare, and a host
+ * without set_output_dynamic (the harness's, as before ABI 2.4) keeps
+ * the output's shape: its length is checked in prepare, and in invoke
+ * the values, which give that shape. */
 Test(reshape, from_a_run_time_shape_tensor)
 {
 	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
 				     KH_DIMS(6), six);
 	opver_tensor *shape = kh_tensor(&h, "shape", OPVER_TYPE_INT32,
-					KH_DIMS(2), NULL);
+					KH_DIMS(2), (int32_t[]){ 3, -1 });
 	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
 				      KH_DIMS(3, 2), NULL);
 
 	cr_assert_eq(kh_run(&h, reshape_node(NULL, KH_TENSORS(in, shape), out)),
 		     OPVER_OK, "%s", h.errors);
 	expect_six(out);
+}
+
+/* The same with values that give another shape of as many elements:
+ * refused in invoke, naming both, rather than copied under [3, 2]. */
+Test(reshape, run_time_values_that_differ_from_the_kept_shape_are_refused)
+{
+	opver_tensor *in = kh_tensor(&h, "input", OPVER_TYPE_FLOAT32,
+				     KH_DIMS(6), six);
+	opver_tensor *shape = kh_tensor(&h, "shape", OPVER_TYPE_INT32,
+					KH_DIMS(2), (int32_t[]){ 2, 3 });
+	opver_tensor *out = kh_tensor(&h, "output", OPVER_TYPE_FLOAT32,
+				      KH_DIMS(3, 2), NULL);
+
+	cr_assert_neq(kh_run(&h, reshape_node(NULL, KH_TENSORS(in, shape), out)),
+		      OPVER_OK);
+	cr_assert(strstr(h.errors, "[3, 2]") != NULL &&
+		  strstr(h.errors, "gives [2, 3]") != NULL, "%s", h.errors);
 }
 
 /* TFLite reads a shape tensor only when it is 1-D; a scalar one leaves

@@ -202,6 +202,8 @@ typedef struct opver_tensor {
 	 * any other, NULL during prepare (the arena is planned after every
 	 * node is prepared, scratch included) and valid during invoke, where
 	 * kernels read inputs and write outputs through it.  Never keep it.
+	 * During invoke a tensor of 0 bytes (a dimension of 0) has data too,
+	 * aligned, not NULL, that must not be written.
 	 * A non-constant tensor's data may be read (never written) up to
 	 * OPVER_TENSOR_READ_SLACK bytes past `bytes`, for SIMD loads.
 	 */

@@ -70,7 +70,15 @@
  *            node's too) gets init, prepare and free once to give the new
  *            shapes before the delegates claim again, then the nodes left
  *            on kernels init and prepare as usual (delegate hooks,
- *            "Resized inputs").
+ *            "Resized inputs").  Since ABI 2.4 (deferred prepare), a node
+ *            reading a tensor shaped at invoke (set_output_dynamic) is
+ *            prepared at every invoke, just before it runs, with the same
+ *            kernel object and op_data zeroed again, and node->op_data and
+ *            node->kernel_data the core's; what its prepare gets from
+ *            allocate_persistent and request_scratch lives until the next
+ *            invoke, not until the interpreter is destroyed.  Kernels of
+ *            plugins built against 2.0-2.3 get this too: like TFLite's,
+ *            a prepare must cope with running again.
  *   invoke   required; compute the outputs from the inputs.  May not allocate.
  *   free     required when init is given; destroys what init created.
  * Every callback returns OPVER_OK or reports why through report_error and
@@ -189,7 +197,9 @@ typedef struct opver_host {
 	 * destroyed or, after opver_interpreter_resize_input(), prepares
 	 * the node or partition again (the partition's free and a per-node
 	 * kernel object's free come first; a stateless kernel's shared
-	 * object outlives it); never pass it to free_memory.
+	 * object outlives it); never pass it to free_memory.  A node
+	 * prepared at every invoke (kernel contract, ABI 2.4) gets it only
+	 * until the next invoke.
 	 */
 	void *(*allocate_persistent)(const opver_context *ctx, size_t bytes);
 
@@ -200,7 +210,9 @@ typedef struct opver_host {
 	 * and stores its index in *index.  During invoke, scratch(ctx, index)
 	 * gives its address, never NULL for an index this node or partition
 	 * requested (NULL for any other).  The memory is not preserved
-	 * between invokes.
+	 * between invokes; a node prepared at every invoke (kernel
+	 * contract, ABI 2.4) requests it again each time, and an index from
+	 * an earlier invoke is not valid.
 	 */
 	opver_status (*request_scratch)(const opver_context *ctx, size_t bytes,
 					int32_t *index);

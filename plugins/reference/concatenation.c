@@ -73,6 +73,12 @@ static opver_status concat_check_input(const opver_context *ctx,
 				     (int)axis);
 			return OPVER_ERROR_INVALID_MODEL;
 		}
+	/* Empty inputs (a dimension of 0) may be that long along axis. */
+	if (input->dims[axis] > INT32_MAX - *along) {
+		OPVER_REPORT(ctx, "%s '%s' takes the output past %d along axis %d",
+			     role, input->name, (int)INT32_MAX, (int)axis);
+		return OPVER_ERROR_INVALID_MODEL;
+	}
 	*along += input->dims[axis];
 	return OPVER_OK;
 }
@@ -190,6 +196,9 @@ static opver_status concat_invoke(const opver_context *ctx, opver_node *node)
 	uint8_t *out = node->outputs[0]->data;
 
 	(void)ctx;
+	/* Empty rows, however many, need no walk. */
+	if (node->outputs[0]->bytes == 0)
+		return OPVER_OK;
 	if (!data->requantize) {
 		ref_move_join(data->rows, node->num_inputs, data->part_bytes,
 			      node->inputs, out);

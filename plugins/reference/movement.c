@@ -260,14 +260,29 @@ static unsigned char *gather_dim(const ref_gather_plan *plan, int32_t d,
 	return out;
 }
 
+/* Whether the input has no elements (a dimension of size 0). */
+static bool gather_input_empty(const ref_gather_plan *plan)
+{
+	for (int32_t d = 0; d < plan->rank; d++)
+		if (plan->dims[d].size == 0)
+			return true;
+	return false;
+}
+
 void ref_gather_run(const ref_gather_plan *plan, const void *input, void *output)
 {
-	/* An input of no elements has no data (NULL), and no address may be
-	 * formed from it: every output element is the pad value (only PAD
-	 * makes elements out of none; the other ops' outputs are empty). */
-	if (input == NULL) {
+	const size_t elements = gather_block(plan, 0);
+
+	/* No output element: nothing to walk, however long the output's
+	 * other dimensions are. */
+	if (elements == 0)
+		return;
+	/* An input of no elements has no index to read: every output
+	 * element is the pad value (only PAD makes elements out of none;
+	 * the other ops' outputs are empty). */
+	if (gather_input_empty(plan)) {
 		if (plan->outside == REF_GATHER_PAD)
-			gather_pad(plan, gather_block(plan, 0), output);
+			gather_pad(plan, elements, output);
 		return;
 	}
 	if (plan->rank == 0)
@@ -297,11 +312,23 @@ bool ref_move_same_quantization(const opver_tensor *a, const opver_tensor *b)
 	       a->quant.zero_point[0] == b->quant.zero_point[0];
 }
 
+/* Whether every part's row is empty: the whole is then empty too, and
+ * its rows, however many, need no walk. */
+static bool parts_empty(int32_t count, const size_t *part_bytes)
+{
+	for (int32_t k = 0; k < count; k++)
+		if (part_bytes[k] > 0)
+			return false;
+	return true;
+}
+
 void ref_move_join(size_t rows, int32_t count, const size_t *part_bytes,
 		   opver_tensor *const *parts, void *whole)
 {
 	unsigned char *out = whole;
 
+	if (parts_empty(count, part_bytes))
+		return;
 	for (size_t r = 0; r < rows; r++)
 		for (int32_t k = 0; k < count; k++) {
 			const unsigned char *in = parts[k]->data;
@@ -318,6 +345,8 @@ void ref_move_split(size_t rows, int32_t count, const size_t *part_bytes,
 {
 	const unsigned char *in = whole;
 
+	if (parts_empty(count, part_bytes))
+		return;
 	for (size_t r = 0; r < rows; r++)
 		for (int32_t k = 0; k < count; k++) {
 			unsigned char *out = parts[k]->data;

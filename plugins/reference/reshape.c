@@ -9,9 +9,10 @@
  * element count leaves.  Prepare gives the output that shape
  * (ref_shape_output()), so it follows a resized input.  A shape tensor
  * that is not constant has no values before invoke: the output is then
- * dynamic and invoke gives it their shape (hosts before ABI 2.4: only the
- * tensor's length is checked and the output's shape stands, its element
- * count checked against the input's).
+ * dynamic and invoke gives it their shape; an output that keeps its
+ * shape (a delegate partition reads it; hosts before ABI 2.4) has its
+ * element count checked against the input's in prepare, and in invoke
+ * the shape the values give checked against its own.
  *
  * Version range: TFLite has only RESHAPE version 1.
  */
@@ -26,6 +27,9 @@ enum { RESHAPE_INPUT = 0, RESHAPE_SHAPE = 1 };
 typedef struct reshape_data {
 	size_t bytes; /* of the input and of the output */
 	bool dynamic; /* the output is shaped at invoke, from the shape tensor */
+	/* The shape tensor has values only at invoke, and the output keeps
+	 * its shape (a delegate reads it): invoke checks they agree. */
+	bool check_values;
 } reshape_data;
 
 /* A new shape of `count` dimensions, from `what`, has the output's rank. */
@@ -113,6 +117,7 @@ static opver_status reshape_shape_output(const opver_context *ctx,
 		 * dynamic output gets the shape they give. */
 		if (!shape->is_constant && !at_invoke) {
 			status = ref_defer_output(ctx, 0, &data->dynamic);
+			data->check_values = !data->dynamic;
 			return status != OPVER_OK || data->dynamic ? status :
 				reshape_check_rank(ctx, shape->dims[0], what,
 						   output);
@@ -175,6 +180,7 @@ static opver_status reshape_prepare(const opver_context *ctx, opver_node *node)
 	}
 	elements = opver_tensor_elements(input);
 	data->dynamic = false;
+	data->check_values = false;
 	status = reshape_shape_output(ctx, node, elements, false);
 	if (status != OPVER_OK || data->dynamic)
 		return status;
@@ -198,6 +204,11 @@ static opver_status reshape_invoke(const opver_context *ctx, opver_node *node)
 		if (status != OPVER_OK)
 			return status;
 		bytes = input->bytes;
+	} else if (data->check_values) {
+		status = reshape_shape_output(
+			ctx, node, opver_tensor_elements(input), true);
+		if (status != OPVER_OK)
+			return status;
 	}
 	/* The planner may give the output the input's memory. */
 	if (bytes > 0 && node->outputs[0]->data != input->data)
