@@ -8,8 +8,10 @@
  * then on small values (shapes, multiples, indices, axes) drawn from the
  * model's own bytes, different at each invoke.  The input is the model
  * alone, so the corpus is model files.  The arena is capped so that a
- * model asking for more is refused rather than taken.
+ * model asking for more is refused rather than taken, and a model whose
+ * multiplications would take minutes is prepared but not run.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -26,6 +28,71 @@
 #define FUZZ_MAX_LOOP_ITERATIONS 1000
 /* Invokes per model: the fixed pattern, then two of small values. */
 #define FUZZ_INVOKES 3
+/* Multiply-accumulates of one invoke past which a model is opened and
+ * prepared but not run: a few seconds of the reference kernels under
+ * ASan.  A small file can ask for hours of work within the arena cap (a
+ * convolution whose filter is its 256 KiB input: 7e10 MACs); that is
+ * slow, not a memory error, and TFLite has no bound on it either. */
+#define FUZZ_MAX_MACS 2e8
+
+/* Ops whose work is each output element times a row of their largest
+ * input (a filter or weight matrix per output channel). */
+static bool multiplies(int32_t op)
+{
+	switch (op) {
+	case OPVER_OP_CONV_2D:
+	case OPVER_OP_CONV_3D:
+	case OPVER_OP_CONV_3D_TRANSPOSE:
+	case OPVER_OP_DEPTHWISE_CONV_2D:
+	case OPVER_OP_TRANSPOSE_CONV:
+	case OPVER_OP_FULLY_CONNECTED:
+	case OPVER_OP_BATCH_MATMUL:
+	case OPVER_OP_SVDF:
+	case OPVER_OP_UNIDIRECTIONAL_SEQUENCE_RNN:
+	case OPVER_OP_UNIDIRECTIONAL_SEQUENCE_LSTM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* An upper estimate of one invoke's multiply-accumulates: for each node
+ * that multiplies, its output's elements times its largest input's
+ * elements per output channel (the output's last dimension). */
+static double estimated_macs(const opver_interpreter *it)
+{
+	double macs = 0;
+
+	for (size_t n = 0; n < opver_interpreter_node_count(it); n++) {
+		opver_node_info info;
+		const int32_t *inputs, *outputs;
+		int32_t num_inputs, num_outputs;
+		const opver_tensor *out;
+		double largest = 0;
+
+		if (opver_interpreter_node_info(it, n, &info) != OPVER_OK ||
+		    !multiplies(info.op) ||
+		    opver_interpreter_node_tensors(it, n, &inputs, &num_inputs,
+						   &outputs,
+						   &num_outputs) != OPVER_OK ||
+		    num_outputs < 1)
+			continue;
+		out = opver_interpreter_tensor(it, (size_t)outputs[0]);
+		if (out == NULL || out->rank < 1 || out->dims[out->rank - 1] < 1)
+			continue;
+		for (int32_t i = 0; i < num_inputs; i++) {
+			const opver_tensor *in = inputs[i] < 0 ? NULL :
+				opver_interpreter_tensor(it, (size_t)inputs[i]);
+
+			if (in != NULL &&
+			    (double)opver_tensor_elements(in) > largest)
+				largest = (double)opver_tensor_elements(in);
+		}
+		macs += (double)opver_tensor_elements(out) * largest /
+			(double)out->dims[out->rank - 1];
+	}
+	return macs;
+}
 
 /* Small values of every sign, whatever the type. */
 static void fill_pattern(opver_tensor *t, size_t i)
@@ -109,7 +176,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (opver_interpreter_create_with_options(runtime, model, &options,
 						  &it) == OPVER_OK) {
 		/* A failed invoke leaves the interpreter to run again. */
-		for (int pass = 0; pass < FUZZ_INVOKES; pass++) {
+		for (int pass = 0;
+		     pass < FUZZ_INVOKES && estimated_macs(it) <= FUZZ_MAX_MACS;
+		     pass++) {
 			fill_inputs(it, pass, data, size);
 			(void)opver_interpreter_invoke(it);
 		}
