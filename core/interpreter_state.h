@@ -103,6 +103,11 @@ opver_status opver__interpreter_prepare_all(opver_interpreter *it);
 opver_status opver__interpreter_plan_arena(opver_interpreter *it,
 					   bool allocate,
 					   bool preserve_intermediates);
+/* A node reading a tensor shaped at invoke: its prepare, at invoke,
+ * after its producers ran (op_data zeroed, the node's pointers the
+ * core's); its outputs get their shapes and buffers. */
+opver_status opver__interpreter_prepare_deferred(opver_interpreter *it,
+						 node_state *state);
 /* Frees what init and prepare gave each node, leaving it unprepared. */
 void opver__interpreter_release_nodes(opver_interpreter *it);
 /* Binds every node no partition takes to its kernel and gives it its
